@@ -1,0 +1,46 @@
+# yume-cli: `make test` is what CI runs; `make demo` shows the whole loop.
+GO        ?= go
+BIN       := bin
+FUZZTIME  ?= 10s
+BENCHTIME ?= 1s
+PKGS      := ./...
+
+.PHONY: all build test race bench fuzz demo lint e2e clean
+
+all: lint test
+
+build:
+	$(GO) build -o $(BIN)/yume-cli ./cmd/yume-cli
+	$(GO) build -o $(BIN)/yume-demo ./cmd/yume-demo
+
+test:
+	$(GO) vet $(PKGS)
+	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+# Each fuzz target runs for FUZZTIME (go test allows one -fuzz target per run).
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$f"; \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; \
+	done
+
+# The bundled demo: yume-cli drives an offline stand-in for `gh copilot
+# suggest`, and a scripted "GUI" approves the command it suggests.
+demo: build
+	@bash scripts/demo.sh
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+# Live runs against the real provider CLIs (installed from npm by .ci/run).
+e2e:
+	YUME_E2E=1 $(GO) test -race -count=1 -timeout 30m -run 'E2E|Live' $(PKGS)
+
+clean:
+	rm -rf $(BIN)

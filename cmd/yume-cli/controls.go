@@ -1,0 +1,39 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+
+	"github.com/yume-cli/yume-cli/emit"
+)
+
+// readControls reads the GUI's control frames from stdin. Yume's spawner
+// does not write stdin (it may be /dev/null, or a terminal if Yume was
+// started from one), so a terminal is a control channel only when the
+// person asked for --permission-mode interactive.
+func readControls(o *StartOptions, w *emit.Writer) <-chan emit.Control {
+	if o.IO.In == nil || (o.IO.InIsTerminal && o.PermissionMode != "interactive") {
+		return nil
+	}
+	ch := make(chan emit.Control)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(o.IO.In)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		n := 0
+		for sc.Scan() {
+			n++
+			line := sc.Bytes()
+			if len(line) == 0 {
+				continue
+			}
+			f, err := emit.ParseControl(line)
+			if err != nil {
+				_ = w.SystemError(fmt.Sprintf("stdin line %d: %v", n, err)) // Best effort.
+				continue
+			}
+			ch <- f
+		}
+	}()
+	return ch
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// StartOptions holds everything the start command (and the bare root
+// command, which is what Yume's spawner calls) was asked to do.
+type StartOptions struct {
+	IO *IOStreams
+
+	Provider       string
+	Model          string
+	Cwd            string
+	Resume         string
+	HistoryFile    string
+	Prompt         string
+	OutputFormat   string
+	Verbose        bool
+	PermissionMode string
+	Mode           string
+	Protocol       string
+	SessionID      string
+	RulesFile      string
+	RecordFile     string
+	Trace          bool
+	TraceFile      string
+	Bin            string
+	Cols, Rows     int
+	Command        []string // after "--"
+}
+
+// Enumerated flag values; the first of each is the default.
+var (
+	outputFormats   = []string{"stream-json"}
+	permissionModes = []string{"default", "interactive", "auto", "deny"}
+	modes           = []string{"auto", "pty", "json", "acp"}
+	protocols       = []string{"claude", "flat"}
+)
+
+// usageError is a mistake in how yume-cli was called: exit code 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+func oneOf(flag, v string, allowed []string) error {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return usagef("invalid value %q for --%s: use one of %s", v, flag, strings.Join(allowed, ", "))
+}
+
+// validate checks what can be checked without starting anything.
+func (o *StartOptions) validate() error {
+	checks := []struct {
+		flag, v string
+		allowed []string
+	}{
+		{"output-format", o.OutputFormat, outputFormats},
+		{"permission-mode", o.PermissionMode, permissionModes},
+		{"mode", o.Mode, modes},
+		{"protocol-version", o.Protocol, protocols},
+	}
+	for _, c := range checks {
+		if err := oneOf(c.flag, c.v, c.allowed); err != nil {
+			return err
+		}
+	}
+	if o.Provider == "" {
+		if len(o.Command) == 0 {
+			return usagef("no provider: pass --provider NAME (one of %s), or -- CMD ARGS… for any program", strings.Join(providerNames(), ", "))
+		}
+		o.Provider = "generic"
+	}
+	if _, ok := lookupProvider(o.Provider); !ok {
+		return usagef("unknown provider %q: use one of %s", o.Provider, strings.Join(providerNames(), ", "))
+	}
+	if o.Provider == "generic" && len(o.Command) == 0 {
+		return usagef("--provider generic needs the program to run: yume-cli --provider generic -- CMD ARGS…")
+	}
+	if o.Cols < 20 || o.Cols > 1000 || o.Rows < 5 || o.Rows > 1000 {
+		return usagef("window size %dx%d is out of range: --cols 20..1000, --rows 5..1000", o.Cols, o.Rows)
+	}
+	if o.Cwd == "" {
+		o.Cwd = "."
+	}
+	if st, err := os.Stat(o.Cwd); err != nil || !st.IsDir() {
+		return usagef("--cwd %s is not a directory: pass an existing project directory", o.Cwd)
+	}
+	return nil
+}
+
+// wantsStream reports whether errors must also be reported as protocol
+// events on stdout: Yume reads stdout only.
+func wantsStream(args []string) bool {
+	for i, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--output-format=stream-json" || (a == "--output-format" && i+1 < len(args) && args[i+1] == "stream-json") {
+			return true
+		}
+	}
+	return false
+}

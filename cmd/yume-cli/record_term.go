@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/yume-cli/yume-cli/ptyhost"
+	"github.com/yume-cli/yume-cli/recordings"
+)
+
+// recordingTerm tees a live terminal into an asciinema cast: everything the
+// program printed as "o", every key and query reply we typed as "i".
+type recordingTerm struct {
+	ptyhost.Terminal
+	rec   *recordings.Recorder
+	f     *os.File
+	start time.Time
+}
+
+func startRecording(o *StartOptions, argv []string, t ptyhost.Terminal) (*recordingTerm, error) {
+	f, err := os.Create(o.RecordFile)
+	if err != nil {
+		return nil, fmt.Errorf("--record: %w", err)
+	}
+	start := time.Now()
+	h := recordings.Header{
+		Version: 2, Width: o.Cols, Height: o.Rows, Timestamp: start.Unix(),
+		Env:     map[string]string{"TERM": "xterm-256color"},
+		Command: strings.Join(argv, " "),
+	}
+	rec, err := recordings.NewRecorder(f, h, start)
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("--record: %w", err)
+	}
+	return &recordingTerm{Terminal: t, rec: rec, f: f, start: start}, nil
+}
+
+func (r *recordingTerm) ReadChunk() ([]byte, time.Duration, error) {
+	data, at, err := r.Terminal.ReadChunk()
+	if len(data) > 0 {
+		r.rec.Output(at, data)
+	}
+	return data, at, err
+}
+
+func (r *recordingTerm) Write(p []byte) (int, error) {
+	r.rec.Input(time.Since(r.start), p)
+	return r.Terminal.Write(p)
+}
+
+func (r *recordingTerm) Resize(cols, rows int) error {
+	r.rec.Resize(time.Since(r.start), cols, rows)
+	return r.Terminal.Resize(cols, rows)
+}
+
+// finish writes the exit code and closes the file.
+func (r *recordingTerm) finish(t ptyhost.Terminal) {
+	st, _ := t.Wait()
+	_ = r.rec.Close(st.Code) // Best effort: the session's result is already out.
+	_ = r.f.Close()
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// exitError ends the process with code after its message (if any) was
+// already reported, on stderr and, when asked, as protocol events.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// Main runs yume-cli with args and returns the process exit code:
+// 0 success, 1 runtime error, 2 usage error.
+func Main(args []string, ios *IOStreams) int {
+	root := NewRootCmd(ios, nil)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	code := 1
+	var ue *usageError
+	if errors.As(err, &ue) {
+		code = 2
+	}
+	msg := err.Error()
+	if code == 2 {
+		msg += "\nRun 'yume-cli --help' for usage."
+	}
+	fmt.Fprintf(ios.ErrOut, "yume-cli: %s\n", msg)
+	if wantsStream(args) {
+		reportStream(ios.Out, err)
+	}
+	return code
+}
+
+// NewRootCmd builds the command tree. The root command is the start
+// command, because Yume's spawner passes flags with no subcommand. runF
+// replaces the run function in tests of flag parsing.
+func NewRootCmd(ios *IOStreams, runF func(*StartOptions) error) *cobra.Command {
+	opts := &StartOptions{IO: ios}
+	root := &cobra.Command{
+		Use:   "yume-cli [flags] [-- CMD ARGS…]",
+		Short: "Drive coding CLIs as if they were Claude Code",
+		Long: `yume-cli runs a coding CLI (GitHub Copilot, Claude Code, Gemini, Codex, aider,
+or any program that asks "Run this? (y/n)") and speaks Claude Code's stream-json
+on stdout, so Yume can show its work and approve or deny the commands it runs.
+
+Interactive programs run in a pseudo-terminal: yume-cli keeps a virtual screen,
+recognises suggested commands and confirmation prompts with rule profiles, emits
+a Bash tool_use, waits for an approval frame on stdin, and types the answer.`,
+		Example: `  # What Yume runs:
+  yume-cli --provider gemini --model gemini-2.5-pro --cwd . --prompt "fix the test" --output-format stream-json --verbose
+
+  # Any y/n program, approvals typed as JSON lines on stdin:
+  yume-cli --permission-mode interactive --provider generic -- rm -i notes.txt
+  {"type":"tool_approval","id":"toolu_…","approved":true}`,
+		Version:       versionString(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          dashArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return startRunE(cmd, args, opts, runF)
+		},
+	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &usageError{err.Error()}
+	})
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
+	addStartFlags(root.Flags(), opts)
+
+	start := &cobra.Command{
+		Use:   "start [flags] [-- CMD ARGS…]",
+		Short: "Start a session (the same as running yume-cli with no subcommand)",
+		Args:  dashArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return startRunE(cmd, args, opts, runF)
+		},
+	}
+	addStartFlags(start.Flags(), opts)
+	root.AddCommand(start, newVersionCmd(ios), newRulesCmd(ios))
+	for _, c := range extraCommands {
+		root.AddCommand(c(ios))
+	}
+	return root
+}
+
+// extraCommands lets other files register subcommands without editing root.go.
+var extraCommands []func(*IOStreams) *cobra.Command
+
+// dashArgs accepts positional arguments only after "--".
+func dashArgs(cmd *cobra.Command, args []string) error {
+	dash := cmd.ArgsLenAtDash()
+	if dash < 0 && len(args) > 0 || dash > 0 {
+		extra := args
+		if dash > 0 {
+			extra = args[:dash]
+		}
+		return usagef("unexpected argument %q: subcommands are %s; a program to run goes after --", extra[0], subcommandNames(cmd.Root()))
+	}
+	return nil
+}
+
+func subcommandNames(root *cobra.Command) string {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func startRunE(cmd *cobra.Command, args []string, opts *StartOptions, runF func(*StartOptions) error) error {
+	if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+		opts.Command = args[dash:]
+	}
+	if err := opts.validate(); err != nil {
+		return err
+	}
+	if runF != nil {
+		return runF(opts)
+	}
+	return runStart(cmd.Context(), opts)
+}
+
+func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
+	fs.StringVarP(&o.Provider, "provider", "P", "", "provider to drive: "+strings.Join(providerNames(), ", "))
+	fs.StringVarP(&o.Model, "model", "m", "", "model name passed to the provider")
+	fs.StringVarP(&o.Cwd, "cwd", "d", "", "working directory of the session (default: current directory)")
+	fs.StringVarP(&o.Resume, "resume", "r", "", "resume the provider session with this id")
+	fs.StringVar(&o.HistoryFile, "history-file", "", "file with the conversation history to continue")
+	fs.StringVarP(&o.Prompt, "prompt", "p", "", "the user's prompt for this turn")
+	fs.StringVar(&o.OutputFormat, "output-format", outputFormats[0], "output format: stream-json (Claude Code's)")
+	fs.BoolVarP(&o.Verbose, "verbose", "v", false, "log what yume-cli decides to stderr")
+	fs.StringVar(&o.PermissionMode, "permission-mode", permissionModes[0], "default|interactive: wait for an approval frame on stdin; auto: approve; deny: deny")
+	fs.StringVar(&o.Mode, "mode", modes[0], "how to drive the provider: auto, pty, json, acp")
+	fs.StringVar(&o.Protocol, "protocol-version", protocols[0], "event shapes: claude (nested messages) or flat")
+	fs.StringVarP(&o.SessionID, "session-id", "s", "", "session id to report (default: a new one)")
+	fs.StringVar(&o.RulesFile, "rules", "", "rule profile file that adds to or overrides the provider's rules")
+	fs.StringVar(&o.RecordFile, "record", "", "record the session as an asciinema v2 .cast file")
+	fs.BoolVar(&o.Trace, "trace", false, "write one JSON line per heuristic decision to stderr")
+	fs.StringVar(&o.TraceFile, "trace-file", "", "write the --trace lines to this file instead of stderr")
+	fs.StringVar(&o.Bin, "bin", "", "path of the provider's program (default: looked up in PATH)")
+	fs.IntVar(&o.Cols, "cols", 120, "terminal width the program sees")
+	fs.IntVar(&o.Rows, "rows", 40, "terminal height the program sees")
+	fs.SortFlags = false
+}

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/ptyhost"
+)
+
+// runStart runs one session and guarantees the stream ends with exactly one
+// result and message_stop, whatever happens.
+func runStart(ctx context.Context, o *StartOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	if abs, err := filepath.Abs(o.Cwd); err == nil {
+		o.Cwd = abs
+	}
+	proto, _ := emit.ParseProtocol(o.Protocol)
+	w := emit.NewWriter(o.IO.Out, emit.Config{Protocol: proto, SessionID: o.SessionID, Model: o.Model, Cwd: o.Cwd})
+	err := emit.Guard(w, func() error {
+		if err := notYetSupported(o); err != nil {
+			return err
+		}
+		return runPTY(ctx, o, w)
+	})
+	if err != nil {
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v\n", err)
+		return &exitError{1}
+	}
+	return nil
+}
+
+// notYetSupported rejects flags whose feature has not landed, clearly.
+func notYetSupported(o *StartOptions) error {
+	switch {
+	case o.Mode == "json" || o.Mode == "acp":
+		return fmt.Errorf("--mode %s is not yet supported: use --mode pty (or auto)", o.Mode)
+	case o.Resume != "":
+		return errors.New("--resume is not yet supported for PTY sessions: start a new session")
+	case o.HistoryFile != "":
+		return errors.New("--history-file is not yet supported for PTY sessions")
+	}
+	return nil
+}
+
+// runPTY drives the provider's interactive program in a pseudo-terminal.
+func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
+	prov, _ := lookupProvider(o.Provider)
+	profile, err := loadProfile(prov.profile, o.RulesFile)
+	if err != nil {
+		return err
+	}
+	argv, err := commandLine(o, prov, profile)
+	if err != nil {
+		return err
+	}
+	if err := w.Init(o.PermissionMode, []string{"Bash"}); err != nil {
+		return err
+	}
+	proc, err := ptyhost.Start(ptyhost.Options{Argv: argv, Dir: o.Cwd, Cols: o.Cols, Rows: o.Rows})
+	if err != nil {
+		var nf *ptyhost.NotFoundError
+		if errors.As(err, &nf) {
+			return fmt.Errorf("provider binary %q not found in PATH: install it or pass --bin PATH", nf.Name)
+		}
+		return fmt.Errorf("starting %s: %w", argv[0], err)
+	}
+	defer proc.Close()
+	var term ptyhost.Terminal = proc
+	if o.RecordFile != "" {
+		rec, err := startRecording(o, argv, proc)
+		if err != nil {
+			return err
+		}
+		defer rec.finish(proc)
+		term = rec
+	}
+	trace, closeTrace, err := traceWriter(o)
+	if err != nil {
+		return err
+	}
+	defer closeTrace()
+	outcome, err := ptyhost.Drive(ctx, ptyhost.DriverConfig{
+		Term:        term,
+		Profile:     profile,
+		Out:         w,
+		Controls:    readControls(o, w),
+		Mode:        ptyhost.PermissionMode(o.PermissionMode),
+		Prompt:      o.Prompt,
+		CommandLine: shellJoin(argv),
+		Cols:        o.Cols,
+		Rows:        o.Rows,
+		Trace:       trace,
+	})
+	if o.Verbose {
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, exitText(outcome.Exit))
+	}
+	if err != nil {
+		return err
+	}
+	if outcome.Interrupted || !outcome.Exit.Success() {
+		return &exitError{1}
+	}
+	return nil
+}
+
+func exitText(s ptyhost.ExitStatus) string {
+	if s.Signal != "" {
+		return "program " + s.Signal
+	}
+	return fmt.Sprintf("program exited %d", s.Code)
+}
+
+// loadProfile returns the provider's embedded profile merged with --rules.
+func loadProfile(name, rulesFile string) (*heuristics.Profile, error) {
+	p, err := heuristics.LoadProfile(name)
+	if err != nil {
+		return nil, fmt.Errorf("the %s provider has no PTY profile yet: %w", name, err)
+	}
+	if rulesFile == "" {
+		return p, nil
+	}
+	data, err := os.ReadFile(rulesFile)
+	if err != nil {
+		return nil, fmt.Errorf("reading --rules: %w", err)
+	}
+	over, err := heuristics.ParseProfile(rulesFile, data)
+	if err != nil {
+		return nil, err
+	}
+	return p.Merge(over), nil
+}
+
+// commandLine is the program to run: "-- CMD ARGS…" wins, else the
+// profile's template with --bin as the program.
+func commandLine(o *StartOptions, prov provider, p *heuristics.Profile) ([]string, error) {
+	if len(o.Command) > 0 {
+		return o.Command, nil
+	}
+	if len(p.Command) == 0 {
+		return nil, fmt.Errorf("the %s profile does not say how to start %s: pass -- CMD ARGS…", p.Name, prov.name)
+	}
+	argv := make([]string, 0, len(p.Command))
+	for _, a := range p.Command {
+		a = strings.ReplaceAll(a, "{prompt}", o.Prompt)
+		a = strings.ReplaceAll(a, "{model}", o.Model)
+		argv = append(argv, a)
+	}
+	if o.Bin != "" {
+		argv[0] = o.Bin
+	}
+	return argv, nil
+}
+
+// shellJoin quotes argv the way a person would type it.
+func shellJoin(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == ',' || r == '+' || r == '@' ||
+				r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}) < 0 {
+			parts[i] = a
+			continue
+		}
+		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(parts, " ")
+}
+
+func traceWriter(o *StartOptions) (io.Writer, func(), error) {
+	switch {
+	case o.TraceFile != "":
+		f, err := os.Create(o.TraceFile)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--trace-file: %w", err)
+		}
+		return f, func() { _ = f.Close() }, nil
+	case o.Trace:
+		return o.IO.ErrOut, func() {}, nil
+	}
+	return nil, func() {}, nil
+}

@@ -1,0 +1,73 @@
+package emit
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+)
+
+// base62 is the alphabet of tool-use, message and request ids: the same
+// characters Claude's own ids use, safe in URLs and file names.
+const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// idLen is the length of the random part of tool-use, message and request
+// ids: 24 base62 characters carry about 143 bits, so collisions are not a
+// concern within a session.
+const idLen = 24
+
+// NewSessionID returns a fresh session id, "sess-" followed by 16 random hex
+// digits. It matches ^[a-zA-Z0-9_-]+$, the only form Yume's session route accepts.
+func NewSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+).
+	return "sess-" + hex.EncodeToString(b[:])
+}
+
+// NewToolUseID returns a fresh tool-use id, "toolu_" followed by 24 random
+// base62 characters, like the ids Claude Code emits.
+func NewToolUseID() string { return "toolu_" + randomBase62(idLen) }
+
+// newMessageID returns a fresh assistant message id, "msg_" + 24 base62.
+func newMessageID() string { return "msg_" + randomBase62(idLen) }
+
+// newRequestID returns a fresh control request id, "req_" + 24 base62.
+func newRequestID() string { return "req_" + randomBase62(idLen) }
+
+// NewUUID returns a random RFC 4122 version 4 UUID in its canonical
+// 36-character form, read from crypto/rand.
+func NewUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])  // crypto/rand.Read never fails (Go 1.24+).
+	b[6] = b[6]&0x0f | 0x40 // version 4
+	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
+	var out [36]byte
+	hex.Encode(out[0:8], b[0:4])
+	out[8] = '-'
+	hex.Encode(out[9:13], b[4:6])
+	out[13] = '-'
+	hex.Encode(out[14:18], b[6:8])
+	out[18] = '-'
+	hex.Encode(out[19:23], b[8:10])
+	out[23] = '-'
+	hex.Encode(out[24:], b[10:])
+	return string(out[:])
+}
+
+// randomBase62 returns n characters drawn uniformly from base62. Bytes of
+// 248 and above are rejected so that the modulo does not bias the result.
+func randomBase62(n int) string {
+	out := make([]byte, 0, n)
+	var buf [32]byte
+	for len(out) < n {
+		_, _ = rand.Read(buf[:])
+		for _, c := range buf {
+			if c >= 248 {
+				continue
+			}
+			out = append(out, base62[c%62])
+			if len(out) == n {
+				break
+			}
+		}
+	}
+	return string(out)
+}

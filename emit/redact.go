@@ -1,0 +1,251 @@
+package emit
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// secretRule finds one kind of secret. Regexps only run when the text
+// contains one of the rule's triggers (plain substrings, cheap to look
+// for), because almost all tool output contains no secret at all. A
+// trigger need not be a prefix; one whose first byte is rare in ordinary
+// text makes strings.Index fastest.
+type secretRule struct {
+	kind     string
+	triggers []string
+	re       *regexp.Regexp
+	// group is the submatch holding the secret (0: the whole match); text
+	// around it, such as "Bearer " or "postgres://user:", is kept.
+	group int
+	// plausible, when set, vets a candidate so that ordinary words shaped
+	// like a token are left alone.
+	plausible func(secret string) bool
+	// multiline rules run over the whole text; the others only over the
+	// lines holding a trigger (most patterns start with \b, which disables
+	// the regexp package's literal-prefix scan, so a whole-text run costs
+	// milliseconds per 100 KB).
+	multiline bool
+	// find, when set instead of re, returns the [start, end) spans of the
+	// secrets in a line.
+	find func(line string) [][2]int
+}
+
+// secretRules run in order: PEM blocks first (they contain many
+// token-shaped lines), Anthropic before OpenAI (both start "sk-").
+var secretRules = []secretRule{
+	// A block cut short by a size cap has no END line: redact to the end.
+	{kind: "private-key", triggers: []string{"PRIVATE KEY-----"},
+		re:        regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY-----|\z)`),
+		multiline: true},
+	{kind: "github-token", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
+		re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`)},
+	{kind: "github-token", triggers: []string{"github_pat_"},
+		re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
+	{kind: "anthropic-key", triggers: []string{"k-ant-"},
+		re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{20,}`)},
+	{kind: "openai-key", triggers: []string{"k-"},
+		re:        regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`),
+		plausible: looksRandom},
+	{kind: "google-api-key", triggers: []string{"AIza"},
+		re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`)},
+	{kind: "aws-access-key-id", triggers: []string{"AKIA", "ASIA"},
+		re: regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{kind: "aws-secret-access-key", triggers: []string{"_access_key", "_ACCESS_KEY", "AccessKey"},
+		re: regexp.MustCompile(`(?i)(aws_?secret_?access_?key["']?\s*[=:]\s*["']?)([A-Za-z0-9/+=]{16,})`), group: 2},
+	{kind: "npm-token", triggers: []string{"pm_"},
+		re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
+	{kind: "slack-token", triggers: []string{"xox"},
+		re: regexp.MustCompile(`\bxox[abpr]-[A-Za-z0-9\-]{10,}`)},
+	// scheme://user:PASSWORD@host keeps scheme, user and host. URLs are
+	// everywhere in output, so this one is matched by hand.
+	{kind: "password", triggers: []string{"://"}, find: findURLPasswords},
+	// An Authorization header names its token: redact whatever follows.
+	{kind: "bearer-token", triggers: []string{"uthoriz", "UTHORIZ"},
+		re: regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?bearer\s+)([A-Za-z0-9._~+/=\-]+)`), group: 2},
+	// A bare "Bearer xxx" must look like a token, not prose ("bearer bonds").
+	{kind: "bearer-token", triggers: []string{"Bearer", "bearer", "BEARER"},
+		re: regexp.MustCompile(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{16,}=*)`), group: 2,
+		plausible: looksRandom},
+}
+
+// looksRandom reports whether a token-shaped candidate mixes letters and
+// digits as generated secrets do, which words and identifiers such as
+// "sk-learn-compatible-estimators" do not.
+func looksRandom(s string) bool {
+	var digit, letter bool
+	for _, r := range s {
+		digit = digit || unicode.IsDigit(r)
+		letter = letter || unicode.IsLetter(r)
+	}
+	return digit && letter
+}
+
+// Redact returns s with secrets replaced by "[REDACTED:kind]": GitHub,
+// OpenAI, Anthropic, Google, npm and Slack tokens, AWS access key ids and
+// secret keys, PEM private key blocks, passwords in connection strings
+// (scheme://user:PASSWORD@host keeps scheme, user and host) and bearer
+// tokens. Text without secrets is returned as it is.
+func Redact(s string) string {
+	for i := range secretRules {
+		if r := &secretRules[i]; containsAny(s, r.triggers) {
+			s = r.apply(s)
+		}
+	}
+	return s
+}
+
+// apply replaces every plausible match of r in s.
+func (r *secretRule) apply(s string) string {
+	out := rewriter{s: s}
+	if r.multiline {
+		r.replaceIn(&out, 0, len(s))
+		return out.String()
+	}
+	next := make([]int, len(r.triggers)) // next occurrence of each trigger
+	for i := range next {
+		next[i] = -2 // not searched yet
+	}
+	for pos := 0; pos < len(s); {
+		at := -1
+		for i, t := range r.triggers {
+			if next[i] != -1 && next[i] < pos {
+				next[i] = -1
+				if j := strings.Index(s[pos:], t); j >= 0 {
+					next[i] = pos + j
+				}
+			}
+			if next[i] >= 0 && (at < 0 || next[i] < at) {
+				at = next[i]
+			}
+		}
+		if at < 0 {
+			break
+		}
+		// Search the trigger's line (within lineWindow either side).
+		start := max(strings.LastIndexByte(s[pos:at], '\n')+1+pos, at-lineWindow)
+		end := min(len(s), at+lineWindow)
+		if j := strings.IndexByte(s[at:end], '\n'); j >= 0 {
+			end = at + j
+		}
+		r.replaceIn(&out, start, end)
+		pos = end + 1
+	}
+	return out.String()
+}
+
+// lineWindow bounds the text searched on each side of a trigger in a very
+// long line.
+const lineWindow = 4096
+
+// replaceIn replaces the plausible matches of r inside s[from:to].
+func (r *secretRule) replaceIn(out *rewriter, from, to int) {
+	if r.find != nil {
+		for _, span := range r.find(out.s[from:to]) {
+			out.replace(from+span[0], from+span[1], "[REDACTED:"+r.kind+"]")
+		}
+		return
+	}
+	for _, m := range r.re.FindAllStringSubmatchIndex(out.s[from:to], -1) {
+		start, end := from+m[2*r.group], from+m[2*r.group+1]
+		if m[2*r.group] < 0 || (r.plausible != nil && !r.plausible(out.s[start:end])) {
+			continue
+		}
+		out.replace(start, end, "[REDACTED:"+r.kind+"]")
+	}
+}
+
+// rewriter builds a copy of s with some spans replaced, allocating only
+// when the first replacement is made.
+type rewriter struct {
+	s      string
+	b      strings.Builder
+	copied int // s[:copied] has been written to b
+	dirty  bool
+}
+
+// replace writes s up to start, then repl, and skips s[start:end]. Spans
+// must come in increasing order.
+func (w *rewriter) replace(start, end int, repl string) {
+	if !w.dirty {
+		w.b.Grow(len(w.s))
+		w.dirty = true
+	}
+	w.b.WriteString(w.s[w.copied:start])
+	w.b.WriteString(repl)
+	w.copied = end
+}
+
+// String returns the rewritten text (s itself when nothing was replaced).
+func (w *rewriter) String() string {
+	if !w.dirty {
+		return w.s
+	}
+	w.b.WriteString(w.s[w.copied:])
+	return w.b.String()
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// findURLPasswords finds PASSWORD in scheme://user:PASSWORD@host, the way
+// the regexp `\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@` would.
+func findURLPasswords(line string) [][2]int {
+	var spans [][2]int
+	for off := 0; ; {
+		i := strings.Index(line[off:], "://")
+		if i < 0 {
+			return spans
+		}
+		i += off
+		off = i + 3
+		if !hasScheme(line[:i]) {
+			continue
+		}
+		user := spanOf(line, off, ":/@")
+		if user == off || user >= len(line) || line[user] != ':' {
+			continue
+		}
+		pass := spanOf(line, user+1, "@/")
+		if pass == user+1 || pass >= len(line) || line[pass] != '@' {
+			continue
+		}
+		spans = append(spans, [2]int{user + 1, pass})
+		off = pass
+	}
+}
+
+// hasScheme reports whether s ends in a URL scheme that starts a word.
+func hasScheme(s string) bool {
+	i := len(s)
+	for i > 0 && isSchemeByte(s[i-1]) {
+		i--
+	}
+	for i < len(s) && !isLetter(s[i]) { // the scheme starts with a letter
+		i++
+	}
+	return i < len(s) && (i == 0 || !isWordByte(s[i-1]))
+}
+
+// spanOf returns the end of the run starting at i of bytes that are neither
+// white space nor in stop.
+func spanOf(s string, i int, stop string) int {
+	for i < len(s) && !strings.ContainsRune(" \t\n\r\f\v", rune(s[i])) && strings.IndexByte(stop, s[i]) < 0 {
+		i++
+	}
+	return i
+}
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+func isSchemeByte(c byte) bool {
+	return isLetter(c) || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'
+}
+
+func isWordByte(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '_' }

@@ -1,0 +1,176 @@
+package emit
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+)
+
+// ErrTurnEnded is returned by Result when the turn already has its result;
+// nothing is written. Call NewTurn to start the next turn.
+var ErrTurnEnded = errors.New("emit: this turn already ended with a result; call NewTurn before the next one")
+
+// Result is the end of a turn as reported in the result line.
+type Result struct {
+	// IsError marks a failed turn (errors, interrupts, crashes).
+	IsError bool
+	// Subtype defaults to "success", or "error_during_execution" when IsError.
+	Subtype string
+	// Text is the "result" field: the turn's final answer. For an error
+	// result left empty, the errors joined by "; ".
+	Text string
+	// Errors are the error messages of a failed turn (redacted). An error
+	// result without any gets one naming the subtype.
+	Errors []string
+	// NumTurns defaults to 1.
+	NumTurns int
+	// Usage is the only top-level usage object of the turn: Yume's backend
+	// adds up every top-level usage it sees. Zero when the provider reports
+	// no tokens; never estimated.
+	Usage Usage
+	// CostUSD is total_cost_usd, 0 when unknown.
+	CostUSD float64
+}
+
+// Usage counts the tokens of a turn.
+type Usage struct {
+	InputTokens, OutputTokens                      int
+	CacheCreationInputTokens, CacheReadInputTokens int
+}
+
+// Result ends the turn: it writes the result line and then message_stop.
+// It may be called once per turn; a second call returns ErrTurnEnded and
+// writes nothing. duration_ms runs from NewWriter (or the last NewTurn) to
+// now, and permission_denials lists this turn's Deny calls ([] when none).
+func (w *Writer) Result(r Result) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.resultLocked(r)
+}
+
+func (w *Writer) resultLocked(r Result) error {
+	if w.turnEnded {
+		return ErrTurnEnded
+	}
+	// The turn ends even if stdout fails below: a retry must not produce a
+	// second result.
+	w.turnEnded = true
+	line := resultLine{
+		head:              head{"result"},
+		Subtype:           ValidUTF8(r.Subtype),
+		IsError:           r.IsError,
+		SessionID:         w.sessionID,
+		DurationMS:        max(w.now().Sub(w.start).Milliseconds(), 0),
+		NumTurns:          r.NumTurns,
+		Result:            ValidUTF8(r.Text),
+		TotalCostUSD:      max(r.CostUSD, 0),
+		Usage:             usageJSON{max(r.Usage.InputTokens, 0), max(r.Usage.OutputTokens, 0), max(r.Usage.CacheCreationInputTokens, 0), max(r.Usage.CacheReadInputTokens, 0)},
+		PermissionDenials: append([]denial{}, w.denials...),
+		UUID:              NewUUID(),
+	}
+	// A denial recorded from here on (say, between turns of a persistent
+	// session) belongs to the next turn's result.
+	w.denials = nil
+	if line.NumTurns <= 0 {
+		line.NumTurns = 1
+	}
+	if line.Subtype == "" {
+		line.Subtype = "success"
+		if r.IsError {
+			line.Subtype = "error_during_execution"
+		}
+	}
+	if r.IsError {
+		for _, e := range r.Errors {
+			line.Errors = append(line.Errors, Redact(ValidUTF8(e)))
+		}
+		if len(line.Errors) == 0 {
+			line.Errors = []string{"turn failed: " + line.Subtype}
+		}
+		if line.Result == "" {
+			line.Result = strings.Join(line.Errors, "; ")
+		}
+	}
+	if err := w.emitLocked(line); err != nil {
+		return err
+	}
+	return w.emitLocked(bareLine{head{"message_stop"}, NewUUID()})
+}
+
+// NewTurn starts the next turn of a persistent session once the current
+// one has ended: Result may be called again and duration_ms counts from
+// now. (Permission denials start over at each Result; one recorded between
+// turns goes to the next result.) While a turn is still running NewTurn
+// does nothing.
+func (w *Writer) NewTurn() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.turnEnded {
+		return
+	}
+	w.turnEnded = false
+	w.start = w.now()
+}
+
+// TurnEnded reports whether the current turn has its result.
+func (w *Writer) TurnEnded() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.turnEnded
+}
+
+// Fail ends a turn that went wrong: if the turn has not ended it writes a
+// system error with err's message and then an error result listing it
+// (and message_stop). If the turn already ended it writes nothing and
+// returns nil. A nil err is reported as "unknown error".
+func (w *Writer) Fail(err error) error {
+	msg := "unknown error"
+	if err != nil {
+		msg = err.Error()
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.turnEnded {
+		return nil
+	}
+	if werr := w.systemLocked("error", msg); werr != nil {
+		w.turnEnded = true // stdout is gone; no result can follow
+		return werr
+	}
+	return w.resultLocked(Result{IsError: true, Errors: []string{msg}})
+}
+
+// debugOut receives panic stacks when YUME_DEBUG=1; tests replace it.
+var debugOut io.Writer = os.Stderr
+
+// Guard runs fn and makes sure the turn ends with exactly one result and
+// message_stop: when fn returns an error the turn fails with it (Fail);
+// when fn panics the panic is recovered and the turn fails with the panic
+// message (the stack goes to stderr, only with YUME_DEBUG=1, never to
+// stdout); when fn returns nil without ending the turn a plain success
+// result is written. Guard returns fn's error, the panic as an error, or
+// the error of writing that final result.
+func Guard(w *Writer, fn func() error) (err error) {
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		if os.Getenv("YUME_DEBUG") == "1" {
+			fmt.Fprintf(debugOut, "yume-cli: panic: %v\n%s", p, debug.Stack())
+		}
+		err = fmt.Errorf("internal error: %v", p)
+		_ = w.Fail(err) // Best effort: err already says what went wrong.
+	}()
+	if err = fn(); err != nil {
+		_ = w.Fail(err) // Best effort: fn's error is the one to report.
+		return err
+	}
+	if err = w.Result(Result{}); errors.Is(err, ErrTurnEnded) {
+		return nil // fn ended the turn itself
+	}
+	return err
+}

@@ -1,0 +1,179 @@
+package emit
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// Config configures a Writer. The zero value is usable.
+type Config struct {
+	// Protocol selects the Claude (default) or flat shapes.
+	Protocol Protocol
+	// SessionID is announced in system/init and carried on every
+	// system, assistant, user and result line. Default: NewSessionID().
+	SessionID string
+	// Model is reported in system/init (omitted there when empty) and in
+	// every assistant message ("yume-cli" when empty).
+	Model string
+	// Cwd is reported in system/init (omitted when empty).
+	Cwd string
+	// Now reads the clock for result.duration_ms. Default: time.Now.
+	Now func() time.Time
+}
+
+// defaultModel names the model of assistant messages when Config.Model is
+// empty, as the TypeScript shim did; Yume shows it under the message.
+const defaultModel = "yume-cli"
+
+// Writer writes one JSON line per event to an io.Writer and flushes it.
+// It is safe for concurrent use: each event (and each result + message_stop
+// pair) is written whole, never interleaved with another.
+//
+// The first event is always system/init: an event written before Init
+// triggers an init with permissionMode "default" and no tools (the stream
+// stays valid when, say, a configuration error is reported before the
+// session starts), and Init then returns an error.
+//
+// After a write to out fails (EPIPE when the GUI has gone), nothing more is
+// written and every later call returns that first error, so no line is ever
+// left half written in front of another.
+type Writer struct {
+	mu    sync.Mutex
+	out   io.Writer
+	flush func() error
+	proto Protocol
+	model string
+	cwd   string
+	now   func() time.Time
+
+	sessionID string
+	start     time.Time
+	initDone  bool
+	turnEnded bool
+	err       error             // first write error, sticky
+	requests  map[string]string // permission request id -> tool_use id
+	denials   []denial          // this turn's denied tools
+}
+
+// NewWriter returns a Writer on out. cfg's zero fields take their defaults
+// (see Config); an unknown Protocol is treated as Claude.
+func NewWriter(out io.Writer, cfg Config) *Writer {
+	w := &Writer{
+		out:       out,
+		flush:     flusher(out),
+		proto:     cfg.Protocol,
+		model:     ValidUTF8(cfg.Model),
+		cwd:       ValidUTF8(cfg.Cwd),
+		now:       cfg.Now,
+		sessionID: ValidUTF8(cfg.SessionID),
+		requests:  make(map[string]string),
+	}
+	if w.proto != Flat {
+		w.proto = Claude
+	}
+	if w.now == nil {
+		w.now = time.Now
+	}
+	if w.sessionID == "" {
+		w.sessionID = NewSessionID()
+	}
+	w.start = w.now()
+	return w
+}
+
+// flusher returns how to push a written line through out's buffering:
+// Flush for a *bufio.Writer and the like, Sync for other syncers. An
+// *os.File is not buffered and Sync on a pipe fails with EINVAL, so stdout
+// needs nothing.
+func flusher(out io.Writer) func() error {
+	if _, ok := out.(*os.File); ok {
+		return func() error { return nil }
+	}
+	switch f := out.(type) {
+	case interface{ Flush() error }:
+		return f.Flush
+	case interface{ Sync() error }:
+		return f.Sync
+	}
+	return func() error { return nil }
+}
+
+// SessionID returns the session id the Writer currently reports.
+func (w *Writer) SessionID() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.sessionID
+}
+
+// Init writes the system/init line: session id, model, cwd, the permission
+// mode ("default" when empty) and the tools that can really run. It must
+// be the first event and may be called once; later calls return an error
+// and write nothing.
+func (w *Writer) Init(permissionMode string, tools []string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.initDone {
+		return fmt.Errorf("emit: system/init was already written; call Init once, before any other event")
+	}
+	return w.initLocked(permissionMode, tools)
+}
+
+func (w *Writer) initLocked(permissionMode string, tools []string) error {
+	if permissionMode == "" {
+		permissionMode = "default"
+	}
+	clean := make([]string, 0, len(tools))
+	for _, t := range tools {
+		clean = append(clean, ValidUTF8(t))
+	}
+	line, err := encodeLine(initLine{
+		Type:           "system",
+		Subtype:        "init",
+		SessionID:      w.sessionID,
+		Model:          w.model,
+		Cwd:            w.cwd,
+		PermissionMode: ValidUTF8(permissionMode),
+		Tools:          clean,
+		UUID:           NewUUID(),
+	})
+	if err != nil {
+		return fmt.Errorf("emit: cannot encode system/init: %w", err)
+	}
+	w.initDone = true
+	return w.writeLocked(line)
+}
+
+// emitLocked writes an event, preceded by a default init if none was
+// written yet. An event that cannot be encoded is reported and nothing is
+// written. The caller holds w.mu.
+func (w *Writer) emitLocked(v any) error {
+	line, err := encodeLine(v)
+	if err != nil {
+		return fmt.Errorf("emit: cannot encode %s event: %w", eventType(v), err)
+	}
+	if !w.initDone {
+		if err := w.initLocked("", nil); err != nil {
+			return err
+		}
+	}
+	return w.writeLocked(line)
+}
+
+// writeLocked writes and flushes one encoded line.
+func (w *Writer) writeLocked(line []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	if _, err := w.out.Write(line); err != nil {
+		w.err = fmt.Errorf("emit: writing stdout failed (is the reader gone?): %w", err)
+		return w.err
+	}
+	if err := w.flush(); err != nil {
+		w.err = fmt.Errorf("emit: flushing stdout failed (is the reader gone?): %w", err)
+		return w.err
+	}
+	return nil
+}

@@ -1,0 +1,206 @@
+package heuristics
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Keys is a parsed key string: literal text and named keys such as <Enter>,
+// or "select:REGEX" (move a menu's highlight to the matching option, then
+// Enter). The zero Keys types nothing.
+type Keys struct {
+	parts  []keyPart
+	sel    *regexp.Regexp // non-nil for select:
+	prompt *string        // set by WithPrompt
+}
+
+// keyPart is literal text (name == "") or one named key.
+type keyPart struct {
+	name string // canonical name without brackets, e.g. "Enter", "C-c", "Prompt"
+	text string // literal text, for name == ""
+}
+
+// selectPrefix introduces a menu selection.
+const selectPrefix = "select:"
+
+// namedKeys maps canonical key names to their bytes, normal then
+// application-cursor mode (DECCKM), where the two differ.
+var namedKeys = map[string][2]string{
+	"Enter": {"\r", ""}, "Esc": {"\x1b", ""}, "Tab": {"\t", ""}, "S-Tab": {"\x1b[Z", ""},
+	"Space": {" ", ""}, "BS": {"\x7f", ""}, "Del": {"\x1b[3~", ""}, "lt": {"<", ""},
+	"Up": {"\x1b[A", "\x1bOA"}, "Down": {"\x1b[B", "\x1bOB"},
+	"Right": {"\x1b[C", "\x1bOC"}, "Left": {"\x1b[D", "\x1bOD"},
+	"Home": {"\x1b[H", "\x1bOH"}, "End": {"\x1b[F", "\x1bOF"},
+	"PgUp": {"\x1b[5~", ""}, "PgDn": {"\x1b[6~", ""},
+}
+
+// promptKey is replaced by the turn's prompt (see WithPrompt).
+const promptKey = "Prompt"
+
+// canonicalKey returns the canonical spelling of a key name written in any
+// case, and whether it is known.
+func canonicalKey(name string) (string, bool) {
+	if len(name) == 3 && (name[0] == 'C' || name[0] == 'c') && name[1] == '-' {
+		c := name[2] | 0x20 // lower case
+		if c >= 'a' && c <= 'z' {
+			return "C-" + string(c), true
+		}
+		return "", false
+	}
+	if strings.EqualFold(name, promptKey) {
+		return promptKey, true
+	}
+	for k := range namedKeys {
+		if strings.EqualFold(k, name) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// KeyError is a bad key string; Offset and Len locate the bad token in it.
+type KeyError struct {
+	Offset, Len int
+	Msg         string
+}
+
+func (e *KeyError) Error() string { return e.Msg }
+
+// ParseKeys reads the key notation: literal text plus <Enter> <Esc> <Tab>
+// <S-Tab> <Up> <Down> <Left> <Right> <Space> <BS> <Del> <Home> <End> <PgUp>
+// <PgDn> <C-a>..<C-z> <lt> (a literal '<') <Prompt> (the turn's prompt); or
+// the whole string "select:REGEX". Errors are *KeyError.
+func ParseKeys(s string) (Keys, error) {
+	if re, ok := strings.CutPrefix(s, selectPrefix); ok {
+		if re == "" {
+			return Keys{}, &KeyError{0, len(s), "select: needs a regex naming the option, e.g. select:^Yes"}
+		}
+		rx, err := regexp.Compile(re)
+		if err != nil {
+			return Keys{}, &KeyError{len(selectPrefix), len(re), fmt.Sprintf("bad regex after select: %v", err)}
+		}
+		return Keys{sel: rx}, nil
+	}
+	var k Keys
+	for i := 0; i < len(s); {
+		lt := strings.IndexByte(s[i:], '<')
+		if lt < 0 {
+			k.parts = append(k.parts, keyPart{text: s[i:]})
+			break
+		}
+		if lt > 0 {
+			k.parts = append(k.parts, keyPart{text: s[i : i+lt]})
+		}
+		i += lt
+		gt := strings.IndexByte(s[i:], '>')
+		if gt < 0 {
+			return Keys{}, &KeyError{i, len(s) - i, "unclosed '<': write <lt> for a literal '<'"}
+		}
+		name, ok := canonicalKey(s[i+1 : i+gt])
+		if !ok {
+			return Keys{}, &KeyError{i, gt + 1, fmt.Sprintf("unknown key %s: use one of %s, or <lt> for a literal '<'", s[i:i+gt+1], keyNameList())}
+		}
+		k.parts = append(k.parts, keyPart{name: name})
+		i += gt + 1
+	}
+	return k, nil
+}
+
+// MustParseKeys is ParseKeys for constants; it panics on a bad string.
+func MustParseKeys(s string) Keys {
+	k, err := ParseKeys(s)
+	if err != nil {
+		panic(fmt.Sprintf("heuristics.MustParseKeys(%q): %v", s, err))
+	}
+	return k
+}
+
+func keyNameList() string {
+	return "<Enter> <Esc> <Tab> <S-Tab> <Up> <Down> <Left> <Right> <Space> <BS> <Del> <Home> <End> <PgUp> <PgDn> <C-a>..<C-z> <Prompt>"
+}
+
+// IsZero reports whether k types nothing.
+func (k Keys) IsZero() bool { return k.sel == nil && len(k.parts) == 0 }
+
+// Select is the option regex of a select: key string, or nil.
+func (k Keys) Select() *regexp.Regexp { return k.sel }
+
+// NeedsPrompt reports whether k contains <Prompt> not yet filled by WithPrompt.
+func (k Keys) NeedsPrompt() bool {
+	if k.prompt != nil {
+		return false
+	}
+	for _, p := range k.parts {
+		if p.name == promptKey {
+			return true
+		}
+	}
+	return false
+}
+
+// WithPrompt returns k with <Prompt> standing for prompt when encoded.
+func (k Keys) WithPrompt(prompt string) Keys {
+	k.prompt = &prompt
+	return k
+}
+
+// String gives the notation back, in canonical spelling.
+func (k Keys) String() string {
+	if k.sel != nil {
+		return selectPrefix + k.sel.String()
+	}
+	var b strings.Builder
+	for _, p := range k.parts {
+		if p.name != "" {
+			b.WriteString("<" + p.name + ">")
+			continue
+		}
+		b.WriteString(strings.ReplaceAll(p.text, "<", "<lt>"))
+	}
+	return b.String()
+}
+
+// Encode returns the bytes to type now. Arrow, Home and End keys follow
+// v.AppCursor(); select: reads the menu on v (see selectOption). v may be nil
+// for keys that need no screen.
+func (k Keys) Encode(v View) ([]byte, error) {
+	if k.sel != nil {
+		if v == nil {
+			return nil, fmt.Errorf("keys %s need the screen to find the menu, but none was given", k)
+		}
+		return selectOption(v, k.sel)
+	}
+	app := v != nil && v.AppCursor()
+	var out []byte
+	for _, p := range k.parts {
+		switch {
+		case p.name == "":
+			out = append(out, p.text...)
+		case p.name == promptKey:
+			if k.prompt == nil {
+				return nil, fmt.Errorf("keys %s contain <Prompt> but no prompt was supplied (use Keys.WithPrompt)", k)
+			}
+			out = append(out, *k.prompt...)
+		case strings.HasPrefix(p.name, "C-"):
+			out = append(out, p.name[2]-'a'+1)
+		default:
+			seq := namedKeys[p.name]
+			if app && seq[1] != "" {
+				out = append(out, seq[1]...)
+			} else {
+				out = append(out, seq[0]...)
+			}
+		}
+	}
+	return out, nil
+}
+
+// arrow returns the bytes of the Up or Down key for v's cursor-key mode.
+func arrow(v View, name string) string {
+	seq := namedKeys[name]
+	if v.AppCursor() {
+		return seq[1]
+	}
+	return seq[0]
+}

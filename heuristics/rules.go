@@ -1,0 +1,228 @@
+package heuristics
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Kind says what a Detection means to the driver.
+type Kind string
+
+// The kinds a rule can have.
+const (
+	// KindSuggestion: a command is shown (group `command`). The driver
+	// remembers it; it becomes the command of a later confirm or menu that
+	// lacks one.
+	KindSuggestion Kind = "suggestion"
+	// KindConfirm: a yes/no question that needs the GUI's decision.
+	KindConfirm Kind = "confirm"
+	// KindMenu: a menu that needs the GUI's decision; approve/deny are
+	// usually select: keys.
+	KindMenu Kind = "menu"
+	// KindInput: the program asks for something the driver answers by
+	// itself, without asking the GUI: it types the rule's approve keys, with
+	// <Prompt> replaced by the turn's prompt (Keys.WithPrompt). Examples: "What
+	// would you like the shell command to do?" (approve '<Prompt><Enter>') or
+	// a "what kind of command" menu (approve 'select:^generic shell command').
+	// No tool_use is emitted.
+	KindInput Kind = "input"
+	// KindText: assistant text to emit once (group `text`).
+	KindText Kind = "text"
+	// KindDone: the program finished its work; the turn is over.
+	KindDone Kind = "done"
+)
+
+// kinds lists the valid kinds in the order error messages show them.
+var kinds = []Kind{KindSuggestion, KindConfirm, KindMenu, KindInput, KindText, KindDone}
+
+// asks reports whether the driver types approve/deny keys for this kind.
+func (k Kind) asks() bool { return k == KindConfirm || k == KindMenu || k == KindInput }
+
+// CursorCond is an extra condition on where the cursor is.
+type CursorCond string
+
+// The cursor conditions a rule can have.
+const (
+	// CursorAny: no condition; the rule fires only on a settled screen.
+	CursorAny CursorCond = ""
+	// CursorEnd: the cursor sits right after the match's last character (a
+	// prompt waiting for input). Such a rule may fire before the screen has
+	// settled, because the cursor position already proves the prompt is
+	// complete.
+	CursorEnd CursorCond = "end"
+)
+
+// Area is the part of the terminal a rule looks at.
+type Area string
+
+// The areas a Look can name.
+const (
+	// AreaScreen: every visible row.
+	AreaScreen Area = "screen"
+	// AreaBottom: the visible rows from the N-th last non-blank row down to
+	// the last non-blank row (blank rows in between included).
+	AreaBottom Area = "bottom"
+	// AreaTranscript: the last N scrollback lines, then every visible row.
+	AreaTranscript Area = "transcript"
+)
+
+// DefaultTranscript is how many scrollback lines `look: transcript` reads.
+const DefaultTranscript = 200
+
+// Look is where a rule looks: written `screen`, `bottom:N` or
+// `transcript[:N]` in a profile.
+type Look struct {
+	Area Area
+	N    int // rows for bottom, scrollback lines for transcript; 0 otherwise
+}
+
+// ParseLook reads the notation of a Look; "" means screen.
+func ParseLook(s string) (Look, error) {
+	area, num, hasNum := strings.Cut(strings.TrimSpace(s), ":")
+	switch Area(area) {
+	case "", AreaScreen:
+		if hasNum {
+			return Look{}, fmt.Errorf("look %q: screen takes no count; use bottom:N for the last N rows", s)
+		}
+		return Look{Area: AreaScreen}, nil
+	case AreaBottom, AreaTranscript:
+		if !hasNum {
+			if Area(area) == AreaBottom {
+				return Look{}, fmt.Errorf("look %q needs a row count, e.g. bottom:5", s)
+			}
+			return Look{Area: AreaTranscript, N: DefaultTranscript}, nil
+		}
+		n, err := strconv.Atoi(num)
+		if err != nil || n < 1 {
+			return Look{}, fmt.Errorf("look %q: the count after ':' must be a whole number of at least 1", s)
+		}
+		return Look{Area: Area(area), N: n}, nil
+	}
+	return Look{}, fmt.Errorf("unknown look %q: use screen, bottom:N or transcript", s)
+}
+
+// String gives the notation back.
+func (l Look) String() string {
+	switch l.Area {
+	case AreaBottom:
+		return fmt.Sprintf("bottom:%d", l.N)
+	case AreaTranscript:
+		if l.N == DefaultTranscript {
+			return "transcript"
+		}
+		return fmt.Sprintf("transcript:%d", l.N)
+	}
+	return "screen"
+}
+
+// DefaultQuiet is how long output must be silent before a screen counts as
+// settled, when a profile does not say.
+const DefaultQuiet = 40 * time.Millisecond
+
+// Profile is one provider's rules: how to start it and what its screens mean.
+type Profile struct {
+	Name        string
+	Description string
+	// Command is the argv template; {prompt} and {model} are substituted by
+	// the caller. Empty for generic (the user names the program).
+	Command []string
+	// Quiet is the output silence after which the screen counts as
+	// settled; 0 means DefaultQuiet (see Settle).
+	Quiet time.Duration
+	// Ready, when set, must match the screen before a prompt is typed.
+	Ready *regexp.Regexp
+	// Echo matches lines the program prints to echo an answer (survey's
+	// "> Yes"); they are dropped from the start of a command's output.
+	Echo *regexp.Regexp
+	// Quit leaves the program cleanly (may be empty).
+	Quit Keys
+	// Rules are tried in order; the first that fires wins.
+	Rules []*Rule
+	// Source names where the profile came from, e.g. "profiles/generic.yaml".
+	Source string
+}
+
+// Settle is the quiet period to use: Quiet, or DefaultQuiet when unset.
+func (p *Profile) Settle() time.Duration {
+	if p.Quiet > 0 {
+		return p.Quiet
+	}
+	return DefaultQuiet
+}
+
+// Rule is one pattern and what it means.
+type Rule struct {
+	Name     string
+	Look     Look
+	Match    *regexp.Regexp
+	Kind     Kind
+	Cursor   CursorCond
+	Approve  Keys
+	Deny     Keys
+	Followup bool // answers a question that follows an approved one, no new tool_use
+	Line     int  // line of the rule in its source file
+	Source   string
+}
+
+// Where is "source:line" for messages about the rule.
+func (r *Rule) Where() string { return fmt.Sprintf("%s:%d", r.Source, r.Line) }
+
+// Merge returns base overridden by over (a --rules file): rules with a name
+// base already has replace that rule in place; new rules are tried first, in
+// over's order; scalar fields override when over sets them. Neither input is
+// modified.
+func (p *Profile) Merge(over *Profile) *Profile {
+	out := *p
+	if over == nil {
+		out.Rules = append([]*Rule(nil), p.Rules...)
+		return &out
+	}
+	if over.Name != "" {
+		out.Name = over.Name
+	}
+	if over.Description != "" {
+		out.Description = over.Description
+	}
+	if over.Command != nil {
+		out.Command = append([]string(nil), over.Command...)
+	}
+	if over.Quiet != 0 {
+		out.Quiet = over.Quiet
+	}
+	if over.Echo != nil {
+		out.Echo = over.Echo
+	}
+	if over.Ready != nil {
+		out.Ready = over.Ready
+	}
+	if !over.Quit.IsZero() {
+		out.Quit = over.Quit
+	}
+	if over.Source != "" {
+		out.Source = p.Source + " + " + over.Source
+	}
+	byName := make(map[string]*Rule, len(over.Rules))
+	var added []*Rule
+	known := make(map[string]bool, len(p.Rules))
+	for _, r := range p.Rules {
+		known[r.Name] = true
+	}
+	for _, r := range over.Rules {
+		if known[r.Name] {
+			byName[r.Name] = r
+		} else {
+			added = append(added, r)
+		}
+	}
+	out.Rules = append(make([]*Rule, 0, len(added)+len(p.Rules)), added...)
+	for _, r := range p.Rules {
+		if o, ok := byName[r.Name]; ok {
+			r = o
+		}
+		out.Rules = append(out.Rules, r)
+	}
+	return &out
+}

@@ -1,0 +1,89 @@
+// Package fakemodel is a scripted model server for tests: it speaks the
+// streaming dialects of the Anthropic Messages API, OpenAI Chat Completions,
+// OpenAI Responses and Gemini generateContent on 127.0.0.1 only, so the real
+// coding CLIs can be run offline against it.
+//
+// A Script lists the replies in order. Every request that offers tools to the
+// model (an agent turn) takes the next reply; requests without tools (title
+// generation, routing, quota checks) get the Aux reply instead, so the
+// CLIs' side requests never shift the script.
+package fakemodel
+
+import "encoding/json"
+
+// Reply is one scripted model response, rendered in the dialect of the
+// request that receives it.
+type Reply struct {
+	// Text is the assistant text, streamed in a few chunks.
+	Text string
+	// ToolCalls are function calls the model asks for after the text.
+	ToolCalls []ToolCall
+	// Status, when not 0 or 200, makes the server answer with this HTTP
+	// status and a dialect-shaped error body carrying ErrorMessage.
+	Status int
+	// ErrorMessage is the message of an error reply (Status set).
+	ErrorMessage string
+	// InputTokens and OutputTokens are the usage reported for the reply.
+	InputTokens, OutputTokens int
+	// Stall streams the text, then keeps the response open until the client
+	// goes away or the server closes: for interrupt tests.
+	Stall bool
+}
+
+// ToolCall is one function call requested by the model.
+type ToolCall struct {
+	// ID is the call id; empty means one is generated ("call_fake_N").
+	ID string
+	// Name is the provider's own tool name (e.g. "Bash", "bash",
+	// "run_shell_command", "exec_command").
+	Name string
+	// Args is marshalled to JSON as the call arguments.
+	Args any
+}
+
+// Script is the sequence of replies a Server gives.
+type Script struct {
+	// Replies are handed out in order to requests that offer tools.
+	Replies []Reply
+	// RepeatLast repeats the last reply once Replies are used up (use it for
+	// error replies that the CLI retries); otherwise an exhausted script
+	// answers with ExhaustedText so a CLI never waits forever.
+	RepeatLast bool
+	// Aux answers requests that offer no tools; nil means a reply with the
+	// text "ok".
+	Aux func(Request) Reply
+}
+
+// ExhaustedText is the reply text once the script has no reply left.
+const ExhaustedText = "fakemodel: script exhausted"
+
+// argsJSON marshals tool arguments, defaulting to an empty object.
+func (c ToolCall) argsJSON() string {
+	if c.Args == nil {
+		return "{}"
+	}
+	if raw, ok := c.Args.(json.RawMessage); ok {
+		return string(raw)
+	}
+	b, err := json.Marshal(c.Args)
+	if err != nil {
+		// Args come from test code; a value that cannot be marshalled is a
+		// bug in the test, reported to the CLI as an empty object and
+		// visible in the recorded request that follows.
+		return "{}"
+	}
+	return string(b)
+}
+
+// chunks splits text into up to three pieces so clients see real streaming.
+func chunks(s string) []string {
+	r := []rune(s)
+	if len(r) < 6 {
+		if s == "" {
+			return nil
+		}
+		return []string{s}
+	}
+	a, b := len(r)/3, 2*len(r)/3
+	return []string{string(r[:a]), string(r[a:b]), string(r[b:])}
+}

@@ -1,0 +1,191 @@
+package ptyhost
+
+import (
+	"time"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+)
+
+// state is where the driver is in idle → awaiting → answering → capturing.
+type state string
+
+const (
+	stateIdle      state = "idle"
+	stateAwaiting  state = "awaiting_approval"
+	stateCapturing state = "capturing"
+)
+
+// pending is a question the GUI has not answered yet.
+type pending struct {
+	id    string
+	det   *heuristics.Detection
+	input map[string]any
+}
+
+type driver struct {
+	cfg      DriverConfig
+	out      *emit.Writer
+	screen   *heuristics.Screen
+	engine   *heuristics.Engine
+	controls <-chan emit.Control
+	noChan   bool // the control channel is absent or closed
+	mode     PermissionMode
+	live     bool
+	quiet    time.Duration
+	tr       *tracer
+
+	start        time.Time     // wall clock origin (live)
+	vnow         time.Duration // virtual clock (replay)
+	soonAt       time.Duration // 0 = not scheduled
+	quietAt      time.Duration
+	timer        *time.Timer
+	timerPending bool
+
+	retired    uint64 // lines that left the screen, counted by OnRetire
+	pending    *pending
+	capture    *capture
+	suggestion string // last command a suggestion rule showed
+	decided    bool   // an earlier question was answered…
+	approved   bool   // …and this was the answer
+	lastText   string
+	outcome    Outcome
+	fault      error // a driver fault that ends the session
+	ended      bool  // the turn already has its result
+}
+
+func newDriver(cfg DriverConfig) *driver {
+	cols, rows := cfg.Cols, cfg.Rows
+	if cols <= 0 || rows <= 0 {
+		cols, rows = 120, 40
+	}
+	d := &driver{
+		cfg:      cfg,
+		out:      cfg.Out,
+		screen:   heuristics.NewScreen(cols, rows),
+		engine:   heuristics.NewEngine(cfg.Profile),
+		controls: cfg.Controls,
+		noChan:   cfg.Controls == nil && cfg.Decide == nil,
+		mode:     cfg.Mode,
+		live:     cfg.Term.Live(),
+		quiet:    cfg.Quiet,
+		start:    time.Now(),
+	}
+	if d.mode == "" {
+		d.mode = ModeDefault
+	}
+	if d.quiet <= 0 {
+		d.quiet = cfg.Profile.Settle()
+	}
+	d.tr = newTracer(cfg.Trace, d)
+	d.screen.SetReplyWriter(replyWriter{d})
+	d.screen.OnRetire(d.onRetire)
+	return d
+}
+
+// now is the session clock: wall time live, recorded time in a replay.
+func (d *driver) now() time.Duration {
+	if d.live {
+		return time.Since(d.start)
+	}
+	return d.vnow
+}
+
+func (d *driver) state() state {
+	switch {
+	case d.pending != nil:
+		return stateAwaiting
+	case d.capture != nil:
+		return stateCapturing
+	}
+	return stateIdle
+}
+
+// feed gives the screen a chunk and schedules evaluation after it.
+func (d *driver) feed(c chunk) {
+	if !d.live {
+		d.vnow = c.at
+	}
+	d.screen.Write(c.data)
+	releaseChunk(c.data)
+	t := d.now()
+	d.soonAt, d.quietAt = t+soon, t+d.quiet
+	d.armTimer()
+}
+
+// advance runs the evaluations due by time t, in order.
+func (d *driver) advance(t time.Duration) {
+	if d.soonAt != 0 && d.soonAt <= t && !d.ended {
+		if !d.live {
+			d.vnow = d.soonAt
+		}
+		d.soonAt = 0
+		d.evaluate(false)
+	}
+	if d.quietAt != 0 && d.quietAt <= t && !d.ended {
+		if !d.live {
+			d.vnow = d.quietAt
+		}
+		d.quietAt = 0
+		d.evaluate(true)
+	}
+	if !d.live && t > d.vnow {
+		d.vnow = t
+	}
+	d.armTimer()
+}
+
+// armTimer points the one live timer at the next deadline.
+func (d *driver) armTimer() {
+	if !d.live {
+		return
+	}
+	next := d.soonAt
+	if next == 0 || (d.quietAt != 0 && d.quietAt < next) {
+		next = d.quietAt
+	}
+	if next == 0 {
+		d.timerPending = false
+		return
+	}
+	wait := next - d.now()
+	if d.timer == nil {
+		d.timer = time.NewTimer(wait)
+	} else {
+		d.timer.Reset(wait) // Go ≥1.23: Reset drains a fired timer
+	}
+	d.timerPending = true
+}
+
+func (d *driver) timerC() <-chan time.Time {
+	if d.timer == nil || !d.timerPending {
+		return nil
+	}
+	return d.timer.C
+}
+
+func (d *driver) stopTimer() {
+	if d.timer != nil {
+		d.timer.Stop()
+	}
+}
+
+// onRetire receives every line that leaves the visible screen, in order.
+func (d *driver) onRetire(line string) {
+	if d.capture != nil && d.retired >= d.capture.mark {
+		d.capture.add(line)
+	}
+	d.retired++
+}
+
+// replyWriter sends the screen's answers to terminal queries to the child.
+type replyWriter struct{ d *driver }
+
+func (w replyWriter) Write(p []byte) (int, error) {
+	w.d.tr.keys("reply", "", p)
+	n, err := w.d.cfg.Term.Write(p)
+	if err != nil && !w.d.live && w.d.fault == nil {
+		w.d.fault = &KeysError{Why: "terminal query reply", Err: err, Screen: w.d.screen.String()}
+	}
+	return n, err
+}

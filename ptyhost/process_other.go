@@ -1,0 +1,53 @@
+//go:build !unix
+
+package ptyhost
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+)
+
+// errUnsupported is every answer on an OS without Unix pseudo-terminals.
+var errUnsupported = fmt.Errorf("ptyhost: running a program in a pseudo-terminal is not supported on %s; use a provider's structured mode (--mode json or --mode acp) instead: %w",
+	runtime.GOOS, errors.ErrUnsupported)
+
+// closedDone is what Done returns here: there is never a child to wait for.
+var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// Process is a child in a pseudo-terminal; on this OS none can be started.
+type Process struct{}
+
+// Start reports that PTY mode is not supported on this OS.
+func Start(opts Options) (*Process, error) { return nil, errUnsupported }
+
+// Pid returns -1: there is no child.
+func (p *Process) Pid() int { return -1 }
+
+// Read reports that PTY mode is not supported on this OS.
+func (p *Process) Read(b []byte) (int, error) { return 0, errUnsupported }
+
+// ReadChunk reports that PTY mode is not supported on this OS.
+func (p *Process) ReadChunk() ([]byte, time.Duration, error) { return nil, 0, errUnsupported }
+
+// Write reports that PTY mode is not supported on this OS.
+func (p *Process) Write(b []byte) (int, error) { return 0, errUnsupported }
+
+// Resize reports that PTY mode is not supported on this OS.
+func (p *Process) Resize(cols, rows int) error { return errUnsupported }
+
+// Wait reports that PTY mode is not supported on this OS.
+func (p *Process) Wait() (ExitStatus, error) { return ExitStatus{Code: -1}, errUnsupported }
+
+// Done returns a closed channel: there is no child to wait for.
+func (p *Process) Done() <-chan struct{} { return closedDone }
+
+// Stop reports that PTY mode is not supported on this OS.
+func (p *Process) Stop(grace time.Duration) error { return errUnsupported }
+
+// Close does nothing: there is nothing to release.
+func (p *Process) Close() error { return nil }
+
+// Live reports true, as for a real child.
+func (p *Process) Live() bool { return true }

@@ -1,0 +1,32 @@
+package ptyhost
+
+import "time"
+
+// Terminal is the child the driver drives: a live program in a PTY, or a
+// recording played back on a virtual clock. Both satisfy it, so tests replay
+// recordings through exactly the production driver.
+type Terminal interface {
+	// ReadChunk blocks for the next bytes the child printed and returns them
+	// with the time since the session started (wall time for a live child,
+	// the recorded time for a replay). It returns io.EOF when output ends.
+	ReadChunk() (data []byte, at time.Duration, err error)
+	// Write sends keys (or terminal-query replies) to the child.
+	Write(p []byte) (int, error)
+	// Resize changes the window size the child sees.
+	Resize(cols, rows int) error
+	// Wait returns how the child ended; call it after ReadChunk gave io.EOF.
+	Wait() (ExitStatus, error)
+	// Close stops the child (its whole process group) and releases it.
+	Close() error
+	// Live is false for a recording: time is virtual and nobody sleeps.
+	Live() bool
+}
+
+// ExitStatus is how a child ended: an exit code, or the signal that killed it.
+type ExitStatus struct {
+	Code   int    // exit code; -1 when killed by a signal
+	Signal string // e.g. "killed", "terminated"; empty when it exited
+}
+
+// Success reports a zero exit code.
+func (s ExitStatus) Success() bool { return s.Code == 0 && s.Signal == "" }

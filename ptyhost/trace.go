@@ -1,0 +1,78 @@
+package ptyhost
+
+import (
+	"encoding/json"
+	"io"
+	"strconv"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+)
+
+// tracer writes --trace lines: one JSON object per decision, so a user can
+// see why a rule fired or did not.
+type tracer struct {
+	enc *json.Encoder
+	d   *driver
+	gen uint64 // screen generation last dumped
+}
+
+func newTracer(w io.Writer, d *driver) *tracer {
+	if w == nil {
+		return &tracer{d: d}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return &tracer{enc: enc, d: d}
+}
+
+type traceLine struct {
+	TimeMS  float64           `json:"t_ms"`
+	State   state             `json:"state"`
+	Event   string            `json:"event"`
+	Settled *bool             `json:"settled,omitempty"`
+	Rule    string            `json:"rule,omitempty"`
+	Fired   *bool             `json:"fired,omitempty"`
+	Why     string            `json:"why,omitempty"`
+	Groups  map[string]string `json:"groups,omitempty"`
+	Rows    []int             `json:"rows,omitempty"`
+	Screen  []string          `json:"screen,omitempty"`
+	Keys    string            `json:"keys,omitempty"`
+	Detail  string            `json:"detail,omitempty"`
+}
+
+func (t *tracer) write(l traceLine) {
+	if t.enc == nil {
+		return
+	}
+	l.TimeMS = float64(t.d.now().Microseconds()) / 1000
+	l.State = t.d.state()
+	_ = t.enc.Encode(l) // Best effort: tracing never stops a session.
+}
+
+func (t *tracer) evaluate(settled bool, steps []heuristics.TraceStep, det *heuristics.Detection) {
+	if t.enc == nil {
+		return
+	}
+	if g := t.d.screen.Generation(); g != t.gen {
+		t.gen = g
+		t.write(traceLine{Event: "screen", Screen: t.d.screen.Lines()})
+	}
+	for _, s := range steps {
+		fired := s.Fired
+		t.write(traceLine{Event: "rule", Settled: &settled, Rule: s.Rule, Fired: &fired, Why: s.Why, Groups: s.Groups, Rows: s.Rows})
+	}
+	_ = det
+}
+
+func (t *tracer) keys(why, rule string, b []byte) {
+	t.write(traceLine{Event: "keys", Why: why, Rule: rule, Keys: strconv.Quote(string(b))})
+}
+
+func (t *tracer) state(detail string) {
+	t.write(traceLine{Event: "state", Detail: detail})
+}
+
+func (t *tracer) control(f emit.Control) {
+	t.write(traceLine{Event: "control", Detail: strconv.Itoa(int(f.Kind)) + " " + f.ToolUseID + f.RequestID})
+}

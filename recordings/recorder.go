@@ -1,0 +1,143 @@
+package recordings
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Recorder writes an asciicast v2 file while a session runs: the header at
+// once, then one line per event, each with a single Write so that a crash
+// loses at most the event being written (asciinema line-buffers too). It is
+// safe for concurrent use: the PTY reader records output while the driver
+// records the keys it types.
+//
+// The event methods return nothing, so that recording can never disturb the
+// session; the first write error is kept, later events are dropped, and
+// Close returns it.
+type Recorder struct {
+	mu     sync.Mutex
+	w      io.Writer
+	line   []byte        // reused event line buffer
+	last   time.Duration // time of the last event written
+	seen   time.Duration // latest time passed in, even for bytes carried over
+	out    utf8Carry     // carry of the "o" stream
+	in     utf8Carry     // carry of the "i" stream
+	err    error         // first write error
+	closed bool
+}
+
+// NewRecorder writes h as a v2 header to w and returns a recorder for the
+// events. start is when the session began: it fills h.Timestamp when that is
+// zero. Event times passed to the methods are durations since start.
+func NewRecorder(w io.Writer, h Header, start time.Time) (*Recorder, error) {
+	if h.Width <= 0 || h.Height <= 0 {
+		return nil, fmt.Errorf("recording: window size %dx%d is not positive; set Header.Width and Header.Height",
+			h.Width, h.Height)
+	}
+	if h.Timestamp == 0 && !start.IsZero() {
+		h.Timestamp = start.Unix()
+	}
+	line, err := appendHeader(nil, h)
+	if err != nil {
+		return nil, fmt.Errorf("recording: %w", err)
+	}
+	if _, err := w.Write(line); err != nil {
+		return nil, fmt.Errorf("recording: writing the header: %w", err)
+	}
+	return &Recorder{w: w, line: line[:0]}, nil
+}
+
+// Output records bytes the program printed ("o"). A character split across
+// two calls is written whole with the second; invalid bytes become U+FFFD.
+func (r *Recorder) Output(at time.Duration, p []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	r.seen = max(r.seen, at)
+	if s := r.out.decode(p); s != "" {
+		r.write(at, CodeOutput, s)
+	}
+}
+
+// Input records bytes typed into the program ("i"): the keys the driver or a
+// person sent and the driver's replies to terminal queries. Input has its
+// own UTF-8 carry, independent of Output's.
+func (r *Recorder) Input(at time.Duration, p []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	r.seen = max(r.seen, at)
+	if s := r.in.decode(p); s != "" {
+		r.write(at, CodeInput, s)
+	}
+}
+
+// Resize records a new window size ("r", data "COLSxROWS"). A size that is
+// not positive is not recorded: no reader would accept it.
+func (r *Recorder) Resize(at time.Duration, cols, rows int) {
+	if cols <= 0 || rows <= 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.closed {
+		r.write(at, CodeResize, strconv.Itoa(cols)+"x"+strconv.Itoa(rows))
+	}
+}
+
+// Marker records a marker ("m"), e.g. where the driver detected a prompt;
+// players show markers as chapters. label may be empty.
+func (r *Recorder) Marker(at time.Duration, label string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.closed {
+		r.write(at, CodeMarker, label)
+	}
+}
+
+// Close ends the recording: it writes what the UTF-8 carries still hold (an
+// incomplete character that can no longer complete becomes U+FFFD), then the
+// exit event [t, "x", "exitCode"], both at the latest time recorded. For a child
+// killed by signal N pass 128+N, as shells and asciinema report it. Close
+// does not close the underlying writer; it returns the first write error of
+// the whole recording. A second Close returns an error and writes nothing.
+func (r *Recorder) Close(exitCode int) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return errors.New("recording: Close called twice")
+	}
+	r.closed = true
+	end := max(r.seen, r.last)
+	if s := r.out.flush(); s != "" {
+		r.write(end, CodeOutput, s)
+	}
+	if s := r.in.flush(); s != "" {
+		r.write(end, CodeInput, s)
+	}
+	r.write(end, CodeExit, strconv.Itoa(exitCode))
+	return r.err
+}
+
+// write writes one event line; r.mu is held. Times are clamped so they never
+// go backwards: callers take their timestamps before they get the lock, so
+// two goroutines can arrive slightly out of order, and v2 needs order.
+func (r *Recorder) write(at time.Duration, code byte, data string) {
+	if r.err != nil {
+		return
+	}
+	at = max(at, r.last, 0)
+	r.last = at
+	r.line = appendEvent(r.line[:0], at, code, data)
+	if _, err := r.w.Write(r.line); err != nil {
+		r.err = fmt.Errorf("recording: writing an event: %w", err)
+	}
+}

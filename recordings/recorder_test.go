@@ -1,0 +1,223 @@
+package recordings
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// TestRecorderGolden records a session whose reads split characters and carry
+// invalid bytes, and compares the file with testdata/casts/recorded.cast.
+func TestRecorderGolden(t *testing.T) {
+	var buf bytes.Buffer
+	start := time.Unix(1700000000, 0)
+	h := Header{Width: 80, Height: 24, Title: "golden", Env: map[string]string{"TERM": "xterm-256color"}}
+	r, err := NewRecorder(&buf, h, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := time.Millisecond
+	r.Output(10*ms, []byte("Run \xe2\x82"))      // "€" split: its first two bytes...
+	r.Output(20*ms, []byte("\xac? (y/n) "))      // ...and its last.
+	r.Output(25*ms, []byte("\xf0\x9f"))          // Half an emoji: nothing to write yet.
+	r.Marker(30*ms, "confirm")                   // Markers do not disturb the carry.
+	r.Output(40*ms, []byte("\x98\x80 bad:\xff")) // The emoji completes; 0xFF is invalid.
+	r.Input(50*ms, []byte("y"))
+	r.Input(45*ms, []byte("\r")) // Arrives late: clamped to 50ms, never backwards.
+	r.Resize(60*ms, 100, 40)
+	r.Resize(61*ms, 0, 40) // Not a size: dropped.
+	r.Output(70*ms, []byte("done\r\n\xe2\x82"))
+	r.Input(75*ms, []byte("\xc3")) // An incomplete key at the end of input.
+	if err := r.Close(3); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "casts", "recorded.cast")
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if buf.String() != string(want) {
+		t.Errorf("recorded\n%s\nwant (%s)\n%s", buf.String(), golden, want)
+	}
+	c, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, in strings.Builder
+	for _, e := range c.Events {
+		switch e.Code {
+		case CodeOutput:
+			out.WriteString(e.Data)
+		case CodeInput:
+			in.WriteString(e.Data)
+		}
+	}
+	if want := "Run €? (y/n) 😀 bad:\uFFFDdone\r\n\uFFFD"; out.String() != want {
+		t.Errorf("output = %q, want %q", out.String(), want)
+	}
+	if want := "y\r\uFFFD"; in.String() != want {
+		t.Errorf("input = %q, want %q", in.String(), want)
+	}
+	if status, ok := c.ExitStatus(); status != 3 || !ok {
+		t.Errorf("exit status = %d, %v; want 3", status, ok)
+	}
+	if c.Header.Timestamp != start.Unix() {
+		t.Errorf("timestamp = %d, want %d from start", c.Header.Timestamp, start.Unix())
+	}
+}
+
+// TestRecorderConcurrent records output, input and markers from three
+// goroutines at once (run it with -race): every stream must come back whole
+// and in order, and the file must be a valid cast (times never decrease).
+func TestRecorderConcurrent(t *testing.T) {
+	var buf syncBuffer
+	r, err := NewRecorder(&buf, Header{Width: 80, Height: 24}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 500
+	epoch := time.Now()
+	now := func() time.Duration { return time.Since(epoch) }
+	var wantOut, wantIn strings.Builder
+	for i := range n {
+		fmt.Fprintf(&wantOut, "line %d żółć 😀\r\n", i)
+		fmt.Fprintf(&wantIn, "k%d€", i)
+	}
+	var wg sync.WaitGroup
+	feed := func(text string, write func(time.Duration, []byte)) {
+		defer wg.Done()
+		b := []byte(text)
+		for len(b) > 0 {
+			k := min(len(b), 7) // 7-byte reads split multibyte characters.
+			write(now(), b[:k])
+			b = b[k:]
+		}
+	}
+	wg.Add(3)
+	go feed(wantOut.String(), r.Output)
+	go feed(wantIn.String(), r.Input)
+	go func() {
+		defer wg.Done()
+		for i := range n {
+			r.Marker(now(), fmt.Sprint(i))
+			r.Resize(now(), 80+i%3, 24)
+		}
+	}()
+	wg.Wait()
+	if err := r.Close(0); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Read(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatalf("the concurrent recording is not a valid cast: %v", err)
+	}
+	var out, in strings.Builder
+	markers := 0
+	for _, e := range c.Events {
+		switch e.Code {
+		case CodeOutput:
+			out.WriteString(e.Data)
+		case CodeInput:
+			in.WriteString(e.Data)
+		case CodeMarker:
+			if e.Data != fmt.Sprint(markers) {
+				t.Fatalf("marker %d has label %q", markers, e.Data)
+			}
+			markers++
+		}
+	}
+	if out.String() != wantOut.String() || in.String() != wantIn.String() || markers != n {
+		t.Errorf("streams came back changed: output %v, input %v, %d markers",
+			out.String() == wantOut.String(), in.String() == wantIn.String(), markers)
+	}
+}
+
+func TestRecorderErrors(t *testing.T) {
+	boom := errors.New("disk full")
+	if _, err := NewRecorder(failWriter{boom}, Header{Width: 1, Height: 1}, time.Now()); !errors.Is(err, boom) {
+		t.Errorf("NewRecorder on a failing writer = %v, want %v wrapped", err, boom)
+	}
+	if _, err := NewRecorder(&bytes.Buffer{}, Header{}, time.Now()); err == nil ||
+		!strings.Contains(err.Error(), "set Header.Width and Header.Height") {
+		t.Errorf("NewRecorder without a size = %v, want an error saying what to set", err)
+	}
+
+	// A write error is kept, later events are dropped, Close reports it.
+	w := &failAfter{n: 1, err: boom}
+	r, err := NewRecorder(w, Header{Width: 1, Height: 1}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Output(0, []byte("a"))
+	r.Output(time.Second, []byte("b"))
+	if err := r.Close(0); !errors.Is(err, boom) {
+		t.Errorf("Close = %v, want the first write error", err)
+	}
+	if w.calls != 2 {
+		t.Errorf("%d writes, want 2: the header and the failing event, nothing after", w.calls)
+	}
+
+	var buf bytes.Buffer
+	r, _ = NewRecorder(&buf, Header{Width: 1, Height: 1}, time.Now())
+	if err := r.Close(0); err != nil {
+		t.Fatal(err)
+	}
+	size := buf.Len()
+	r.Output(time.Second, []byte("late"))
+	r.Input(time.Second, []byte("late"))
+	r.Marker(time.Second, "late")
+	r.Resize(time.Second, 2, 2)
+	if err := r.Close(0); err == nil {
+		t.Error("second Close = nil, want an error")
+	}
+	if buf.Len() != size {
+		t.Errorf("events after Close were written: %q", buf.String()[size:])
+	}
+}
+
+// failAfter succeeds n times, then fails.
+type failAfter struct {
+	n, calls int
+	err      error
+}
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	w.calls++
+	if w.calls > w.n {
+		return 0, w.err
+	}
+	return len(p), nil
+}
+
+// syncBuffer is a bytes.Buffer the race detector can watch: the recorder
+// serialises its writes, and the test reads only after Close.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Bytes()
+}

@@ -1,0 +1,282 @@
+package structured
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/yume-cli/yume-cli/emit"
+)
+
+// acpRecord, when set (tests), receives every ACP line read and written.
+var acpRecord io.Writer
+
+// acpArgs is the command line of a provider's ACP server.
+func acpArgs(opts Options) []string {
+	args := []string{"--acp"}
+	if opts.Provider == "copilot" {
+		args = append(args, "--stdio")
+	}
+	return appendFlag(args, "--model", opts.Model)
+}
+
+// acpSession is one ACP run: the connection, the translator and what the
+// reading goroutine and the main flow share.
+type acpSession struct {
+	opts Options
+	tr   *acpTranslator
+	ap   *approver
+	conn *acpConn
+
+	mu        sync.Mutex // guards tr
+	loading   atomic.Bool
+	sessionID atomic.Value // string
+}
+
+func runACP(ctx context.Context, opts Options, w *emit.Writer, p provider, path string) error {
+	cwd, err := filepath.Abs(opts.Cwd)
+	if err != nil {
+		return fmt.Errorf("working directory %q: %w", opts.Cwd, err)
+	}
+	pr, err := startProc(p.name, path, acpArgs(opts), opts.Cwd, opts.Env, true, opts.Stderr)
+	if err != nil {
+		return err
+	}
+	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p.name, opts.PermissionMode)}}
+	turnCtx, cancelTurn := context.WithCancel(context.Background())
+	defer cancelTurn()
+	var interrupted atomic.Bool
+	stop := func() {
+		if interrupted.Swap(true) {
+			return
+		}
+		cancelTurn()
+		if id, _ := s.sessionID.Load().(string); id != "" {
+			_ = s.conn.notify("session/cancel", map[string]any{"sessionId": id}) // Best effort: the agent may be gone.
+		} else {
+			pr.interrupt()
+		}
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop()
+		case <-done:
+		}
+	}()
+	s.ap = newApprover(w, opts.PermissionMode, opts.Controls, stop, done)
+	s.conn = newACPConn(pr.stdin, func(m string, params json.RawMessage, req bool) (any, error) {
+		return s.handle(turnCtx, m, params, req)
+	})
+	s.conn.log = acpRecord
+	served := make(chan error, 1)
+	go func() {
+		st, err := s.conn.serve(pr.stdout, p.name, opts.Stderr)
+		if opts.Verbose {
+			fmt.Fprintf(opts.Stderr, "yume-cli: %s: %d ACP lines, %d malformed\n", p.name, st.Lines, st.Malformed)
+		}
+		served <- err
+	}()
+
+	reason, perr := s.prompt(turnCtx, cwd, &interrupted)
+	// The turn is over: let the agent go, then make sure it is gone.
+	_ = pr.stdin.Close() // Best effort: the agent may have exited.
+	pr.interrupt()
+	serr := <-served
+	exit := pr.wait()
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case serr != nil:
+		return serr // stdout failed
+	case interrupted.Load():
+		return s.tr.abort()
+	case perr != nil:
+		if errors.Is(perr, errWrite) {
+			return perr
+		}
+		msg := perr.Error()
+		if exit != nil {
+			msg = fmt.Sprintf("%s (%s exited: %v)", msg, p.name, exit)
+		}
+		return s.tr.end(emit.Result{IsError: true, Errors: []string{msg}})
+	}
+	return s.tr.stop(reason)
+}
+
+// errWrite wraps a failure to write our own stdout.
+var errWrite = errors.New("writing events")
+
+// prompt runs initialize, session/new (or load) and session/prompt and
+// returns the stop reason.
+func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *atomic.Bool) (string, error) {
+	// Requests wait until the agent answers; after an interrupt the agent
+	// gets killGrace to answer the prompt with "cancelled".
+	callCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-turnCtx.Done():
+			select {
+			case <-time.After(killGrace):
+				cancel()
+			case <-callCtx.Done():
+			}
+		case <-callCtx.Done():
+		}
+	}()
+	initRes, err := s.conn.call(callCtx, "initialize", map[string]any{
+		"protocolVersion": 1,
+		// We run no file system or terminal for the agent: it uses its own.
+		"clientCapabilities": map[string]any{"fs": map[string]any{"readTextFile": false, "writeTextFile": false}, "terminal": false},
+		"clientInfo":         map[string]any{"name": "yume-cli", "version": "1"},
+	})
+	if err != nil {
+		return "", err
+	}
+	var caps struct {
+		AgentCapabilities struct {
+			LoadSession bool `json:"loadSession"`
+		} `json:"agentCapabilities"`
+	}
+	_ = json.Unmarshal(initRes, &caps) // Missing capabilities mean none.
+	sessionID := s.opts.Resume
+	if sessionID != "" {
+		if !caps.AgentCapabilities.LoadSession {
+			return "", fmt.Errorf("%s cannot resume sessions over ACP; start a new session or use --mode json", s.opts.Provider)
+		}
+		// The agent replays the old conversation as updates: not news to Yume.
+		s.loading.Store(true)
+		_, err = s.conn.call(callCtx, "session/load", map[string]any{"sessionId": sessionID, "cwd": cwd, "mcpServers": []any{}})
+		s.loading.Store(false)
+	} else {
+		var res json.RawMessage
+		res, err = s.conn.call(callCtx, "session/new", map[string]any{"cwd": cwd, "mcpServers": []any{}})
+		var ns struct {
+			SessionID string `json:"sessionId"`
+		}
+		if err == nil {
+			if err = json.Unmarshal(res, &ns); err == nil && ns.SessionID == "" {
+				err = errors.New("session/new returned no sessionId")
+			}
+		}
+		sessionID = ns.SessionID
+	}
+	if err != nil {
+		return "", err
+	}
+	s.sessionID.Store(sessionID)
+	s.mu.Lock()
+	err = s.tr.init(sessionID, defaultTools(s.opts.Provider))
+	s.mu.Unlock()
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errWrite, err)
+	}
+	if interrupted.Load() {
+		return "cancelled", nil
+	}
+	res, err := s.conn.call(callCtx, "session/prompt", map[string]any{"sessionId": sessionID,
+		"prompt": []any{map[string]any{"type": "text", "text": s.opts.Prompt}}})
+	if err != nil {
+		return "", err
+	}
+	var pr promptResult
+	if err := json.Unmarshal(res, &pr); err != nil {
+		return "", fmt.Errorf("session/prompt result %s: %w", res, err)
+	}
+	s.mu.Lock()
+	s.tr.usage = pr.usage()
+	s.mu.Unlock()
+	return pr.StopReason, nil
+}
+
+// handle answers the agent's requests and notifications (reading goroutine).
+func (s *acpSession) handle(turnCtx context.Context, method string, params json.RawMessage, isRequest bool) (any, error) {
+	switch method {
+	case "session/update":
+		if s.loading.Load() {
+			return nil, nil
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return nil, s.tr.update(params)
+	case "session/request_permission":
+		return s.permission(turnCtx, params)
+	}
+	if isRequest {
+		return nil, &acpError{Code: -32601, Message: "yume-cli does not implement " + method}
+	}
+	return nil, nil
+}
+
+// permission routes a session/request_permission to the approver.
+func (s *acpSession) permission(turnCtx context.Context, params json.RawMessage) (any, error) {
+	var p permissionCall
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, &acpError{Code: -32602, Message: "bad request_permission params: " + err.Error()}
+	}
+	id := p.ToolCall.ToolCallID
+	s.mu.Lock()
+	if _, seen := s.tr.tools[id]; !seen {
+		if err := s.tr.use(p.ToolCall); err != nil {
+			s.mu.Unlock()
+			return nil, err
+		}
+	}
+	tc := s.tr.tools[id]
+	s.mu.Unlock()
+	d, err := s.ap.ask(turnCtx, id, tc.name, tc.input)
+	if err != nil {
+		if turnCtx.Err() != nil {
+			// session/cancel: every pending permission is answered cancelled.
+			return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}, nil
+		}
+		return nil, err
+	}
+	if !d.allow {
+		s.mu.Lock()
+		s.tr.denied[id] = d.message
+		s.mu.Unlock()
+	}
+	return p.outcome(d), nil
+}
+
+
+// promptResult is a session/prompt response. Token counts are not in ACP v1;
+// Copilot reports them in "usage", Gemini in "_meta.quota.token_count".
+type promptResult struct {
+	StopReason string `json:"stopReason"`
+	Usage      *struct {
+		InputTokens      int `json:"inputTokens"`
+		OutputTokens     int `json:"outputTokens"`
+		CachedReadTokens int `json:"cachedReadTokens"`
+	} `json:"usage"`
+	Meta struct {
+		Quota struct {
+			TokenCount *struct {
+				InputTokens  int `json:"input_tokens"`
+				OutputTokens int `json:"output_tokens"`
+			} `json:"token_count"`
+		} `json:"quota"`
+	} `json:"_meta"`
+}
+
+func (p promptResult) usage() emit.Usage {
+	switch {
+	case p.Usage != nil:
+		return emit.Usage{InputTokens: p.Usage.InputTokens - p.Usage.CachedReadTokens,
+			OutputTokens: p.Usage.OutputTokens, CacheReadInputTokens: p.Usage.CachedReadTokens}
+	case p.Meta.Quota.TokenCount != nil:
+		return emit.Usage{InputTokens: p.Meta.Quota.TokenCount.InputTokens, OutputTokens: p.Meta.Quota.TokenCount.OutputTokens}
+	}
+	return emit.Usage{}
+}

@@ -1,0 +1,232 @@
+package structured
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/yume-cli/yume-cli/emit"
+)
+
+// claudeTranslator translates `claude -p --output-format stream-json
+// --verbose`. Claude already speaks the target protocol; the translation
+// normalises what Yume would not parse (tool_result content arrays), drops
+// event types Yume ignores, and re-emits everything through the Writer so
+// ids, uuids, size limits and the one-result rule hold.
+type claudeTranslator struct {
+	*turn
+	// control handles control_request lines (can_use_tool) when Claude runs
+	// with --permission-prompt-tool stdio; nil drops them.
+	control func(req claudeControl) error
+	// cancel handles control_cancel_request (a withdrawn permission request).
+	cancel func(requestID string)
+}
+
+type claudeLine struct {
+	Type      string          `json:"type"`
+	Subtype   string          `json:"subtype"`
+	SessionID string          `json:"session_id"`
+	Tools     []string        `json:"tools"`
+	Message   json.RawMessage `json:"message"`
+	Error     json.RawMessage `json:"error"`
+	// result
+	IsError    bool     `json:"is_error"`
+	Result     string   `json:"result"`
+	Errors     []string `json:"errors"`
+	NumTurns   int      `json:"num_turns"`
+	TotalCost  float64  `json:"total_cost_usd"`
+	Usage      *claudeUsage
+	Denials    []claudeDenial `json:"permission_denials"`
+	Attempt    int            `json:"attempt"`
+	MaxRetries int            `json:"max_retries"`
+	Status     int            `json:"error_status"`
+	// control
+	RequestID string        `json:"request_id"`
+	Request   claudeControl `json:"request"`
+}
+
+type claudeUsage struct {
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+}
+
+// claudeControl is the request of a control_request line.
+type claudeControl struct {
+	RequestID string         `json:"-"`
+	Subtype   string         `json:"subtype"`
+	ToolName  string         `json:"tool_name"`
+	Input     map[string]any `json:"input"`
+	ToolUseID string         `json:"tool_use_id"`
+}
+
+type claudeMessage struct {
+	Content json.RawMessage `json:"content"`
+}
+
+type claudeBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+// claudeSkipped are event types Yume does not use; skipping them by prefix
+// keeps the hot path cheap (stream_event is one line per token).
+var claudeSkipped = map[string]bool{
+	"stream_event": true, "keep_alive": true, "tool_progress": true, "rate_limit_event": true,
+	"tool_use_summary": true, "auth_status": true, "prompt_suggestion": true, "control_response": true,
+}
+
+// Line implements Translator.
+func (c *claudeTranslator) Line(line []byte) error {
+	if claudeSkipped[lineType(line)] {
+		return nil
+	}
+	var l claudeLine
+	if err := decode(line, &l); err != nil {
+		return err
+	}
+	switch l.Type {
+	case "system":
+		return c.system(l)
+	case "assistant":
+		return c.assistant(l)
+	case "user":
+		return c.user(l)
+	case "result":
+		return c.result(l)
+	case "control_request":
+		if c.control == nil {
+			return nil
+		}
+		if err := c.ensureInit(); err != nil {
+			return err
+		}
+		l.Request.RequestID = l.RequestID
+		return c.control(l.Request)
+	case "control_cancel_request":
+		if c.cancel != nil {
+			c.cancel(l.RequestID)
+		}
+		return nil
+	case "":
+		return fmt.Errorf("%w: no \"type\" field", ErrMalformed)
+	}
+	return nil
+}
+
+func (c *claudeTranslator) system(l claudeLine) error {
+	switch l.Subtype {
+	case "init":
+		// Claude repeats init every turn; only the first one is ours to send.
+		return c.init(l.SessionID, l.Tools)
+	case "api_retry":
+		return c.notice(fmt.Sprintf("claude: API request failed (HTTP %d), retry %d of %d", l.Status, l.Attempt, l.MaxRetries))
+	}
+	return nil // status, hooks, tasks, compaction bookkeeping: not shown.
+}
+
+func (c *claudeTranslator) assistant(l claudeLine) error {
+	if err := c.ensureInit(); err != nil {
+		return err
+	}
+	var m claudeMessage
+	var blocks []claudeBlock
+	if err := decode(l.Message, &m); err != nil {
+		return err
+	}
+	if err := decode(m.Content, &blocks); err != nil {
+		return err
+	}
+	// An API failure arrives as a synthetic assistant message carrying the
+	// error text; Yume should show it as an error, not as the answer.
+	failed := len(l.Error) > 0 && string(l.Error) != "null"
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			if failed {
+				if err := c.systemError(b.Text); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := c.say(b.Text); err != nil {
+				return err
+			}
+		case "tool_use":
+			var input any = map[string]any{}
+			if len(b.Input) > 0 {
+				_ = json.Unmarshal(b.Input, &input) // A bad input stays {}.
+			}
+			if err := c.toolUse(b.ID, b.Name, input); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (c *claudeTranslator) user(l claudeLine) error {
+	var m claudeMessage
+	if err := decode(l.Message, &m); err != nil {
+		return err
+	}
+	var blocks []claudeBlock
+	if json.Unmarshal(m.Content, &blocks) != nil {
+		return nil // A plain-string user message is a prompt replay.
+	}
+	for _, b := range blocks {
+		if b.Type != "tool_result" {
+			continue
+		}
+		if err := c.toolResult(b.ToolUseID, blocksText(b.Content), b.IsError); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *claudeTranslator) result(l claudeLine) error {
+	r := emit.Result{IsError: l.IsError, Subtype: l.Subtype, Text: l.Result, Errors: l.Errors,
+		NumTurns: l.NumTurns, CostUSD: l.TotalCost}
+	if l.Usage != nil {
+		r.Usage = emit.Usage(*l.Usage)
+	}
+	if r.IsError {
+		if r.Subtype == "success" {
+			// Claude marks API failures is_error with subtype success.
+			r.Subtype = "error_during_execution"
+		}
+		if len(r.Errors) == 0 && l.Result != "" {
+			r.Errors = []string{l.Result}
+		}
+	}
+	// Denials Claude made on its own (no permission prompt) already went
+	// out as plain error results; name them so the user knows why.
+	var others []string
+	for _, d := range l.Denials {
+		if _, ours := c.denied[d.ToolUseID]; !ours {
+			others = append(others, d.ToolName)
+		}
+	}
+	if len(others) > 0 {
+		if err := c.notice("claude denied without asking: " + strings.Join(others, ", ")); err != nil {
+			return err
+		}
+	}
+	return c.end(r)
+}
+
+// Finish implements Translator.
+func (c *claudeTranslator) Finish(exit error) error { return c.finish(exit) }
+
+type claudeDenial struct {
+	ToolName  string `json:"tool_name"`
+	ToolUseID string `json:"tool_use_id"`
+}

@@ -1,0 +1,213 @@
+package structured
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/yume-cli/yume-cli/emit"
+)
+
+// copilotTranslator translates `copilot -p … --output-format json` (JSONL
+// session events). Complete assistant.message events carry the text and the
+// tool requests; deltas are kept only to recover a message cut off mid-way.
+type copilotTranslator struct {
+	*turn
+	deltas  map[string]*strings.Builder // messageId -> streamed text not yet confirmed
+	order   []string                    // delta message ids in arrival order
+	hidden  map[string]bool             // tool calls not shown (report_intent)
+	failure string                      // session.error message
+}
+
+type copilotLine struct {
+	Type      string          `json:"type"`
+	Ephemeral bool            `json:"ephemeral"`
+	Data      json.RawMessage `json:"data"`
+	SessionID string          `json:"sessionId"`
+	ExitCode  *int            `json:"exitCode"`
+}
+
+type copilotData struct {
+	MessageID    string `json:"messageId"`
+	DeltaContent string `json:"deltaContent"`
+	Content      string `json:"content"`
+	ToolRequests []struct {
+		ToolCallID string         `json:"toolCallId"`
+		Name       string         `json:"name"`
+		Arguments  map[string]any `json:"arguments"`
+	} `json:"toolRequests"`
+	ToolCallID string         `json:"toolCallId"`
+	ToolName   string         `json:"toolName"`
+	Arguments  map[string]any `json:"arguments"`
+	Success    bool           `json:"success"`
+	Result     *struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"result"`
+	Error json.RawMessage `json:"error"`
+	// assistant.usage
+	InputTokens     int `json:"inputTokens"`
+	OutputTokens    int `json:"outputTokens"`
+	CacheReadTokens int `json:"cacheReadTokens"`
+	// session.error
+	Message   string `json:"message"`
+	ErrorType string `json:"errorType"`
+}
+
+// copilotSkipped are frequent event types with nothing to show; they are
+// recognised from the line prefix without decoding.
+var copilotSkipped = map[string]bool{
+	"session.skills_loaded": true, "session.mcp_servers_loaded": true, "session.tools_updated": true,
+	"user.message": true, "assistant.turn_start": true, "assistant.turn_end": true,
+	"model.call_start": true, "model.call_finished": true, "model.call_final_result": true,
+	"model.call_failure": true, "assistant.message_start": true, "assistant.tool_call_delta": true,
+	"assistant.reasoning_delta": true, "assistant.reasoning": true, "assistant.idle": true,
+	"session.background_tasks_changed": true, "tool.execution_partial_result": true,
+	"assistant.turn_retry": true,
+}
+
+// Line implements Translator.
+func (c *copilotTranslator) Line(line []byte) error {
+	if copilotSkipped[lineType(line)] {
+		return c.ensureInit()
+	}
+	var l copilotLine
+	if err := decode(line, &l); err != nil {
+		return err
+	}
+	if l.Type == "" {
+		return fmt.Errorf("%w: no \"type\" field", ErrMalformed)
+	}
+	if err := c.ensureInit(); err != nil {
+		return err
+	}
+	if l.Type == "result" {
+		return c.result(l)
+	}
+	if copilotSkipped[l.Type] {
+		return nil
+	}
+	var d copilotData
+	if len(l.Data) > 0 {
+		if err := decode(l.Data, &d); err != nil {
+			return err
+		}
+	}
+	switch l.Type {
+	case "assistant.message_delta":
+		b := c.deltas[d.MessageID]
+		if b == nil {
+			b = &strings.Builder{}
+			c.deltas[d.MessageID] = b
+			c.order = append(c.order, d.MessageID)
+		}
+		b.WriteString(d.DeltaContent)
+	case "assistant.message":
+		delete(c.deltas, d.MessageID)
+		if err := c.say(d.Content); err != nil {
+			return err
+		}
+		for _, r := range d.ToolRequests {
+			if err := c.use(r.ToolCallID, r.Name, r.Arguments); err != nil {
+				return err
+			}
+		}
+	case "tool.execution_start":
+		return c.use(d.ToolCallID, d.ToolName, d.Arguments)
+	case "tool.execution_complete":
+		return c.complete(d)
+	case "assistant.usage":
+		c.usage.InputTokens += d.InputTokens
+		c.usage.OutputTokens += d.OutputTokens
+		c.usage.CacheReadInputTokens += d.CacheReadTokens
+		return c.w.Usage(c.usage.InputTokens+c.usage.CacheReadInputTokens, c.usage.OutputTokens)
+	case "session.error":
+		c.failure = d.Message
+		return c.systemError(d.Message)
+	case "session.info", "session.warning":
+		if d.Message != "" && !l.Ephemeral {
+			return c.notice(d.Message)
+		}
+	}
+	return nil
+}
+
+func (c *copilotTranslator) use(id, name string, args map[string]any) error {
+	if hiddenCopilotTools[name] {
+		if c.hidden == nil {
+			c.hidden = map[string]bool{}
+		}
+		c.hidden[id] = true
+		return nil
+	}
+	n, in := copilotTool(name, args)
+	return c.toolUse(id, n, in)
+}
+
+func (c *copilotTranslator) complete(d copilotData) error {
+	if c.hidden[d.ToolCallID] {
+		return nil
+	}
+	if d.Success {
+		out := ""
+		if d.Result != nil {
+			out = blocksText(d.Result.Content)
+		}
+		return c.toolResult(d.ToolCallID, out, false)
+	}
+	var e struct {
+		Message string `json:"message"`
+		Code    string `json:"code"`
+	}
+	if json.Unmarshal(d.Error, &e) != nil {
+		e.Message = blocksText(d.Error)
+	}
+	if e.Message == "" {
+		e.Message = "tool failed"
+	}
+	if e.Code == "denied" {
+		return c.deny(d.ToolCallID, e.Message)
+	}
+	return c.toolResult(d.ToolCallID, e.Message, true)
+}
+
+// flushDeltas writes text that was streamed but never confirmed by an
+// assistant.message (a stream cut off mid-message).
+func (c *copilotTranslator) flushDeltas() error {
+	for _, id := range c.order {
+		if b := c.deltas[id]; b != nil {
+			if err := c.say(b.String()); err != nil {
+				return err
+			}
+		}
+	}
+	c.deltas, c.order = map[string]*strings.Builder{}, nil
+	return nil
+}
+
+func (c *copilotTranslator) result(l copilotLine) error {
+	if err := c.flushDeltas(); err != nil {
+		return err
+	}
+	if l.SessionID != "" && l.SessionID != c.w.SessionID() {
+		if err := c.w.SessionChanged(l.SessionID); err != nil {
+			return err
+		}
+	}
+	failed := c.failure != "" || (l.ExitCode != nil && *l.ExitCode != 0)
+	if !failed {
+		return c.end(emit.Result{Usage: c.usage})
+	}
+	msg := c.failure
+	if msg == "" {
+		msg = fmt.Sprintf("copilot exited with code %d", *l.ExitCode)
+	}
+	return c.end(emit.Result{IsError: true, Errors: []string{msg}, Usage: c.usage})
+}
+
+// Finish implements Translator.
+func (c *copilotTranslator) Finish(exit error) error {
+	if err := c.flushDeltas(); err != nil {
+		return err
+	}
+	return c.finish(exit)
+}

@@ -1,0 +1,288 @@
+package structured
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/internal/fakemodel"
+	"github.com/yume-cli/yume-cli/internal/fakemodel/offline"
+)
+
+// Live tests run the real CLIs against the fake model server. They need
+// YUME_E2E=1 and the CLIs installed under .e2e/npm (see e2eBin).
+
+// e2eBin returns the installed CLI for provider or skips the test.
+func e2eBin(t *testing.T, provider string) (bin, dir string) {
+	t.Helper()
+	if os.Getenv("YUME_E2E") == "" {
+		t.Skip("live CLI test: set YUME_E2E=1 after `npm install --prefix .e2e/npm @github/copilot @anthropic-ai/claude-code @google/gemini-cli @openai/codex`")
+	}
+	dir, err := filepath.Abs("../.e2e/npm/node_modules/.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin = filepath.Join(dir, provider)
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("YUME_E2E=1 but %s is missing: run npm install --prefix .e2e/npm (see e2eBin)", bin)
+	}
+	return bin, dir
+}
+
+// shellCall is the provider's own shell tool asking to create a file.
+func shellCall(provider, command string) fakemodel.ToolCall {
+	switch provider {
+	case "claude":
+		return fakemodel.ToolCall{ID: "toolu_e2e_1", Name: "Bash", Args: map[string]string{"command": command, "description": "create a file"}}
+	case "gemini":
+		return fakemodel.ToolCall{Name: "run_shell_command", Args: map[string]string{"command": command, "description": "create a file"}}
+	case "codex":
+		return fakemodel.ToolCall{Name: "exec_command", Args: map[string]string{"cmd": command}}
+	}
+	return fakemodel.ToolCall{Name: "bash", Args: map[string]string{"command": command, "description": "create a file"}}
+}
+
+// lineTap collects stdout and hands every control_request to gui.
+type lineTap struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	part []byte
+	gui  func(line map[string]any)
+}
+
+func (l *lineTap) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	l.buf.Write(p)
+	l.part = append(l.part, p...)
+	var lines [][]byte
+	for {
+		i := bytes.IndexByte(l.part, '\n')
+		if i < 0 {
+			break
+		}
+		lines = append(lines, append([]byte(nil), l.part[:i]...))
+		l.part = l.part[i+1:]
+	}
+	l.mu.Unlock()
+	for _, line := range lines {
+		var m map[string]any
+		if json.Unmarshal(line, &m) == nil && l.gui != nil {
+			l.gui(m)
+		}
+	}
+	return len(p), nil
+}
+
+func (l *lineTap) bytes() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]byte(nil), l.buf.Bytes()...)
+}
+
+// live is one live run's setup and outcome.
+type live struct {
+	provider, mode, perm string
+	approve              *bool // GUI answer to can_use_tool; nil = no control channel
+	replies              []fakemodel.Reply
+	ctx                  context.Context
+
+	out     []byte
+	err     error
+	sandbox *offline.Sandbox
+	server  *fakemodel.Server
+	stderr  string
+}
+
+func (lv *live) run(t *testing.T) {
+	t.Helper()
+	bin, dir := e2eBin(t, lv.provider)
+	srv, err := fakemodel.New(fakemodel.Script{Replies: lv.replies})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	sb, err := offline.Setup(lv.provider, t.TempDir(), srv.URL(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv.sandbox, lv.server = sb, srv
+	var controls chan emit.Control
+	tap := &lineTap{}
+	if lv.approve != nil {
+		controls = make(chan emit.Control, 4)
+		defer close(controls)
+		tap.gui = func(m map[string]any) {
+			if m["type"] == "control_request" {
+				controls <- emit.Control{Kind: emit.ControlApproval, RequestID: m["request_id"].(string), Approved: *lv.approve, Message: "not now"}
+			}
+		}
+	}
+	ctx := lv.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	var stderr bytes.Buffer
+	if dir := os.Getenv("YUME_E2E_RECORD"); dir != "" && lv.mode == "acp" {
+		// Keep the raw ACP exchange, to refresh testdata/acp captures.
+		f, err := os.Create(filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".acp"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		acpRecord = f
+		defer func() { acpRecord = nil }()
+	}
+	w := emit.NewWriter(tap, emit.Config{Model: sb.Model, Cwd: sb.Workspace})
+	lv.err = Run(ctx, Options{Provider: lv.provider, Mode: lv.mode, Bin: bin, Model: sb.Model, Cwd: sb.Workspace,
+		Prompt: "create the file please", PermissionMode: lv.perm, Controls: controls, Stderr: &syncWriter{w: &stderr},
+		Verbose: true, Env: sb.Env}, w)
+	lv.out, lv.stderr = tap.bytes(), stderr.String()
+	for _, e := range emit.Validate(lv.out) {
+		t.Errorf("conformance: %v", e)
+	}
+	assertNoLeftovers(t, sb.Home)
+	if t.Failed() {
+		t.Logf("stdout:\n%s\nstderr:\n%s", lv.out, lv.stderr)
+	}
+}
+
+// syncWriter serialises writes from the provider's stderr copier and ours.
+type syncWriter struct {
+	mu sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+// assertNoLeftovers fails if any process still runs with the sandbox HOME.
+func assertNoLeftovers(t *testing.T, home string) {
+	t.Helper()
+	needle := []byte("HOME=" + home + "\x00")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var left []string
+		procs, _ := filepath.Glob("/proc/[0-9]*/environ")
+		for _, p := range procs {
+			if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, needle) {
+				left = append(left, p)
+			}
+		}
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("processes left running: %v", left)
+			return
+		}
+		time.Sleep(50 * time.Millisecond) // Polling a condition with a deadline.
+	}
+}
+
+// toolResults returns the tool_result blocks of a Claude-protocol stream.
+func toolResults(t *testing.T, out []byte) []map[string]any {
+	var res []map[string]any
+	for _, e := range events(t, out) {
+		if e["type"] != "user" {
+			continue
+		}
+		for _, b := range e["message"].(map[string]any)["content"].([]any) {
+			res = append(res, b.(map[string]any))
+		}
+	}
+	return res
+}
+
+func finalResult(t *testing.T, out []byte) map[string]any {
+	for _, e := range events(t, out) {
+		if e["type"] == "result" {
+			return e
+		}
+	}
+	t.Fatal("no result line")
+	return nil
+}
+
+func TestLive(t *testing.T) {
+	yes, no := true, false
+	type tc struct {
+		provider, mode, perm string
+		approve              *bool
+		wantRan              bool
+	}
+	cases := []tc{
+		{"claude", "json", "auto", nil, true},
+		{"claude", "json", "default", nil, false},
+		{"claude", "json", "default", &yes, true},
+		{"claude", "json", "default", &no, false},
+		{"gemini", "json", "auto", nil, true},
+		{"gemini", "json", "default", nil, false},
+		{"codex", "json", "auto", nil, true},
+		{"codex", "json", "deny", nil, false},
+		{"copilot", "json", "auto", nil, true},
+		{"copilot", "json", "default", nil, false},
+		{"gemini", "acp", "default", &yes, true},
+		{"gemini", "acp", "default", &no, false},
+		{"copilot", "acp", "default", &yes, true},
+		{"copilot", "acp", "default", &no, false},
+	}
+	for _, c := range cases {
+		name := c.provider + "/" + c.mode + "/" + c.perm
+		if c.approve != nil {
+			name += map[bool]string{true: "/gui-approves", false: "/gui-denies"}[*c.approve]
+		}
+		t.Run(name, func(t *testing.T) {
+			lv := &live{provider: c.provider, mode: c.mode, perm: c.perm, approve: c.approve, replies: []fakemodel.Reply{
+				{Text: "Creating it.", ToolCalls: []fakemodel.ToolCall{shellCall(c.provider, "touch made-by-tool.txt && echo created")}, InputTokens: 20, OutputTokens: 9},
+				{Text: "All done.", InputTokens: 40, OutputTokens: 6},
+			}}
+			lv.run(t)
+			if lv.err != nil {
+				t.Fatalf("Run: %v", lv.err)
+			}
+			_, statErr := os.Stat(filepath.Join(lv.sandbox.Workspace, "made-by-tool.txt"))
+			if ran := statErr == nil; ran != c.wantRan {
+				t.Errorf("command ran = %v, want %v", ran, c.wantRan)
+			}
+			res := finalResult(t, lv.out)
+			// Copilot's ACP server ends the turn itself after a rejection.
+			if res["is_error"] != false || (c.wantRan && !strings.Contains(res["result"].(string), "All done.")) {
+				t.Errorf("result %v", res)
+			}
+			if n := len(lv.server.AgentRequests()); c.wantRan && n < 2 {
+				t.Errorf("the model got %d requests; want the tool output sent back", n)
+			}
+			denials, _ := res["permission_denials"].([]any)
+			trs := toolResults(t, lv.out)
+			switch {
+			case c.wantRan && c.provider == "gemini" && c.mode == "acp":
+				// Gemini's ACP server does not send shell output to the client.
+				if len(trs) == 0 || trs[0]["is_error"] != false || len(denials) != 0 {
+					t.Errorf("approved run: tool results %v, denials %v", trs, denials)
+				}
+			case c.wantRan:
+				if len(trs) == 0 || !strings.Contains(trs[0]["content"].(string), "created") || len(denials) != 0 {
+					t.Errorf("approved run: tool results %v, denials %v", trs, denials)
+				}
+			case c.provider == "codex":
+				// codex exec cannot ask: a read-only sandbox is all we get.
+			default:
+				if len(denials) != 1 || len(trs) == 0 || trs[0]["is_error"] != true {
+					t.Errorf("denied run: tool results %v, denials %v", trs, denials)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,24 @@
+//go:build !unix
+
+package structured
+
+import (
+	"os"
+	"os/exec"
+)
+
+var (
+	interruptSignal = os.Interrupt
+	killSignal      = os.Kill
+)
+
+// setGroup does nothing where process groups are not available.
+func setGroup(*exec.Cmd) {}
+
+// signalGroup signals the child only.
+func signalGroup(cmd *exec.Cmd, sig os.Signal) {
+	if cmd.Process == nil {
+		return
+	}
+	_ = cmd.Process.Signal(sig) // Best effort: the process may be gone.
+}

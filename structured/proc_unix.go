@@ -1,0 +1,26 @@
+//go:build unix
+
+package structured
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+var (
+	interruptSignal = syscall.SIGINT
+	killSignal      = syscall.SIGKILL
+)
+
+// setGroup puts the child in a new process group led by itself.
+func setGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// signalGroup signals the child's whole process group.
+func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
+	if cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, sig) // Best effort: ESRCH when the group is gone.
+}

@@ -1,0 +1,329 @@
+package structured
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/yume-cli/yume-cli/emit"
+)
+
+// Translator turns the output lines of one provider's machine-readable mode
+// into emit events. It does no I/O of its own besides the Writer.
+type Translator interface {
+	// Line handles one line of provider output. It returns ErrMalformed
+	// (wrapped) for a line that is not a JSON object of the expected shape,
+	// which the caller logs and skips, and the Writer's error when stdout
+	// fails.
+	Line(line []byte) error
+	// Finish is called once the provider's output has ended; exit is how the
+	// process ended (nil for status 0). If the provider never finished the
+	// turn, Finish ends it with an error result.
+	Finish(exit error) error
+}
+
+// ErrMalformed marks a provider line that could not be understood.
+var ErrMalformed = errors.New("malformed provider line")
+
+// NewTranslator returns the translator for provider's JSON mode ("claude",
+// "codex", "copilot", "gemini"). permissionMode is reported in system/init.
+func NewTranslator(provider string, w *emit.Writer, permissionMode string) (Translator, error) {
+	t := newTurn(w, provider, permissionMode)
+	switch provider {
+	case "claude":
+		return &claudeTranslator{turn: t}, nil
+	case "codex":
+		return &codexTranslator{turn: t, salt: emit.NewUUID()[:8]}, nil
+	case "copilot":
+		return &copilotTranslator{turn: t, deltas: map[string]*strings.Builder{}}, nil
+	case "gemini":
+		return &geminiTranslator{turn: t}, nil
+	}
+	return nil, fmt.Errorf("no JSON-mode translator for provider %q; known: %s", provider, strings.Join(Providers(), ", "))
+}
+
+// turn holds what every translator tracks while a turn runs.
+type turn struct {
+	w        *emit.Writer
+	provider string
+	mode     string
+	inited   bool
+	text     strings.Builder     // assistant text not yet written
+	last     string              // the last assistant text written: the result text
+	tools    map[string]toolCall // tool_use ids written
+	results  map[string]bool     // tool_use ids that have their result
+	denied   map[string]string   // tool_use ids denied by us -> message
+	usage    emit.Usage
+	errs     []string // errors reported during the turn
+}
+
+type toolCall struct {
+	name  string
+	input any
+}
+
+func newTurn(w *emit.Writer, provider, mode string) *turn {
+	return &turn{w: w, provider: provider, mode: mode, tools: map[string]toolCall{},
+		results: map[string]bool{}, denied: map[string]string{}}
+}
+
+// init writes system/init with the provider's tools, then announces the
+// provider's own session id (the one to resume with) if it has one.
+func (t *turn) init(sessionID string, tools []string) error {
+	if t.inited {
+		return nil
+	}
+	t.inited = true
+	if err := t.w.Init(t.mode, tools); err != nil {
+		return err
+	}
+	if sessionID != "" && sessionID != t.w.SessionID() {
+		return t.w.SessionChanged(sessionID)
+	}
+	return nil
+}
+
+// ensureInit writes init with the provider's default tools if the provider
+// has not announced itself yet (a stream that starts with an error).
+func (t *turn) ensureInit() error { return t.init("", defaultTools(t.provider)) }
+
+// flush writes the buffered assistant text as one message.
+func (t *turn) flush() error {
+	if t.text.Len() == 0 {
+		return nil
+	}
+	s := t.text.String()
+	t.text.Reset()
+	return t.say(s)
+}
+
+// say writes assistant text now.
+func (t *turn) say(s string) error {
+	if s == "" {
+		return nil
+	}
+	if err := t.ensureInit(); err != nil {
+		return err
+	}
+	t.last = s
+	return t.w.Text(s)
+}
+
+// toolUse writes a tool_use once per id.
+func (t *turn) toolUse(id, name string, input any) error {
+	if _, ok := t.tools[id]; ok {
+		return nil
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	t.tools[id] = toolCall{name, input}
+	return t.w.ToolUse(id, name, input)
+}
+
+// toolResult writes the result of a tool_use once; a result for a tool the
+// stream never announced gets a generic tool_use first, so Yume never sees
+// a result without its use. A tool we denied is reported as a denial.
+func (t *turn) toolResult(id, content string, isError bool) error {
+	if t.results[id] {
+		return nil
+	}
+	if _, ok := t.tools[id]; !ok {
+		if err := t.toolUse(id, "Tool", map[string]any{}); err != nil {
+			return err
+		}
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	t.results[id] = true
+	if msg, ok := t.denied[id]; ok {
+		if content == "" {
+			content = msg
+		}
+		tc := t.tools[id]
+		return t.w.Deny(id, tc.name, tc.input, content)
+	}
+	if content == "" {
+		content = "(no output)"
+	}
+	return t.w.ToolResult(id, content, isError)
+}
+
+// deny writes the tool_result of a denied tool and records the denial.
+func (t *turn) deny(id, message string) error {
+	t.denied[id] = message
+	return t.toolResult(id, message, true)
+}
+
+// notice writes a system notice (after init).
+func (t *turn) notice(msg string) error {
+	if err := t.ensureInit(); err != nil {
+		return err
+	}
+	return t.w.Notice(msg)
+}
+
+// systemError reports an error now and remembers it for the result.
+func (t *turn) systemError(msg string) error {
+	if err := t.ensureInit(); err != nil {
+		return err
+	}
+	t.errs = append(t.errs, msg)
+	return t.w.SystemError(msg)
+}
+
+// end writes the turn's result (once), after any buffered text. An error
+// result whose message was not reported yet gets a system error first.
+func (t *turn) end(r emit.Result) error {
+	if t.w.TurnEnded() {
+		return nil
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	if err := t.ensureInit(); err != nil {
+		return err
+	}
+	if r.Text == "" && !r.IsError {
+		r.Text = t.last
+	}
+	// A tool we denied must show up in permission_denials even when the
+	// provider never reported a result for it.
+	ids := make([]string, 0, len(t.denied))
+	for id := range t.denied {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if !t.results[id] {
+			if err := t.toolResult(id, t.denied[id], true); err != nil {
+				return err
+			}
+		}
+	}
+	if r.IsError {
+		for _, e := range r.Errors {
+			if !contains(t.errs, e) {
+				if err := t.w.SystemError(e); err != nil {
+					return err
+				}
+			}
+		}
+		if len(r.Errors) == 0 {
+			r.Errors = t.errs
+		}
+	}
+	if r.Usage != (emit.Usage{}) {
+		if err := t.w.Usage(r.Usage.InputTokens+r.Usage.CacheReadInputTokens, r.Usage.OutputTokens); err != nil {
+			return err
+		}
+	}
+	return t.w.Result(r)
+}
+
+// finish ends a turn the provider left open when its output stopped.
+func (t *turn) finish(exit error) error {
+	if t.w.TurnEnded() {
+		return nil
+	}
+	msg := fmt.Sprintf("%s ended without finishing the turn", t.provider)
+	if exit != nil {
+		msg = fmt.Sprintf("%s exited (%v) without finishing the turn", t.provider, exit)
+	}
+	if len(t.errs) > 0 {
+		msg += ": " + t.errs[len(t.errs)-1]
+	}
+	return t.end(emit.Result{IsError: true, Errors: []string{msg}, Usage: t.usage})
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// lineType reads the top-level "type" of a JSON line without decoding it
+// all, so lines a translator ignores cost almost nothing. It returns "" when
+// the line does not start like a JSON object with a leading "type" key; the
+// caller then decodes fully.
+func lineType(line []byte) string {
+	const key = `{"type":"`
+	if !bytes.HasPrefix(line, []byte(key)) {
+		return ""
+	}
+	rest := line[len(key):]
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return ""
+	}
+	return string(rest[:end])
+}
+
+// decode unmarshals a provider line, wrapping failures in ErrMalformed.
+func decode(line []byte, v any) error {
+	if err := json.Unmarshal(line, v); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return nil
+}
+
+// blocksText flattens a content value that is a string or an array of
+// {type:"text",text} blocks (Claude tool results, Copilot results, ACP).
+func blocksText(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) == nil {
+		var b strings.Builder
+		for _, bl := range blocks {
+			if bl.Text == "" {
+				if bl.Type != "" && bl.Type != "text" {
+					fmt.Fprintf(&b, "[%s]", bl.Type)
+				}
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(bl.Text)
+		}
+		return b.String()
+	}
+	return string(raw)
+}
+
+// abort ends the turn after an interrupt: an interrupt line, then an error
+// result (unless the provider had already finished the turn).
+func (t *turn) abort() error {
+	if t.w.TurnEnded() {
+		return nil
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	if err := t.ensureInit(); err != nil {
+		return err
+	}
+	if err := t.w.Interrupt(); err != nil {
+		return err
+	}
+	return t.w.Result(emit.Result{IsError: true, Errors: []string{"interrupted by the user"}, Usage: t.usage})
+}
+
+// aborter is implemented by every translator through the embedded turn.
+type aborter interface{ abort() error }
