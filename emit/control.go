@@ -48,7 +48,11 @@ type Control struct {
 	RequestID string // control_response / control_request request_id
 	Approved  bool
 	Message   string // deny message
-	Mode      string // set_permission_mode: default|interactive|auto|deny
+	// Revise is a denial's request to change the command instead ("use
+	// ls -1"): programs with a revise action (gh copilot's "Revise
+	// command") get it typed; elsewhere it is an ordinary denial.
+	Revise string
+	Mode   string // set_permission_mode: default|interactive|auto|deny
 }
 
 // PermissionModes are the modes set_permission_mode accepts.
@@ -62,7 +66,7 @@ var ErrEmptyControl = errors.New("empty control frame")
 //
 //	{"type":"user","content":"…"}  (also content blocks, and Yume's
 //	                                 {"type":"user","message":{"role":"user","content":…}})
-//	{"type":"tool_approval","id":"toolu_…","approved":true,"message":"…"}
+//	{"type":"tool_approval","id":"toolu_…","approved":false,"message":"…","revise":"…"}
 //	{"type":"interrupt"}
 //	{"type":"set_permission_mode","mode":"default|interactive|auto|deny"}
 //	{"type":"control_response","response":{"subtype":"success","request_id":"…","response":{"behavior":"allow"|"deny","message":"…"}}}
@@ -180,7 +184,11 @@ func parseApproval(m fields) (Control, error) {
 	if err != nil {
 		return Control{}, err
 	}
-	return Control{Kind: ControlApproval, ToolUseID: id, Approved: approved, Message: msg}, nil
+	revise, _, err := m.str("revise")
+	if err != nil {
+		return Control{}, err
+	}
+	return Control{Kind: ControlApproval, ToolUseID: id, Approved: approved, Message: msg, Revise: revise}, nil
 }
 
 func parseMode(m fields) (Control, error) {
@@ -243,6 +251,9 @@ func parseResponse(m fields) (Control, error) {
 		return Control{}, err
 	}
 	if c.ToolUseID, _, err = result.str("toolUseID"); err != nil {
+		return Control{}, err
+	}
+	if c.Revise, _, err = result.str("revise"); err != nil {
 		return Control{}, err
 	}
 	return c, nil

@@ -155,13 +155,17 @@ func (p *Profile) Settle() time.Duration {
 
 // Rule is one pattern and what it means.
 type Rule struct {
-	Name     string
-	Look     Look
-	Match    *regexp.Regexp
-	Kind     Kind
-	Cursor   CursorCond
-	Approve  Keys
-	Deny     Keys
+	Name    string
+	Look    Look
+	Match   *regexp.Regexp
+	Kind    Kind
+	Cursor  CursorCond
+	Approve Keys
+	Deny    Keys
+	// Revise, when set, answers a denial that carries feedback: instead of
+	// the deny keys the driver types these (e.g. select "Revise command"),
+	// and the next input rule's <Prompt> is filled with the feedback.
+	Revise   Keys
 	Followup bool // answers a question that follows an approved one, no new tool_use
 	Line     int  // line of the rule in its source file
 	Source   string

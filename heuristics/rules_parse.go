@@ -16,7 +16,7 @@ import (
 // Field names of a profile and of a rule, in the order messages list them.
 var (
 	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "echo", "quit", "rules"}
-	ruleFields    = []string{"name", "look", "match", "kind", "cursor", "approve", "deny", "followup"}
+	ruleFields    = []string{"name", "look", "match", "kind", "cursor", "approve", "deny", "revise", "followup"}
 	groupNames    = []string{"command", "prompt", "description", "text", "option"}
 )
 

@@ -71,6 +71,8 @@ func parseRule(ps *problems, n *yaml.Node, source string) *Rule {
 			r.Approve = parseKeysAt(ps, v, key)
 		case "deny":
 			r.Deny = parseKeysAt(ps, v, key)
+		case "revise":
+			r.Revise = parseKeysAt(ps, v, key)
 		case "followup":
 			switch s := scalar(ps, v, key); s {
 			case "true":

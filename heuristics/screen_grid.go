@@ -212,10 +212,16 @@ func (r *screenRow) appendText(dst []byte) []byte {
 	cells := r.cells[:r.used]
 	for i := range cells {
 		c := &cells[i]
-		if c.flags == 0 && c.ch > ' ' && c.ch < utf8.RuneSelf {
-			dst = append(dst, byte(c.ch))
-			end = len(dst)
-			continue
+		if c.flags == 0 { // fast path for plain ASCII cells and blanks
+			if uint32(c.ch)-0x21 < 0x7f-0x21 {
+				dst = append(dst, byte(c.ch))
+				end = len(dst)
+				continue
+			}
+			if c.ch == 0 || c.ch == ' ' {
+				dst = append(dst, ' ')
+				continue
+			}
 		}
 		switch {
 		case c.flags&cellCont != 0:

@@ -53,12 +53,7 @@ func (s *Screen) Write(p []byte) (int, error) {
 		}
 		switch b := p[i]; {
 		case b >= 0x20 && b < 0x7f:
-			j := i + 1
-			for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
-				j++
-			}
-			s.printASCII(p[i:j])
-			i = j
+			i += s.printASCII(p[i:])
 		case b < 0x20:
 			s.execute(b)
 			i++

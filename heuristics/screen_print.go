@@ -6,44 +6,61 @@ import (
 	"github.com/clipperhouse/displaywidth"
 )
 
-// printASCII prints a run of printable ASCII: the hot path. Each stretch
-// that fits on the current row is copied straight into its cells.
-func (s *Screen) printASCII(run []byte) {
+// printASCII prints the printable ASCII at the start of p (p[0] is
+// printable) and returns how many bytes it consumed. It is the hot path:
+// bytes are stored straight into the row's cells as they are scanned.
+func (s *Screen) printASCII(p []byte) int {
 	if s.insert || s.cur.charsets[s.cur.shift] == '0' {
-		for _, b := range run {
-			s.printRune(rune(b))
+		i := 0
+		for ; i < len(p) && p[i] >= 0x20 && p[i] < 0x7f; i++ {
+			s.printRune(rune(p[i]))
 		}
-		return
+		return i
 	}
 	s.dirty = true
-	s.lastRune = rune(run[len(run)-1])
 	fg, bg, attr := s.cur.pen.fg, s.cur.pen.bg, s.cur.pen.attr
-	for len(run) > 0 {
+	i := 0
+	for {
 		if s.cur.wrapPending {
 			s.wrap()
 		}
 		row, col := s.grid.rows[s.cur.row], s.cur.col
-		n := min(len(run), s.cols-col)
-		row.unsplit(col, col+n)
-		cells := row.cells[col : col+n]
-		for k, b := range run[:n] {
+		row.unsplit(col, col) // the first cell may be half a wide character
+		cells := row.cells[col:]
+		k := 0
+		for ; k < len(cells) && i < len(p); k, i = k+1, i+1 {
+			b := p[i]
+			if b < 0x20 || b >= 0x7f {
+				break
+			}
 			// Whole-cell stores from registers: patching a template's
 			// rune and copying it stalls on store forwarding.
 			cells[k] = screenCell{ch: rune(b), fg: fg, bg: bg, attr: attr}
 		}
-		row.touch(col + n)
-		run = run[n:]
-		if col+n < s.cols {
-			s.cur.col = col + n
-			continue
+		if end := col + k; end < len(row.cells) && row.cells[end].flags&cellCont != 0 {
+			// The last byte overwrote the first half of a wide character.
+			row.cells[end].ch, row.cells[end].flags = 0, 0
+		}
+		row.touch(col + k)
+		s.lastRune = rune(p[i-1])
+		more := i < len(p) && p[i] >= 0x20 && p[i] < 0x7f
+		if col+k < s.cols {
+			s.cur.col = col + k
+			return i
 		}
 		s.cur.col = s.cols - 1
-		if s.autowrap {
-			s.cur.wrapPending = true
-		} else if len(run) > 0 {
+		if !s.autowrap {
 			// Without auto-wrap the rest overwrites the last column.
-			cells[n-1] = screenCell{ch: rune(run[len(run)-1]), fg: fg, bg: bg, attr: attr}
-			run = nil
+			for ; more; more = i < len(p) && p[i] >= 0x20 && p[i] < 0x7f {
+				cells[k-1].ch = rune(p[i])
+				s.lastRune = rune(p[i])
+				i++
+			}
+			return i
+		}
+		s.cur.wrapPending = true
+		if !more {
+			return i
 		}
 	}
 }

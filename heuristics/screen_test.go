@@ -220,6 +220,10 @@ func TestScreenWrap(t *testing.T) {
 		{"wide char exactly fills", "abc中", "abc中", 0, 4},
 		{"DECAWM off overwrites last column", "\x1b[?7labcdefg", "abcdg", 0, 4},
 		{"DECAWM off wide char at edge", "\x1b[?7labcd中", "abc中", 0, 4},
+		{"ASCII over the first half of a wide char", "中\rX", "X", 0, 1},
+		{"ASCII over the second half of a wide char", "中\x1b[2GX", " X", 0, 2},
+		{"ASCII over both halves", "a中b\x1b[2GXY", "aXYb", 0, 3},
+		{"wide over wide, shifted", "中文\x1b[2G字", " 字", 0, 3},
 		{"wrap scrolls at bottom", "abcdefghijklmnopq", "fghij\nklmno\npq", 2, 2},
 	}
 	for _, tt := range tests {

@@ -35,6 +35,10 @@ func (d *driver) control(f emit.Control, ok bool) {
 			d.approve(p)
 			return
 		}
+		if f.Revise != "" && !p.det.Rule.Revise.IsZero() {
+			d.revise(p, f.Revise)
+			return
+		}
 		msg := f.Message
 		if msg == "" {
 			msg = "The user denied this command."

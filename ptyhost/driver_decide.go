@@ -68,7 +68,11 @@ func (d *driver) handle(det *heuristics.Detection) {
 	case heuristics.KindDone:
 		d.endCapture(det)
 	case heuristics.KindInput: // answered by yume-cli itself, e.g. with the prompt
-		d.send(det.Rule, "input", det.Rule.Approve.WithPrompt(d.cfg.Prompt))
+		text := d.cfg.Prompt
+		if d.revision != "" {
+			text, d.revision = d.revision, ""
+		}
+		d.send(det.Rule, "input", det.Rule.Approve.WithPrompt(text))
 	case heuristics.KindConfirm, heuristics.KindMenu:
 		if det.Rule.Followup && d.decided {
 			d.answerFollowup(det)
@@ -97,6 +101,9 @@ func (d *driver) ask(det *heuristics.Detection) {
 	desc := det.Description
 	if desc == "" && det.Command == "" && d.suggestion == "" && det.Prompt != "" {
 		desc = det.Prompt
+		if det.Option != "" {
+			desc += " (" + det.Option + ")"
+		}
 	}
 	if desc != "" {
 		input["description"] = desc
@@ -150,6 +157,16 @@ func (d *driver) deny(p *pending, msg string) {
 	d.decided, d.approved = true, false
 	d.outcome.Denials++
 	d.emitErr(d.out.Deny(p.id, "Bash", p.input, msg))
+}
+
+// revise answers with the program's own revise action and remembers the
+// feedback for the input question that follows.
+func (d *driver) revise(p *pending, feedback string) {
+	d.pending = nil
+	d.send(p.det.Rule, "revise", p.det.Rule.Revise)
+	d.revision = feedback
+	d.outcome.Denials++
+	d.emitErr(d.out.Deny(p.id, "Bash", p.input, "Not run: the user asked for a revision: "+feedback))
 }
 
 // answerFollowup answers "are you sure?" the way the question before it was answered.

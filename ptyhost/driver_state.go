@@ -46,6 +46,7 @@ type driver struct {
 	pending    *pending
 	capture    *capture
 	suggestion string // last command a suggestion rule showed
+	revision   string // feedback to type at the next input question
 	decided    bool   // an earlier question was answered…
 	approved   bool   // …and this was the answer
 	lastText   string

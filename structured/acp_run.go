@@ -243,13 +243,17 @@ func (s *acpSession) permission(turnCtx context.Context, params json.RawMessage)
 		return nil, err
 	}
 	if !d.allow {
+		// Report the denial now: not every agent sends a result for a
+		// rejected call (Gemini does not).
 		s.mu.Lock()
-		s.tr.denied[id] = d.message
+		err = s.tr.deny(id, d.message)
 		s.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
 	}
 	return p.outcome(d), nil
 }
-
 
 // promptResult is a session/prompt response. Token counts are not in ACP v1;
 // Copilot reports them in "usage", Gemini in "_meta.quota.token_count".

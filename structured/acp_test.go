@@ -74,7 +74,9 @@ func replayACP(t *testing.T, provider string, rec []byte) []byte {
 				}
 			}
 			if answer := recordedAnswer(msgs, ours, i); strings.Contains(answer, "reject") || answer == "cancel" {
-				tr.denied[p.ToolCall.ToolCallID] = "denied by the user"
+				if err := tr.deny(p.ToolCall.ToolCallID, "denied by the user"); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	}

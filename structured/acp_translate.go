@@ -49,7 +49,7 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 			if err := a.ensureInit(); err != nil {
 				return err
 			}
-			a.text.WriteString(c.Text)
+			return a.buffer(c.Text)
 		}
 	case "tool_call":
 		if err := a.use(u); err != nil {
@@ -99,7 +99,15 @@ func (a *acpTranslator) maybeResult(u acpUpdate) error {
 	}
 	out := acpContentText(u.Content)
 	if out == "" && len(u.RawOutput) > 0 && string(u.RawOutput) != "null" {
-		out = blocksText(u.RawOutput)
+		var m struct {
+			Message string `json:"message"`
+			Output  string `json:"output"`
+		}
+		if json.Unmarshal(u.RawOutput, &m) == nil && m.Message+m.Output != "" {
+			out = strings.TrimSpace(m.Output + "\n" + m.Message)
+		} else {
+			out = blocksText(u.RawOutput)
+		}
 	}
 	if out == "" {
 		out = u.Status

@@ -27,7 +27,7 @@ type claudeLine struct {
 	Subtype   string          `json:"subtype"`
 	SessionID string          `json:"session_id"`
 	Tools     []string        `json:"tools"`
-	Message   json.RawMessage `json:"message"`
+	Message   *claudeMessage  `json:"message"`
 	Error     json.RawMessage `json:"error"`
 	// result
 	IsError    bool     `json:"is_error"`
@@ -62,7 +62,23 @@ type claudeControl struct {
 }
 
 type claudeMessage struct {
-	Content json.RawMessage `json:"content"`
+	Content claudeContent `json:"content"`
+}
+
+// claudeContent is message content: a string (a prompt) or blocks,
+// decoded in the same pass as the line.
+type claudeContent struct {
+	Blocks []claudeBlock
+	IsText bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (c *claudeContent) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		c.IsText = true
+		return nil
+	}
+	return json.Unmarshal(b, &c.Blocks)
 }
 
 type claudeBlock struct {
@@ -136,14 +152,10 @@ func (c *claudeTranslator) assistant(l claudeLine) error {
 	if err := c.ensureInit(); err != nil {
 		return err
 	}
-	var m claudeMessage
-	var blocks []claudeBlock
-	if err := decode(l.Message, &m); err != nil {
-		return err
+	if l.Message == nil {
+		return fmt.Errorf("%w: assistant line without message", ErrMalformed)
 	}
-	if err := decode(m.Content, &blocks); err != nil {
-		return err
-	}
+	blocks := l.Message.Content.Blocks
 	// An API failure arrives as a synthetic assistant message carrying the
 	// error text; Yume should show it as an error, not as the answer.
 	failed := len(l.Error) > 0 && string(l.Error) != "null"
@@ -173,15 +185,10 @@ func (c *claudeTranslator) assistant(l claudeLine) error {
 }
 
 func (c *claudeTranslator) user(l claudeLine) error {
-	var m claudeMessage
-	if err := decode(l.Message, &m); err != nil {
-		return err
-	}
-	var blocks []claudeBlock
-	if json.Unmarshal(m.Content, &blocks) != nil {
+	if l.Message == nil || l.Message.Content.IsText {
 		return nil // A plain-string user message is a prompt replay.
 	}
-	for _, b := range blocks {
+	for _, b := range l.Message.Content.Blocks {
 		if b.Type != "tool_result" {
 			continue
 		}

@@ -38,8 +38,12 @@ func (r *claudeRelay) handle(req claudeControl) error {
 	}
 	resp := map[string]any{"behavior": "allow", "updatedInput": input, "toolUseID": id}
 	if !d.allow {
-		r.t.denied[id] = d.message
 		resp = map[string]any{"behavior": "deny", "message": d.message, "toolUseID": id}
+		// The denial is reported now; Claude's own error result for the
+		// tool, which follows, is then dropped as a duplicate.
+		if err := r.t.deny(id, d.message); err != nil {
+			return err
+		}
 	}
 	// A write error means Claude is gone; its exit ends the turn.
 	_ = r.write(map[string]any{"type": "control_response", "response": map[string]any{

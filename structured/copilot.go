@@ -100,7 +100,11 @@ func (c *copilotTranslator) Line(line []byte) error {
 			c.deltas[d.MessageID] = b
 			c.order = append(c.order, d.MessageID)
 		}
-		b.WriteString(d.DeltaContent)
+		// Deltas only matter if the stream is cut before assistant.message;
+		// keeping at most maxBuffered of them keeps memory flat.
+		if b.Len() < maxBuffered {
+			b.WriteString(d.DeltaContent)
+		}
 	case "assistant.message":
 		delete(c.deltas, d.MessageID)
 		if err := c.say(d.Content); err != nil {

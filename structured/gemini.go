@@ -51,7 +51,7 @@ func (g *geminiTranslator) Line(line []byte) error {
 			if err := g.ensureInit(); err != nil {
 				return err
 			}
-			g.text.WriteString(l.Content)
+			return g.buffer(l.Content)
 		}
 		return nil // The user message is the prompt echoed back.
 	case "tool_use":

@@ -90,6 +90,20 @@ func (t *turn) init(sessionID string, tools []string) error {
 // has not announced itself yet (a stream that starts with an error).
 func (t *turn) ensureInit() error { return t.init("", defaultTools(t.provider)) }
 
+// maxBuffered bounds the assistant text held back waiting for a message
+// boundary; past it the text goes out as a message of its own, so memory
+// stays flat on an endless stream of deltas.
+const maxBuffered = 64 << 10
+
+// buffer adds streamed assistant text, flushing when it grows too large.
+func (t *turn) buffer(s string) error {
+	t.text.WriteString(s)
+	if t.text.Len() >= maxBuffered {
+		return t.flush()
+	}
+	return nil
+}
+
 // flush writes the buffered assistant text as one message.
 func (t *turn) flush() error {
 	if t.text.Len() == 0 {

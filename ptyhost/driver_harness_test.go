@@ -1,0 +1,259 @@
+//go:build unix
+
+package ptyhost_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/ptyhost"
+	"github.com/yume-cli/yume-cli/ptyhost/internal/leakcheck"
+)
+
+// event is one parsed stdout line.
+type event map[string]any
+
+func (e event) str(k string) string { s, _ := e[k].(string); return s }
+
+// toolUse is a tool_use block found in the stream.
+type toolUse struct {
+	ID      string
+	Command string
+	Desc    string
+}
+
+// liveRun is everything a driven session produced.
+type liveRun struct {
+	raw     []byte
+	events  []event
+	uses    []toolUse
+	results map[string]event // tool_use_id -> tool_result block
+	keys    []string         // Go-quoted keys typed for rules (trace)
+	outcome ptyhost.Outcome
+	err     error
+}
+
+// decision answers a question: approve or not; nil means "no channel".
+type decision func(n int, u toolUse) bool
+
+// sink is the stdout of a driven session: it keeps every line and plays the
+// GUI, answering control requests through decide.
+type sink struct {
+	mu       sync.Mutex
+	buf      bytes.Buffer
+	partial  []byte
+	n        int
+	decide   decision
+	revise   map[int]string // question number -> revision feedback instead of a decision
+	controls chan emit.Control
+	lastUse  toolUse
+}
+
+func (s *sink) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.buf.Write(p)
+	s.partial = append(s.partial, p...)
+	for {
+		i := bytes.IndexByte(s.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := s.partial[:i]
+		s.partial = s.partial[i+1:]
+		var ev event
+		if json.Unmarshal(line, &ev) != nil {
+			continue
+		}
+		if u, ok := findToolUse(ev); ok {
+			s.lastUse = u
+		}
+		if ev.str("type") == "control_request" && s.decide != nil {
+			s.n++
+			c := emit.Control{Kind: emit.ControlApproval, RequestID: ev.str("request_id"), Revise: s.revise[s.n]}
+			if c.Revise == "" {
+				c.Approved = s.decide(s.n, s.lastUse)
+			}
+			s.controls <- c
+		}
+	}
+	return len(p), nil
+}
+
+// drive runs argv in a real PTY under the driver with the named profile.
+func drive(t *testing.T, dir, profile string, mode ptyhost.PermissionMode, decide decision, argv ...string) liveRun {
+	t.Helper()
+	return driveRevising(t, dir, profile, mode, decide, nil, argv...)
+}
+
+// driveRevising is drive where some questions are answered with a revision.
+func driveRevising(t *testing.T, dir, profile string, mode ptyhost.PermissionMode, decide decision, revise map[int]string, argv ...string) liveRun {
+	t.Helper()
+	leakcheck.Check(t)
+	prof, err := heuristics.LoadProfile(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proc, err := ptyhost.Start(ptyhost.Options{Argv: argv, Dir: dir, Env: testEnv(), Cols: 100, Rows: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer proc.Close()
+	out := &sink{decide: decide, revise: revise, controls: make(chan emit.Control, 16)}
+	var controls chan emit.Control
+	if decide != nil {
+		controls = out.controls
+	}
+	var trace bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	w := emit.NewWriter(out, emit.Config{Model: "test", Cwd: dir})
+	if err := w.Init(string(mode), []string{"Bash"}); err != nil {
+		t.Fatal(err)
+	}
+	var r liveRun
+	r.outcome, r.err = ptyhost.Drive(ctx, ptyhost.DriverConfig{
+		Term: proc, Profile: prof, Out: w, Controls: controls, Mode: mode,
+		CommandLine: strings.Join(argv, " "), Cols: 100, Rows: 30, Trace: &trace, Prompt: "say hello",
+	})
+	if ctx.Err() != nil {
+		t.Fatalf("session did not end within %v; trace:\n%s", testTimeout, trace.String())
+	}
+	r.raw = out.buf.Bytes()
+	for _, p := range emit.Validate(r.raw) {
+		t.Errorf("conformance: %v", p)
+	}
+	r.parse(t, trace.Bytes())
+	if t.Failed() {
+		t.Logf("stdout:\n%s\ntrace:\n%s", r.raw, trace.String())
+	}
+	return r
+}
+
+func (r *liveRun) parse(t *testing.T, trace []byte) {
+	r.results = map[string]event{}
+	sc := bufio.NewScanner(bytes.NewReader(r.raw))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var ev event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("stdout line is not JSON: %q", sc.Text())
+		}
+		r.events = append(r.events, ev)
+		if u, ok := findToolUse(ev); ok {
+			r.uses = append(r.uses, u)
+		}
+		if ev.str("type") == "user" {
+			for _, b := range blocks(ev) {
+				if b.str("type") == "tool_result" {
+					r.results[b.str("tool_use_id")] = b
+				}
+			}
+		}
+	}
+	for _, line := range bytes.Split(trace, []byte("\n")) {
+		var tl struct{ Event, Why, Keys string }
+		if json.Unmarshal(line, &tl) == nil && tl.Event == "keys" && tl.Why != "reply" {
+			r.keys = append(r.keys, tl.Why+" "+tl.Keys)
+		}
+	}
+}
+
+func blocks(ev event) []event {
+	msg, _ := ev["message"].(map[string]any)
+	content, _ := msg["content"].([]any)
+	var out []event
+	for _, c := range content {
+		if m, ok := c.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func findToolUse(ev event) (toolUse, bool) {
+	if ev.str("type") != "assistant" {
+		return toolUse{}, false
+	}
+	for _, b := range blocks(ev) {
+		if b.str("type") == "tool_use" {
+			in, _ := b["input"].(map[string]any)
+			c, _ := in["command"].(string)
+			d, _ := in["description"].(string)
+			return toolUse{ID: b.str("id"), Command: c, Desc: d}, true
+		}
+	}
+	return toolUse{}, false
+}
+
+// result is the final result event.
+func (r *liveRun) result(t *testing.T) event {
+	t.Helper()
+	for i := len(r.events) - 1; i >= 0; i-- {
+		if r.events[i].str("type") == "result" {
+			return r.events[i]
+		}
+	}
+	t.Fatal("no result event")
+	return nil
+}
+
+func approveAll(int, toolUse) bool { return true }
+func denyAll(int, toolUse) bool    { return false }
+
+// testEnv is a predictable environment for programs under test.
+func testEnv() []string {
+	return append(os.Environ(), "TERM=xterm-256color", "LANG=C.UTF-8", "LC_ALL=C.UTF-8",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_PAGER=cat", "PAGER=cat")
+}
+
+// buildOnce builds a command of this module once per test binary.
+var builds sync.Map
+
+func buildTool(t *testing.T, pkg string) string {
+	t.Helper()
+	if p, ok := builds.Load(pkg); ok {
+		return p.(string)
+	}
+	dir, err := os.MkdirTemp("", "yume-build-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, filepath.Base(pkg))
+	cmd := exec.Command("go", "build", "-o", bin, pkg)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	builds.Store(pkg, bin)
+	return bin
+}
+
+func needTool(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		t.Skipf("%s is not installed (CI installs it in .ci/run)", name)
+	}
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(testTimeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond) // Polling a condition under a deadline.
+	}
+}

@@ -1,0 +1,296 @@
+//go:build unix
+
+package ptyhost_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/yume-cli/yume-cli/ptyhost"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	builds.Range(func(_, bin any) bool {
+		_ = os.RemoveAll(filepath.Dir(bin.(string))) // Best effort.
+		return true
+	})
+	os.Exit(code)
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func exists(path string) bool { _, err := os.Stat(path); return err == nil }
+
+// TestDriveCoreutils drives rm -i and cp -i: GNU's questions carry no y/n
+// hint, and the command is the program's own command line.
+func TestDriveCoreutils(t *testing.T) {
+	tests := []struct {
+		name     string
+		argv     []string
+		decide   decision
+		wantDesc string
+		check    func(t *testing.T, dir string)
+	}{
+		{"rm approve", []string{"rm", "-i", "victim.txt"}, approveAll, "rm: remove regular file 'victim.txt'?",
+			func(t *testing.T, dir string) {
+				if exists(filepath.Join(dir, "victim.txt")) {
+					t.Error("approved rm left the file")
+				}
+			}},
+		{"rm deny", []string{"rm", "-i", "victim.txt"}, denyAll, "rm: remove regular file 'victim.txt'?",
+			func(t *testing.T, dir string) {
+				if !exists(filepath.Join(dir, "victim.txt")) {
+					t.Error("denied rm removed the file")
+				}
+			}},
+		{"cp approve", []string{"cp", "-i", "new.txt", "victim.txt"}, approveAll, "cp: overwrite 'victim.txt'?",
+			func(t *testing.T, dir string) {
+				if b, _ := os.ReadFile(filepath.Join(dir, "victim.txt")); string(b) != "new\n" {
+					t.Errorf("approved cp: victim.txt = %q", b)
+				}
+			}},
+		{"cp deny", []string{"cp", "-i", "new.txt", "victim.txt"}, denyAll, "cp: overwrite 'victim.txt'?",
+			func(t *testing.T, dir string) {
+				if b, _ := os.ReadFile(filepath.Join(dir, "victim.txt")); string(b) != "old\n" {
+					t.Errorf("denied cp: victim.txt = %q", b)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "victim.txt"), "old\n")
+			writeFile(t, filepath.Join(dir, "new.txt"), "new\n")
+			r := drive(t, dir, "generic", ptyhost.ModeDefault, tt.decide, tt.argv...)
+			if len(r.uses) != 1 {
+				t.Fatalf("got %d tool_uses, want 1: %+v", len(r.uses), r.uses)
+			}
+			u := r.uses[0]
+			if u.Command != strings.Join(tt.argv, " ") || u.Desc != tt.wantDesc {
+				t.Errorf("tool_use = %q / %q, want %q / %q", u.Command, u.Desc, strings.Join(tt.argv, " "), tt.wantDesc)
+			}
+			res := r.results[u.ID]
+			approved := tt.decide(1, u)
+			if res == nil || res["is_error"] != !approved {
+				t.Errorf("tool_result = %v, want is_error %v", res, !approved)
+			}
+			wantKeys := `approve "y\r"`
+			if !approved {
+				wantKeys = `deny "n\r"`
+			}
+			if len(r.keys) != 1 || r.keys[0] != wantKeys {
+				t.Errorf("keys = %q, want [%s]", r.keys, wantKeys)
+			}
+			denials, _ := r.result(t)["permission_denials"].([]any)
+			if len(denials) != map[bool]int{true: 0, false: 1}[approved] {
+				t.Errorf("permission_denials = %v", denials)
+			}
+			tt.check(t, dir)
+		})
+	}
+}
+
+// TestDriveShellQuestion runs a script that asks "Run this? (y/n)" and
+// then prints what the command printed: the tool_result is that output.
+func TestDriveShellQuestion(t *testing.T) {
+	script := `printf 'I suggest: ls\nRun this command? (y/n) '; read a; if [ "$a" = y ]; then printf 'alpha\nbeta\n'; else echo skipped; fi`
+	for _, approve := range []bool{true, false} {
+		r := drive(t, t.TempDir(), "generic", ptyhost.ModeDefault, func(int, toolUse) bool { return approve }, "sh", "-c", script)
+		if len(r.uses) != 1 {
+			t.Fatalf("approve=%v: got %d tool_uses", approve, len(r.uses))
+		}
+		res := r.results[r.uses[0].ID]
+		if approve && res["content"] != "alpha\nbeta" {
+			t.Errorf("tool_result content = %q, want the command's output", res["content"])
+		}
+		if !approve && res["is_error"] != true {
+			t.Errorf("denied: tool_result = %v", res)
+		}
+	}
+}
+
+// TestDrivePermissionModes: auto approves and deny denies without asking,
+// and no approval channel means deny.
+func TestDrivePermissionModes(t *testing.T) {
+	tests := []struct {
+		mode      ptyhost.PermissionMode
+		decide    decision
+		wantGone  bool
+		wantNote  string
+	}{
+		{ptyhost.ModeAuto, nil, true, "auto-approved"},
+		{ptyhost.ModeDeny, nil, false, "permission mode is deny"},
+		{ptyhost.ModeDefault, nil, false, "no approval channel"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.mode), func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "victim.txt"), "x")
+			r := drive(t, dir, "generic", tt.mode, tt.decide, "rm", "-i", "victim.txt")
+			if exists(filepath.Join(dir, "victim.txt")) == tt.wantGone {
+				t.Errorf("file removed = %v, want %v", !tt.wantGone, tt.wantGone)
+			}
+			if !strings.Contains(string(r.raw), tt.wantNote) {
+				t.Errorf("stream does not say %q", tt.wantNote)
+			}
+			if strings.Contains(string(r.raw), "can_use_tool") {
+				t.Error("asked the GUI although the mode decides")
+			}
+		})
+	}
+}
+
+// TestDriveGitAddPatch stages one hunk and skips the other.
+func TestDriveGitAddPatch(t *testing.T) {
+	needTool(t, "git")
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, testEnv()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	git("init", "-q")
+	var lines []string
+	for i := 0; i < 30; i++ {
+		lines = append(lines, "line")
+	}
+	writeFile(t, filepath.Join(dir, "f.txt"), strings.Join(lines, "\n")+"\n")
+	git("add", "f.txt")
+	git("commit", "-qm", "init")
+	lines[0], lines[29] = "first changed", "last changed"
+	writeFile(t, filepath.Join(dir, "f.txt"), strings.Join(lines, "\n")+"\n")
+
+	r := drive(t, dir, "generic", ptyhost.ModeDefault, func(n int, _ toolUse) bool { return n == 1 }, "git", "add", "-p")
+	if len(r.uses) != 2 {
+		t.Fatalf("got %d tool_uses, want one per hunk (2)", len(r.uses))
+	}
+	for _, u := range r.uses {
+		if !strings.Contains(u.Desc, "Stage this hunk") {
+			t.Errorf("tool_use description %q does not carry git's question", u.Desc)
+		}
+	}
+	staged := git("diff", "--cached")
+	if !strings.Contains(staged, "+first changed") || strings.Contains(staged, "+last changed") {
+		t.Errorf("staged diff:\n%s", staged)
+	}
+	if want := []string{`approve "y\r"`, `deny "n\r"`}; strings.Join(r.keys, ",") != strings.Join(want, ",") {
+		t.Errorf("keys = %q, want %q", r.keys, want)
+	}
+}
+
+// TestDriveInquirer drives a Node program built on @inquirer/prompts: a
+// confirm, then an arrow-key select.
+func TestDriveInquirer(t *testing.T) {
+	needTool(t, "node")
+	prog, _ := filepath.Abs("../testdata/inquirer/index.mjs")
+	if !exists(filepath.Join(filepath.Dir(prog), "node_modules", "@inquirer", "prompts")) {
+		t.Skip("testdata/inquirer/node_modules is missing: run npm ci --prefix testdata/inquirer (.ci/run does)")
+	}
+	tests := []struct {
+		name       string
+		decide     decision
+		wantOut    []string // tool_result contents, in order
+		wantKeys   []string
+		wantErrEnd bool
+	}{
+		{"approve both", approveAll, []string{"deleted build/", "action: build"}, []string{`approve "y\r"`, `approve "\r"`}, false},
+		{"deny both", denyAll, nil, []string{`deny "n\r"`, `deny "\x03"`}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := drive(t, t.TempDir(), "generic", ptyhost.ModeDefault, tt.decide, "node", prog)
+			if len(r.uses) != 2 {
+				t.Fatalf("got %d tool_uses, want 2 (confirm, select)", len(r.uses))
+			}
+			if !strings.Contains(r.uses[0].Desc, "Delete build/ directory?") || !strings.Contains(r.uses[1].Desc, "Which action?") {
+				t.Errorf("descriptions = %q, %q", r.uses[0].Desc, r.uses[1].Desc)
+			}
+			for i, want := range tt.wantOut {
+				if got := r.results[r.uses[i].ID]["content"]; got != want {
+					t.Errorf("tool_result %d = %q, want %q", i, got, want)
+				}
+			}
+			if strings.Join(r.keys, ",") != strings.Join(tt.wantKeys, ",") {
+				t.Errorf("keys = %q, want %q", r.keys, tt.wantKeys)
+			}
+			if got := r.result(t)["is_error"]; got != tt.wantErrEnd {
+				t.Errorf("result is_error = %v, want %v", got, tt.wantErrEnd)
+			}
+		})
+	}
+}
+
+// TestDriveDemo drives the bundled gh-copilot stand-in: the menu is
+// answered by selecting "Execute command" (or "Exit"), the confirm that
+// follows is answered the same way without asking again.
+func TestDriveDemo(t *testing.T) {
+	demo := buildTool(t, "github.com/yume-cli/yume-cli/cmd/yume-demo")
+	tests := []struct {
+		name     string
+		decide   decision
+		wantOut  string
+		wantKeys []string
+	}{
+		{"approve", approveAll, "demo-output-42", []string{`approve "\x1b[B\x1b[B\r"`, `followup-approve "y\r"`}},
+		{"deny", denyAll, "", []string{`deny "\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B\r"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := drive(t, t.TempDir(), "gh-copilot", ptyhost.ModeDefault, tt.decide,
+				demo, "suggest", "-t", "shell", "--suggest", "echo demo-output-$((40+2))", "print a number")
+			if len(r.uses) != 1 || r.uses[0].Command != "echo demo-output-$((40+2))" {
+				t.Fatalf("tool_uses = %+v, want the suggested command once", r.uses)
+			}
+			res := r.results[r.uses[0].ID]
+			if tt.wantOut != "" && res["content"] != tt.wantOut {
+				t.Errorf("tool_result = %q, want %q", res["content"], tt.wantOut)
+			}
+			if tt.wantOut == "" && res["is_error"] != true {
+				t.Errorf("denied: tool_result = %v", res)
+			}
+			if strings.Join(r.keys, ",") != strings.Join(tt.wantKeys, ",") {
+				t.Errorf("keys = %q, want %q", r.keys, tt.wantKeys)
+			}
+			if r.outcome.Exit.Code != 0 {
+				t.Errorf("demo exit = %+v", r.outcome.Exit)
+			}
+		})
+	}
+}
+
+// TestDriveDemoRevise: a denial with feedback selects "Revise command",
+// types the feedback, and the revised suggestion is asked about anew.
+func TestDriveDemoRevise(t *testing.T) {
+	demo := buildTool(t, "github.com/yume-cli/yume-cli/cmd/yume-demo")
+	r := driveRevising(t, t.TempDir(), "gh-copilot", ptyhost.ModeDefault, approveAll, map[int]string{1: "sort"},
+		demo, "suggest", "-t", "shell", "--suggest", "printf 'b\\na\\n'", "print two letters")
+	if len(r.uses) != 2 {
+		t.Fatalf("got %d tool_uses, want the original and the revised command", len(r.uses))
+	}
+	if first := r.results[r.uses[0].ID]; first["is_error"] != true || !strings.Contains(first["content"].(string), "revision: sort") {
+		t.Errorf("first tool_result = %v", first)
+	}
+	if got := r.uses[1].Command; got != "printf 'b\\na\\n' | sort" {
+		t.Errorf("revised command = %q", got)
+	}
+	if got := r.results[r.uses[1].ID]["content"]; got != "a\nb" {
+		t.Errorf("revised command output = %q, want sorted letters", got)
+	}
+	want := []string{`revise "\x1b[B\x1b[B\x1b[B\r"`, `input "sort\r"`, `approve "\x1b[B\x1b[B\r"`, `followup-approve "y\r"`}
+	if strings.Join(r.keys, ",") != strings.Join(want, ",") {
+		t.Errorf("keys = %q, want %q", r.keys, want)
+	}
+}
