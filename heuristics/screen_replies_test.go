@@ -50,6 +50,7 @@ func TestScreenReplies(t *testing.T) {
 		{"colour scheme", "\x1b[?996n", "\x1b[?997;1n"},
 		{"XTGETTCAP", "\x1bP+q544e\x1b\\", "\x1bP0+r\x1b\\"},
 		{"DECRQSS", "\x1bP$qm\x1b\\", "\x1bP0$r\x1b\\"},
+		{"malformed DCS is not a query", "\x1bP+qx\x1b\\\x1bP+1=q\x1b\\", "\x1bP0+r\x1b\\"},
 		{"DA with a parameter is not a query", "\x1b[1c\x1b[>1c", ""},
 		{"setting a colour is not a query", "\x1b]10;#ffffff\x07\x1b]11;rgb:0/0/0\x1b\\", ""},
 		{"cursor style is not XTVERSION", "\x1b[2 q", ""},

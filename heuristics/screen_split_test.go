@@ -169,6 +169,7 @@ func TestScreenIgnoredSequences(t *testing.T) {
 		{"charsets", "\x1b(B\x1b)0\x1b*A\x1b+B\x1b%G"},
 		{"keypad", "\x1b=\x1b>"},
 		{"DCS", "\x1bPq#0;2;0;0;0#0~~@@vv\x1b\\"},
+		{"malformed DCS header", "\x1bP1<2$qfoo\x1b\\\x1bP$1q\x1b\\"},
 		{"APC kitty graphics", "\x1b_Ga=T,f=100;iVBORw0KGgo=\x1b\\"},
 		{"PM SOS", "\x1b^private\x1b\\\x1bXstart of string\x1b\\"},
 		{"XTWINOPS", "\x1b[22;0;0t\x1b[23;0;0t\x1b[8;24;80t"},

@@ -18,7 +18,7 @@ type capture struct {
 	tail    []string // ring of the newest lines once head is full
 	tailAt  int
 	tailLen int
-	omitted int // bytes dropped between head and tail
+	omitted int            // bytes dropped between head and tail
 	echo    *regexp.Regexp // the program's echo of an answer, dropped before output starts
 	started bool
 }

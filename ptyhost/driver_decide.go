@@ -116,6 +116,7 @@ func (d *driver) ask(det *heuristics.Detection) {
 		d.emitErr(d.out.Notice("auto-approved (permission mode auto): " + command))
 		d.approve(p)
 	case d.mode == ModeDeny:
+		d.emitErr(d.out.Notice("denied (permission mode deny): " + command))
 		d.deny(p, "Denied: the permission mode is deny.")
 	case d.cfg.Decide != nil:
 		if d.cfg.Decide(d.outcome.Questions, det) {

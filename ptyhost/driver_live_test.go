@@ -122,10 +122,10 @@ func TestDriveShellQuestion(t *testing.T) {
 // and no approval channel means deny.
 func TestDrivePermissionModes(t *testing.T) {
 	tests := []struct {
-		mode      ptyhost.PermissionMode
-		decide    decision
-		wantGone  bool
-		wantNote  string
+		mode     ptyhost.PermissionMode
+		decide   decision
+		wantGone bool
+		wantNote string
 	}{
 		{ptyhost.ModeAuto, nil, true, "auto-approved"},
 		{ptyhost.ModeDeny, nil, false, "permission mode is deny"},

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -143,4 +145,39 @@ func (h *heapSampler) sample() {
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	h.peak = max(h.peak, ms.HeapAlloc)
+}
+
+// BenchmarkTranslateCaptures replays each provider's real captured streams
+// (testdata/<provider>/*.jsonl) line by line: the line mix as it occurs.
+func BenchmarkTranslateCaptures(b *testing.B) {
+	for _, provider := range []string{"claude", "codex", "copilot", "gemini"} {
+		b.Run(provider, func(b *testing.B) {
+			var lines [][]byte
+			files, _ := filepath.Glob(filepath.Join("testdata", provider, "*.jsonl"))
+			for _, f := range files {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, l := range bytes.Split(data, []byte("\n")) {
+					if len(l) > 0 {
+						lines = append(lines, l)
+					}
+				}
+			}
+			w := emit.NewWriter(io.Discard, emit.Config{SessionID: "sess-bench"})
+			tr, err := NewTranslator(provider, w, "default")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := tr.Line(lines[i%len(lines)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+		})
+	}
 }

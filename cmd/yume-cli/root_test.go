@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/yume-cli/yume-cli/emit"
+)
+
+// runMain runs the command line in memory and returns exit code, stdout, stderr.
+func runMain(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Main(args, &IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+// streamTypes lists "type" or "type/subtype" of each stdout line and fails
+// on any PROTOCOL.md violation.
+func streamTypes(t *testing.T, stdout string) []string {
+	t.Helper()
+	for _, p := range emit.Validate([]byte(stdout)) {
+		t.Errorf("conformance: %v", p)
+	}
+	var types []string
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		if line == "" {
+			continue
+		}
+		var ev struct{ Type, Subtype string }
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("stdout line is not JSON: %q", line)
+		}
+		if ev.Subtype != "" && ev.Type != "result" {
+			ev.Type += "/" + ev.Subtype
+		}
+		types = append(types, ev.Type)
+	}
+	return types
+}
+
+// TestYumeSpawnLine: the exact line Yume's spawner uses parses into options.
+func TestYumeSpawnLine(t *testing.T) {
+	dir := t.TempDir()
+	var got *StartOptions
+	for _, prefix := range [][]string{nil, {"start"}} {
+		args := append(prefix, "--provider", "gemini", "--model", "gemini-2.5-pro", "--cwd", dir,
+			"--resume", "sess-1", "--history-file", "h.json", "--prompt", "fix the test",
+			"--output-format", "stream-json", "--verbose")
+		root := NewRootCmd(&IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(o *StartOptions) error { got = o; return nil })
+		root.SetArgs(args)
+		if err := root.Execute(); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		want := StartOptions{Provider: "gemini", Model: "gemini-2.5-pro", Cwd: dir, Resume: "sess-1", HistoryFile: "h.json",
+			Prompt: "fix the test", OutputFormat: "stream-json", Verbose: true, PermissionMode: "default", Mode: "auto",
+			Protocol: "claude", Cols: 120, Rows: 40}
+		got.IO = nil
+		if !reflect.DeepEqual(*got, want) {
+			t.Errorf("%v:\n got %+v\nwant %+v", args, *got, want)
+		}
+	}
+}
+
+// TestDashCommand: -- CMD ARGS… is the program, and implies generic.
+func TestDashCommand(t *testing.T) {
+	var got *StartOptions
+	root := NewRootCmd(&IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(o *StartOptions) error { got = o; return nil })
+	root.SetArgs([]string{"--permission-mode", "auto", "--", "rm", "-i", "--", "x"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got.Provider != "generic" || !reflect.DeepEqual(got.Command, []string{"rm", "-i", "--", "x"}) {
+		t.Errorf("provider %q command %q", got.Provider, got.Command)
+	}
+}
+
+// TestBadInput: each mistake gets one clear stderr line, the protocol's
+// error events when stream-json was asked for, and the right exit code.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	stream := []string{"--output-format", "stream-json"}
+	errStream := []string{"system/init", "system/error", "result", "message_stop"}
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		stderr   string
+		wantJSON bool
+	}{
+		{"unknown flag", append([]string{"--provider", "gemini", "--frobnicate"}, stream...), 2, "unknown flag: --frobnicate", true},
+		{"unknown flag, no stream", []string{"--frobnicate"}, 2, "unknown flag: --frobnicate", false},
+		{"unknown provider", append([]string{"--provider", "nope", "--cwd", dir}, stream...), 2, `unknown provider "nope": use one of`, true},
+		{"no provider", stream, 2, "no provider: pass --provider NAME", true},
+		{"missing cwd", append([]string{"--provider", "gemini", "--cwd", filepath.Join(dir, "absent")}, stream...), 2, "is not a directory", true},
+		{"bad permission mode", append([]string{"--provider", "gemini", "--permission-mode", "yolo"}, stream...), 2, `invalid value "yolo" for --permission-mode`, true},
+		{"bad output format", []string{"--provider", "gemini", "--output-format", "text"}, 2, `invalid value "text" for --output-format`, false},
+		{"bad size", append(stream, "--provider", "generic", "--cols", "3", "--", "true"), 2, "window size 3x40 is out of range", true},
+		{"stray argument", append([]string{"frobnicate"}, stream...), 2, `unexpected argument "frobnicate"`, true},
+		{"generic without command", append([]string{"--provider", "generic"}, stream...), 2, "--provider generic needs the program to run", true},
+		{"binary not found", append([]string{"--cwd", dir, "--", filepath.Join(dir, "no-such-program")}, stream...), 1, "not found", true},
+		{"bin not found", append([]string{"--provider", "gh-copilot", "--bin", "no-such-gh-xyz", "--prompt", "x"}, stream...), 1, `provider binary "no-such-gh-xyz" not found in PATH: install it or pass --bin PATH`, true},
+		{"no pty profile yet", append([]string{"--provider", "aider", "--cwd", dir}, stream...), 1, "has no PTY profile yet", true},
+		{"mode not yet supported", append([]string{"--provider", "gemini", "--mode", "json"}, stream...), 1, "not yet supported", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runMain(t, "", tt.args...)
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d", code, tt.code)
+			}
+			if !strings.Contains(stderr, tt.stderr) || !strings.HasPrefix(stderr, "yume-cli: ") {
+				t.Errorf("stderr = %q, want it to contain %q", stderr, tt.stderr)
+			}
+			if strings.Contains(stderr, "goroutine ") || strings.Contains(stderr, "panic") {
+				t.Errorf("stack trace on stderr: %s", stderr)
+			}
+			if !tt.wantJSON {
+				if stdout != "" {
+					t.Errorf("stdout = %q, want nothing", stdout)
+				}
+				return
+			}
+			if got := streamTypes(t, stdout); strings.Join(got, ",") != strings.Join(errStream, ",") {
+				t.Errorf("events %v, want %v", got, errStream)
+			}
+			if !strings.Contains(stdout, `"is_error":true`) {
+				t.Errorf("result is not an error: %s", stdout)
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		code, stdout, _ := runMain(t, "", args...)
+		if code != 0 || !strings.HasPrefix(stdout, "yume-cli ") {
+			t.Errorf("%v: code %d stdout %q", args, code, stdout)
+		}
+	}
+}
+
+func TestCompletion(t *testing.T) {
+	code, stdout, stderr := runMain(t, "", "completion", "bash")
+	if code != 0 || !strings.Contains(stdout, "__start_yume-cli") {
+		t.Errorf("completion bash: code %d, stderr %q", code, stderr)
+	}
+}
+
+// TestRunGeneric drives a real program end to end through Main.
+func TestRunGeneric(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim.txt")
+	if err := os.WriteFile(victim, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runMain(t, "", "--cwd", dir, "--permission-mode", "auto", "--output-format", "stream-json",
+		"--provider", "generic", "--", "rm", "-i", "victim.txt")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	want := "system/init,assistant,system/notice,user,result,message_stop"
+	if got := strings.Join(streamTypes(t, stdout), ","); got != want {
+		t.Errorf("events %s, want %s", got, want)
+	}
+	if _, err := os.Stat(victim); err == nil {
+		t.Error("auto mode did not approve rm")
+	}
+}
+
+// TestRunFlatProtocol: --protocol-version flat emits the flat forms.
+func TestRunFlatProtocol(t *testing.T) {
+	code, stdout, _ := runMain(t, "", "--protocol-version", "flat", "--permission-mode", "deny",
+		"--", "sh", "-c", "printf 'Proceed? (y/n) '; read a; echo answered $a")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	want := "system/init,tool_use,system/notice,tool_result,result,message_stop"
+	if got := strings.Join(streamTypes(t, stdout), ","); got != want {
+		t.Errorf("events %s, want %s", got, want)
+	}
+}

@@ -1,0 +1,93 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSignalsEndTheStream: SIGINT, SIGTERM or SIGHUP to yume-cli stop the
+// child's whole process group and still end the stream with a result.
+func TestSignalsEndTheStream(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "yume-cli")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			// The child starts a grandchild and both wait; the pid file says when.
+			script := `sleep 300 & echo $! > grandchild.pid; echo $$ > child.pid; wait`
+			cmd := exec.Command(bin, "--output-format", "stream-json", "--cwd", dir, "--", "sh", "-c", script)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pids := waitPids(t, filepath.Join(dir, "child.pid"), filepath.Join(dir, "grandchild.pid"))
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+				t.Errorf("exit: %v, want status 1; stderr %s", err, stderr.String())
+			}
+			types := streamTypes(t, stdout.String())
+			if got := strings.Join(types, ","); got != "system/init,interrupt,result,message_stop" {
+				t.Errorf("events %s", got)
+			}
+			for _, pid := range pids {
+				if alive(pid) {
+					t.Errorf("process %d survived", pid)
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+		})
+	}
+}
+
+// alive reports a running process: not gone and not a zombie waiting for
+// its (possibly absent) reaper.
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil && !isLinux()
+	}
+	fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
+}
+
+func isLinux() bool { _, err := os.Stat("/proc/self/stat"); return err == nil }
+
+// waitPids waits for pid files to be written and returns the pids.
+func waitPids(t *testing.T, files ...string) []int {
+	t.Helper()
+	var pids []int
+	deadline := time.Now().Add(20 * time.Second)
+	for _, f := range files {
+		for {
+			b, err := os.ReadFile(f)
+			if err == nil && bytes.HasSuffix(b, []byte("\n")) {
+				sc := bufio.NewScanner(bytes.NewReader(b))
+				sc.Scan()
+				pid, _ := strconv.Atoi(sc.Text())
+				pids = append(pids, pid)
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s was never written", f)
+			}
+			time.Sleep(5 * time.Millisecond) // Polling a condition under a deadline.
+		}
+	}
+	return pids
+}
