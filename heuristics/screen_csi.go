@@ -94,7 +94,11 @@ func (s *Screen) dispatchCSI(f byte) {
 	case 'n':
 		s.deviceStatus(false)
 	case 'r':
-		s.setMargins(s.param(0, 1)-1, s.param(1, s.rows)-1)
+		bot := s.param(1, 0) // 0, like an absent value, means the last row
+		if bot == 0 {
+			bot = s.rows
+		}
+		s.setMargins(s.param(0, 1)-1, bot-1)
 	case 's':
 		s.saveCursor()
 	case 't':

@@ -196,7 +196,7 @@ func (s *Screen) attach(r rune) {
 // decSpecial maps 0x5f-0x7e to the DEC Special Graphics set (ESC ( 0),
 // which ncurses and dialog use for line drawing.
 var decSpecial = [32]rune{
-	'\u00a0', '◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼',
+	' ', '◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼',
 	'⎺', '⎻', '─', '⎼', '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
 }
 

@@ -183,6 +183,7 @@ func TestScreenErase(t *testing.T) {
 		{"DCH", "\x1b[2;2H\x1b[2P", "abcdef\ngjkl\nmnopqr\nstuvwx"},
 		{"IL", "\x1b[2;4H\x1b[L", "abcdef\n\nghijkl\nmnopqr"},
 		{"DL", "\x1b[2;4H\x1b[2M", "abcdef\nstuvwx"},
+		{"DECSTBM 0 bottom means last row", "\x1b[2;0r\x1b[4;1H\n", "abcdef\nmnopqr\nstuvwx"},
 		{"IL in region", "\x1b[1;3r\x1b[2;1H\x1b[L", "abcdef\n\nghijkl\nstuvwx"},
 		{"IL outside region ignored", "\x1b[1;2r\x1b[4;1H\x1b[L", "abcdef\nghijkl\nmnopqr\nstuvwx"},
 		{"SU", "\x1b[2S", "mnopqr\nstuvwx"},

@@ -36,6 +36,15 @@ type DriverConfig struct {
 	// Decide answers approvals synchronously instead of Controls (replays:
 	// no waiting on a virtual clock). n counts questions from 1.
 	Decide func(n int, d *heuristics.Detection) bool
+	// Revise, with Decide, answers question n with the rule's revise keys
+	// instead when it returns true and the rule has them. The feedback
+	// typed at the next input question is then, in a replay, what the
+	// recording typed there.
+	Revise func(n int, d *heuristics.Detection) bool
+	// InterruptAt, in a replay, interrupts the session when the first
+	// recorded output at or after this time arrives, as a user's interrupt
+	// would; 0 means never. Ignored for a live terminal.
+	InterruptAt time.Duration
 	// Prompt is the user's prompt, typed where a rule's keys say <Prompt>.
 	Prompt string
 	// CommandLine is the program's own command, shown as the tool_use
@@ -72,6 +81,9 @@ var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return
 // fault of the driver itself (a key mismatch in a replay, a dead stdout).
 func Drive(ctx context.Context, cfg DriverConfig) (Outcome, error) {
 	d := newDriver(cfg)
+	if !d.live {
+		return d.replay(ctx) // lock step with the recording (driver_replay.go)
+	}
 	defer d.stopTimer()
 	chunks := make(chan chunk, 8)
 	stopRead := make(chan struct{})

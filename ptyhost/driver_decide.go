@@ -35,6 +35,10 @@ func (d *driver) evaluate(settled bool) {
 		}
 		return
 	}
+	if !settled && d.answering {
+		return
+	}
+	d.answering = false
 	// One screen may hold several detections (a suggestion, then the menu
 	// below it): evaluate until nothing fires or a question waits.
 	for i := 0; i < maxDetectionsPerScreen && !d.ended && d.fault == nil; i++ {
@@ -69,8 +73,11 @@ func (d *driver) handle(det *heuristics.Detection) {
 		d.endCapture(det)
 	case heuristics.KindInput: // answered by yume-cli itself, e.g. with the prompt
 		text := d.cfg.Prompt
-		if d.revision != "" {
-			text, d.revision = d.revision, ""
+		if d.revising {
+			text, d.revision, d.revising = d.revision, "", false
+		}
+		if text == "" {
+			text = d.recordedPrompt() // a replay types what was typed there
 		}
 		d.send(det.Rule, "input", det.Rule.Approve.WithPrompt(text))
 	case heuristics.KindConfirm, heuristics.KindMenu:
@@ -118,6 +125,8 @@ func (d *driver) ask(det *heuristics.Detection) {
 	case d.mode == ModeDeny:
 		d.emitErr(d.out.Notice("denied (permission mode deny): " + command))
 		d.deny(p, "Denied: the permission mode is deny.")
+	case d.cfg.Decide != nil && d.cfg.Revise != nil && !det.Rule.Revise.IsZero() && d.cfg.Revise(d.outcome.Questions, det):
+		d.revise(p, "")
 	case d.cfg.Decide != nil:
 		if d.cfg.Decide(d.outcome.Questions, det) {
 			d.approve(p)
@@ -149,7 +158,7 @@ func (d *driver) approve(p *pending) {
 		return
 	}
 	d.decided, d.approved = true, true
-	d.capture = newCapture(p.id, p.input, d.markAfter(p.det), emit.MaxToolOutput, d.cfg.Profile.Echo)
+	d.startCapture(newCapture(p.id, p.input, d.markAfter(p.det), emit.MaxToolOutput, d.cfg.Profile.Echo))
 }
 
 func (d *driver) deny(p *pending, msg string) {
@@ -165,9 +174,13 @@ func (d *driver) deny(p *pending, msg string) {
 func (d *driver) revise(p *pending, feedback string) {
 	d.pending = nil
 	d.send(p.det.Rule, "revise", p.det.Rule.Revise)
-	d.revision = feedback
+	d.revision, d.revising = feedback, true
 	d.outcome.Denials++
-	d.emitErr(d.out.Deny(p.id, "Bash", p.input, "Not run: the user asked for a revision: "+feedback))
+	msg := "Not run: the user asked for a revision: " + feedback
+	if feedback == "" { // a replay: the feedback is in the recording
+		msg = "Not run: the user asked for a revision."
+	}
+	d.emitErr(d.out.Deny(p.id, "Bash", p.input, msg))
 }
 
 // answerFollowup answers "are you sure?" the way the question before it was answered.
@@ -187,6 +200,8 @@ func (d *driver) send(rule *heuristics.Rule, why string, keys heuristics.Keys) b
 	b, err := keys.Encode(d.screen)
 	if err == nil && len(b) > 0 {
 		d.tr.keys(why, rule.Name, b)
+		d.answering = true
+		d.quietAt = d.now() + d.quiet // settle even if the program prints nothing
 		_, err = d.cfg.Term.Write(b)
 	}
 	if err != nil {
@@ -217,7 +232,7 @@ func (d *driver) markAfter(det *heuristics.Detection) uint64 {
 	if row < 0 {
 		row, _, _ = d.screen.Cursor()
 	}
-	return d.retired + uint64(row) + 1
+	return d.screen.Retired() + uint64(row) + 1
 }
 
 // visibleRows drops the negative (scrollback) rows of a detection.
@@ -240,11 +255,10 @@ func firstLine(s string) string {
 // endCapture emits the captured output as the tool_result; the visible part
 // stops before the rows of det (the next question), or at the screen's end.
 func (d *driver) endCapture(det *heuristics.Detection) {
-	c := d.capture
+	c := d.stopCapture()
 	if c == nil {
 		return
 	}
-	d.capture = nil
 	end := d.screen.Rows()
 	if det != nil {
 		if rows := visibleRows(det.Rows); len(rows) > 0 {
@@ -252,7 +266,7 @@ func (d *driver) endCapture(det *heuristics.Detection) {
 		}
 	}
 	for r := 0; r < end; r++ {
-		if d.retired+uint64(r) >= c.mark {
+		if d.screen.Retired()+uint64(r) >= c.mark {
 			c.add(d.screen.Line(r))
 		}
 	}

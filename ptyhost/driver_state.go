@@ -13,6 +13,7 @@ type state string
 const (
 	stateIdle      state = "idle"
 	stateAwaiting  state = "awaiting_approval"
+	stateAnswering state = "answering"
 	stateCapturing state = "capturing"
 )
 
@@ -42,17 +43,21 @@ type driver struct {
 	timer        *time.Timer
 	timerPending bool
 
-	retired    uint64 // lines that left the screen, counted by OnRetire
 	pending    *pending
 	capture    *capture
 	suggestion string // last command a suggestion rule showed
 	revision   string // feedback to type at the next input question
-	decided    bool   // an earlier question was answered…
-	approved   bool   // …and this was the answer
-	lastText   string
-	outcome    Outcome
-	fault      error // a driver fault that ends the session
-	ended      bool  // the turn already has its result
+	// answering is set from typing keys until the screen settles: the
+	// program is still echoing and redrawing, so only a settled screen may
+	// fire (an echoed "(y/N) n" must not look like a new question).
+	answering bool
+	revising  bool // …once a revision was asked for
+	decided   bool // an earlier question was answered…
+	approved  bool // …and this was the answer
+	lastText  string
+	outcome   Outcome
+	fault     error // a driver fault that ends the session
+	ended     bool  // the turn already has its result
 }
 
 func newDriver(cfg DriverConfig) *driver {
@@ -78,10 +83,22 @@ func newDriver(cfg DriverConfig) *driver {
 	if d.quiet <= 0 {
 		d.quiet = cfg.Profile.Settle()
 	}
+	d.screen.SetScrollbackLimit(scrollbackNeeded(cfg.Profile))
 	d.tr = newTracer(cfg.Trace, d)
 	d.screen.SetReplyWriter(replyWriter{d})
-	d.screen.OnRetire(d.onRetire)
 	return d
+}
+
+// scrollbackNeeded is how many retired lines the profile's rules read:
+// keeping none spares the screen's hot path the text of every line.
+func scrollbackNeeded(p *heuristics.Profile) int {
+	n := 0
+	for _, r := range p.Rules {
+		if r.Look.Area == heuristics.AreaTranscript {
+			n = max(n, r.Look.N)
+		}
+	}
+	return n
 }
 
 // now is the session clock: wall time live, recorded time in a replay.
@@ -96,6 +113,8 @@ func (d *driver) state() state {
 	switch {
 	case d.pending != nil:
 		return stateAwaiting
+	case d.answering:
+		return stateAnswering
 	case d.capture != nil:
 		return stateCapturing
 	}
@@ -104,11 +123,16 @@ func (d *driver) state() state {
 
 // feed gives the screen a chunk and schedules evaluation after it.
 func (d *driver) feed(c chunk) {
-	if !d.live {
-		d.vnow = c.at
-	}
-	d.screen.Write(c.data)
+	d.feedBytes(c.data, c.at)
 	releaseChunk(c.data)
+}
+
+// feedBytes writes output that arrived at time at to the screen.
+func (d *driver) feedBytes(data []byte, at time.Duration) {
+	if !d.live {
+		d.vnow = at
+	}
+	d.screen.Write(data)
 	t := d.now()
 	d.soonAt, d.quietAt = t+soon, t+d.quiet
 	d.armTimer()
@@ -171,12 +195,27 @@ func (d *driver) stopTimer() {
 	}
 }
 
-// onRetire receives every line that leaves the visible screen, in order.
+// startCapture begins collecting a command's output. Lines leaving the
+// screen are turned into text only while a capture runs: the screen's hot
+// path stays free of it otherwise.
+func (d *driver) startCapture(c *capture) {
+	d.capture = c
+	d.screen.OnRetire(d.onRetire)
+}
+
+func (d *driver) stopCapture() *capture {
+	c := d.capture
+	d.capture = nil
+	d.screen.OnRetire(nil)
+	return c
+}
+
+// onRetire receives every line that leaves the visible screen, in order;
+// Retired already counts it.
 func (d *driver) onRetire(line string) {
-	if d.capture != nil && d.retired >= d.capture.mark {
-		d.capture.add(line)
+	if c := d.capture; c != nil && d.screen.Retired()-1 >= c.mark {
+		c.add(line)
 	}
-	d.retired++
 }
 
 // replyWriter sends the screen's answers to terminal queries to the child.

@@ -43,6 +43,9 @@ func runHelper(mode string, args []string) int {
 	case "flood": // flood N: write N bytes of the floodStream.
 		n, _ := strconv.Atoi(args[0])
 		return flood(os.Stdout, n)
+	case "colorprompt": // colorprompt N: N bytes of coloured log lines, then a y/n question.
+		n, _ := strconv.Atoi(args[0])
+		return colorPrompt(n)
 	case "ignoreterm": // Ignore SIGTERM and SIGHUP, like a stubborn TUI.
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
 		fmt.Print("ready\n")

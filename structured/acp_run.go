@@ -39,7 +39,7 @@ type acpSession struct {
 	sessionID atomic.Value // string
 }
 
-func runACP(ctx context.Context, opts Options, w *emit.Writer, p provider, path string) error {
+func runACP(ctx context.Context, opts Options, w *emit.Writer, p provider, path, note string) error {
 	cwd, err := filepath.Abs(opts.Cwd)
 	if err != nil {
 		return fmt.Errorf("working directory %q: %w", opts.Cwd, err)
@@ -49,6 +49,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, p provider, path 
 		return err
 	}
 	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p.name, opts.PermissionMode)}}
+	s.tr.setNote(note)
 	turnCtx, cancelTurn := context.WithCancel(context.Background())
 	defer cancelTurn()
 	var interrupted atomic.Bool

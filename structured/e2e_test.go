@@ -91,7 +91,9 @@ type live struct {
 	provider, mode, perm string
 	approve              *bool // GUI answer to can_use_tool; nil = no control channel
 	replies              []fakemodel.Reply
+	repeatLast           bool
 	ctx                  context.Context
+	interruptAfter       int // cancel the run once this many agent requests arrived
 
 	out     []byte
 	err     error
@@ -103,7 +105,7 @@ type live struct {
 func (lv *live) run(t *testing.T) {
 	t.Helper()
 	bin, dir := e2eBin(t, lv.provider)
-	srv, err := fakemodel.New(fakemodel.Script{Replies: lv.replies})
+	srv, err := fakemodel.New(fakemodel.Script{Replies: lv.replies, RepeatLast: lv.repeatLast})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,6 +115,20 @@ func (lv *live) run(t *testing.T) {
 		t.Fatal(err)
 	}
 	lv.sandbox, lv.server = sb, srv
+	ctx := lv.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	if lv.interruptAfter > 0 {
+		// Interrupt once the model is busy answering (a stalled reply).
+		go func() {
+			if _, err := srv.WaitAgentRequests(ctx, lv.interruptAfter); err == nil {
+				cancel()
+			}
+		}()
+	}
 	var controls chan emit.Control
 	tap := &lineTap{}
 	if lv.approve != nil {
@@ -124,12 +140,6 @@ func (lv *live) run(t *testing.T) {
 			}
 		}
 	}
-	ctx := lv.ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
-	defer cancel()
 	var stderr bytes.Buffer
 	if dir := os.Getenv("YUME_E2E_RECORD"); dir != "" && lv.mode == "acp" {
 		// Keep the raw ACP exchange, to refresh testdata/acp captures.
@@ -283,6 +293,49 @@ func TestLive(t *testing.T) {
 					t.Errorf("denied run: tool results %v, denials %v", trs, denials)
 				}
 			}
+		})
+	}
+}
+
+// TestLiveErrors checks that an API failure (HTTP 401) of every provider
+// ends as a system error and an error result.
+func TestLiveErrors(t *testing.T) {
+	for _, provider := range []string{"claude", "codex", "copilot", "gemini"} {
+		t.Run(provider, func(t *testing.T) {
+			lv := &live{provider: provider, mode: "json", perm: "auto", repeatLast: true,
+				replies: []fakemodel.Reply{{Status: 401, ErrorMessage: "invalid x-api-key"}}}
+			lv.run(t)
+			if lv.err != nil {
+				t.Fatalf("Run: %v", lv.err)
+			}
+			res := finalResult(t, lv.out)
+			errs, _ := res["errors"].([]any)
+			if res["is_error"] != true || len(errs) == 0 || !bytes.Contains(lv.out, []byte(`"subtype":"error"`)) {
+				t.Errorf("result %v", res)
+			}
+		})
+	}
+}
+
+// TestLiveInterrupt cancels each provider while the model is answering and
+// checks for the interrupt line, an error result and no leftover process.
+func TestLiveInterrupt(t *testing.T) {
+	for _, c := range []struct{ provider, mode string }{
+		{"claude", "json"}, {"codex", "json"}, {"copilot", "json"}, {"gemini", "json"}, {"gemini", "acp"}, {"copilot", "acp"},
+	} {
+		t.Run(c.provider+"/"+c.mode, func(t *testing.T) {
+			lv := &live{provider: c.provider, mode: c.mode, perm: "auto", interruptAfter: 1,
+				replies: []fakemodel.Reply{{Text: "thinking very hard about it", Stall: true}}}
+			start := time.Now()
+			lv.run(t)
+			if lv.err != nil {
+				t.Fatalf("Run: %v", lv.err)
+			}
+			res := finalResult(t, lv.out)
+			if res["is_error"] != true || !bytes.Contains(lv.out, []byte(`{"type":"interrupt"`)) {
+				t.Errorf("result %v", res)
+			}
+			t.Logf("interrupted run took %v", time.Since(start))
 		})
 	}
 }

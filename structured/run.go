@@ -74,10 +74,15 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	if opts.Verbose {
 		fmt.Fprintf(opts.Stderr, "yume-cli: %s %s at %s, mode %s, permission mode %s\n", p.name, version, path, mode, opts.PermissionMode)
 	}
-	if mode == "acp" {
-		return runACP(ctx, opts, w, p, path)
+	// Yume shows which way the provider is driven right after init.
+	if version == "" {
+		version = "(unknown version)"
 	}
-	return runJSON(ctx, opts, w, p, path)
+	note := fmt.Sprintf("yume-cli: %s %s in %s mode", p.name, version, mode)
+	if mode == "acp" {
+		return runACP(ctx, opts, w, p, path, note)
+	}
+	return runJSON(ctx, opts, w, p, path, note)
 }
 
 // chooseMode resolves "auto" to the best structured mode of the installed
@@ -153,7 +158,7 @@ func appendFlag(args []string, flag, value string) []string {
 }
 
 // runJSON runs a provider's JSON mode and translates its output.
-func runJSON(ctx context.Context, opts Options, w *emit.Writer, p provider, path string) error {
+func runJSON(ctx context.Context, opts Options, w *emit.Writer, p provider, path, note string) error {
 	args, input := jsonArgs(opts)
 	pr, err := startProc(p.name, path, args, opts.Cwd, opts.Env, input != "", opts.Stderr)
 	if err != nil {
@@ -165,6 +170,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, p provider, path
 		_ = pr.wait() // The translator error is the one to report.
 		return err
 	}
+	tr.(noter).setNote(note)
 	var interrupted atomic.Bool
 	stop := func() { interrupted.Store(true); pr.interrupt() }
 	done := make(chan struct{})

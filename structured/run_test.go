@@ -75,34 +75,35 @@ func TestRunWithFakeCLI(t *testing.T) {
 		want string
 	}{
 		{"json replay of a real capture", fakeRun{provider: "gemini", mode: "json", scenario: "replay:" + capture},
-			"text:Running it. | use:run_shell_command__run_shell_command_1795305975103_0:Bash | result:run_shell_command__run_shell_command_1795305975103_0:ok | text:All done: hello-from-tool | end:success"},
+			"notice:yume-cli: gemini 9.9.9 in json mode | text:Running it. | use:run_shell_command__run_shell_command_1795305975103_0:Bash | result:run_shell_command__run_shell_command_1795305975103_0:ok | text:All done: hello-from-tool | end:success"},
 		{"malformed, huge and invalid UTF-8 lines", fakeRun{provider: "gemini", mode: "json", scenario: "garbage"},
-			"text:big:…(5242880 x)… | text:bad utf8: \ufffd\ufffd | end:success"},
+			// "text:big:" + 5 MiB of x + "bad utf8: " + two U+FFFD (3 bytes each).
+			"notice:yume-cli: gemini 9.9.9 in json mode | text:big:…(5242905 bytes)…bad utf8: \ufffd\ufffd | end:success"},
 		{"provider crash ends the turn", fakeRun{provider: "gemini", mode: "json", scenario: "crash"},
-			"text:working | error:gemini exited (exit status 3) without finishing the turn | end:error_during_execution"},
+			"notice:yume-cli: gemini 9.9.9 in json mode | text:working | error:gemini exited (exit status 3) without finishing the turn | end:error_during_execution"},
 		{"GUI interrupt frame", fakeRun{provider: "gemini", mode: "json", scenario: "hang", gui: interruptOnTool},
-			"use:t1:Bash | interrupt | end:error_during_execution"},
+			"notice:yume-cli: gemini 9.9.9 in json mode | use:t1:Bash | interrupt | end:error_during_execution"},
 		{"context cancel interrupts", fakeRun{provider: "gemini", mode: "json", scenario: "hang", gui: cancelOnTool},
-			"use:t1:Bash | interrupt | end:error_during_execution"},
+			"notice:yume-cli: gemini 9.9.9 in json mode | use:t1:Bash | interrupt | end:error_during_execution"},
 		{"claude relay: GUI approves", fakeRun{provider: "claude", mode: "json", scenario: "claude-relay", gui: approveWith(true)},
-			"use:toolu_1:Bash | can_use_tool:toolu_1 | result:toolu_1:ok | text:Built. | end:success"},
+			"notice:yume-cli: claude 9.9.9 in json mode | use:toolu_1:Bash | can_use_tool:toolu_1 | result:toolu_1:ok | text:Built. | end:success"},
 		{"claude relay: GUI denies", fakeRun{provider: "claude", mode: "json", scenario: "claude-relay", gui: approveWith(false)},
-			"use:toolu_1:Bash | can_use_tool:toolu_1 | result:toolu_1:err | text:Not built. | end:success+denials"},
+			"notice:yume-cli: claude 9.9.9 in json mode | use:toolu_1:Bash | can_use_tool:toolu_1 | result:toolu_1:err | text:Not built. | end:success+denials"},
 		{"claude relay: no control channel denies", fakeRun{provider: "claude", mode: "json", scenario: "claude-relay"},
-			"use:toolu_1:Bash | result:toolu_1:err | text:Not built. | end:success+denials"},
+			"notice:yume-cli: claude 9.9.9 in json mode | use:toolu_1:Bash | result:toolu_1:err | text:Not built. | end:success+denials"},
 		{"claude relay: auto approves", fakeRun{provider: "claude", mode: "json", scenario: "claude-relay", perm: "auto"},
-			"use:toolu_1:Bash | notice:auto-approved: make | result:toolu_1:ok | text:Built. | end:success"},
+			"notice:yume-cli: claude 9.9.9 in json mode | use:toolu_1:Bash | notice:auto-approved: make | result:toolu_1:ok | text:Built. | end:success"},
 		{"claude relay: deny mode", fakeRun{provider: "claude", mode: "json", scenario: "claude-relay", perm: "deny", gui: approveWith(true)},
-			"use:toolu_1:Bash | result:toolu_1:err | text:Not built. | end:success+denials"},
+			"notice:yume-cli: claude 9.9.9 in json mode | use:toolu_1:Bash | result:toolu_1:err | text:Not built. | end:success+denials"},
 		{"acp: GUI approves", fakeRun{provider: "gemini", mode: "acp", scenario: "acp", gui: approveWith(true)},
-			"text:Let me run it. | use:call_1:Bash | can_use_tool:call_1 | result:call_1:ok | text:Done. | end:success"},
+			"notice:yume-cli: gemini 9.9.9 in acp mode | text:Let me run it. | use:call_1:Bash | can_use_tool:call_1 | result:call_1:ok | text:Done. | end:success"},
 		{"acp: GUI denies", fakeRun{provider: "copilot", mode: "acp", scenario: "acp", gui: approveWith(false)},
-			"text:Let me run it. | use:call_1:Bash | can_use_tool:call_1 | result:call_1:err | text:Done. | end:success+denials"},
+			"notice:yume-cli: copilot 9.9.9 in acp mode | text:Let me run it. | use:call_1:Bash | can_use_tool:call_1 | result:call_1:err | text:Done. | end:success+denials"},
 		{"acp: interrupt while asking", fakeRun{provider: "gemini", mode: "acp", scenario: "acp", gui: func(m map[string]any, c chan<- emit.Control, _ func()) {
 			if m["type"] == "control_request" {
 				c <- emit.Control{Kind: emit.ControlInterrupt}
 			}
-		}}, "text:Let me run it. | use:call_1:Bash | can_use_tool:call_1 | interrupt | end:error_during_execution"},
+		}}, "notice:yume-cli: gemini 9.9.9 in acp mode | text:Let me run it. | use:call_1:Bash | can_use_tool:call_1 | interrupt | end:error_during_execution"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -165,11 +166,20 @@ func runSummary(t *testing.T, out []byte) string {
 		case "interrupt":
 			one = "interrupt"
 		}
-		if strings.HasPrefix(one, "text:big:") {
-			one = "text:big:…(" + itoa(strings.Count(one, "x")) + " x)…"
+		if one == "" {
+			continue
 		}
-		if one != "" {
-			parts = append(parts, one)
+		// Text split over several events (the line-size limit) reads as one.
+		if n := len(parts); n > 0 && strings.HasPrefix(one, "text:") && strings.HasPrefix(parts[n-1], "text:") {
+			parts[n-1] += strings.TrimPrefix(one, "text:")
+			continue
+		}
+		parts = append(parts, one)
+	}
+	for i, p := range parts {
+		if len(p) > 200 {
+			r := []rune(p)
+			parts[i] = string(r[:9]) + "…(" + itoa(len(p)) + " bytes)…" + string(r[len(r)-12:])
 		}
 	}
 	return strings.Join(parts, " | ")

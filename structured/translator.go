@@ -58,6 +58,7 @@ type turn struct {
 	denied   map[string]string   // tool_use ids denied by us -> message
 	usage    emit.Usage
 	errs     []string // errors reported during the turn
+	note     string   // a notice written right after init (which mode runs)
 }
 
 type toolCall struct {
@@ -79,6 +80,11 @@ func (t *turn) init(sessionID string, tools []string) error {
 	t.inited = true
 	if err := t.w.Init(t.mode, tools); err != nil {
 		return err
+	}
+	if t.note != "" {
+		if err := t.w.Notice(t.note); err != nil {
+			return err
+		}
 	}
 	if sessionID != "" && sessionID != t.w.SessionID() {
 		return t.w.SessionChanged(sessionID)
@@ -341,3 +347,9 @@ func (t *turn) abort() error {
 
 // aborter is implemented by every translator through the embedded turn.
 type aborter interface{ abort() error }
+
+// setNote sets the notice written after init.
+func (t *turn) setNote(s string) { t.note = s }
+
+// noter is implemented by every translator through the embedded turn.
+type noter interface{ setNote(string) }

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/ptyhost"
+	"github.com/yume-cli/yume-cli/recordings"
+)
+
+func init() { extraCommands = append(extraCommands, func(ios *IOStreams) *cobra.Command { return NewCmdReplay(ios, nil) }) }
+
+// ReplayOptions is what `yume-cli replay` was asked to do.
+type ReplayOptions struct {
+	IO *IOStreams
+
+	File      string
+	Provider  string // "" = guessed from the recorded command
+	RulesFile string
+	Approve   string // all, none, or a list such as 1,3,2r
+	Prompt    string // "" = what the recording typed at an input question
+	Trace     bool
+	Screen    string // seconds; "" = drive instead
+	Interrupt string // seconds; "" = never
+	Protocol  string
+
+	screenAt, interruptAt time.Duration
+	decisions             decisions
+}
+
+// NewCmdReplay builds the replay command; runF replaces runReplay in tests
+// of flag parsing.
+func NewCmdReplay(ios *IOStreams, runF func(*ReplayOptions) error) *cobra.Command {
+	o := &ReplayOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "replay FILE",
+		Short: "Run the rules over a recorded session and check the keys they would type",
+		Long: `replay feeds a recording (an asciinema .cast from "yume-cli record" or
+"start --record") through the production screen model, rules and driver on the
+recording's own clock, prints the events yume-cli would have emitted, and
+checks every key the rules would type against the keys in the recording.
+
+A difference is reported on stderr with the rule that chose the keys and the
+screen at that moment, and the exit status is 1. Replies to terminal queries
+(cursor position, device attributes, colours) are left out of the comparison:
+a person's terminal answers them differently from yume-cli's screen model.
+Where a rule types the prompt and --prompt is not given, the replay types
+what the recording typed there, so a prompt a person typed is not a mismatch.`,
+		Example: `  yume-cli replay session.cast --trace
+  yume-cli replay session.cast --approve 1,3      # approve questions 1 and 3, deny the rest
+  yume-cli replay demo.cast --approve 1r,2         # revise question 1, approve question 2
+  yume-cli replay session.cast --screen 2.5        # the screen 2.5 seconds in`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.File = args[0]
+			if err := o.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return runReplay(o)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVarP(&o.Provider, "provider", "P", "", "rule profile to replay with (default: guessed from the recorded command, else generic)")
+	fs.StringVar(&o.RulesFile, "rules", "", "rule profile file that adds to or overrides the provider's rules")
+	fs.StringVar(&o.Approve, "approve", "all", "answers to the questions: all, none, or a list of question numbers to approve (N) or revise (Nr)")
+	fs.StringVarP(&o.Prompt, "prompt", "p", "", "text typed where a rule asks for the prompt (default: what the recording typed)")
+	fs.BoolVar(&o.Trace, "trace", false, "write one JSON line per rule decision to stderr")
+	fs.StringVar(&o.Screen, "screen", "", "print the screen at this time (seconds) and exit")
+	fs.StringVar(&o.Interrupt, "interrupt-at", "", "interrupt the session at this time (seconds), as a user would")
+	fs.StringVar(&o.Protocol, "protocol-version", protocols[0], "event shapes: claude (nested messages) or flat")
+	fs.SortFlags = false
+	return cmd
+}
+
+func (o *ReplayOptions) validate() error {
+	var err error
+	if o.decisions, err = parseDecisions(o.Approve); err != nil {
+		return err
+	}
+	if o.screenAt, err = parseSeconds("screen", o.Screen); err != nil {
+		return err
+	}
+	if o.interruptAt, err = parseSeconds("interrupt-at", o.Interrupt); err != nil {
+		return err
+	}
+	if o.Provider != "" {
+		if _, ok := lookupProvider(o.Provider); !ok {
+			return usagef("unknown provider %q: use one of %s", o.Provider, strings.Join(providerNames(), ", "))
+		}
+	}
+	return oneOf("protocol-version", o.Protocol, protocols)
+}
+
+// parseSeconds reads a flag given in seconds ("2.5"); "" is 0.
+func parseSeconds(flag, s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 || f > 1e9 {
+		return 0, usagef("invalid value %q for --%s: give a time in seconds, such as 2.5", s, flag)
+	}
+	return time.Duration(f * float64(time.Second)), nil
+}
+
+// decisions answers the questions of a replay by number.
+type decisions struct {
+	all     bool
+	approve map[int]bool
+	revise  map[int]bool
+}
+
+func parseDecisions(s string) (decisions, error) {
+	switch s {
+	case "all":
+		return decisions{all: true}, nil
+	case "none", "":
+		return decisions{}, nil
+	}
+	d := decisions{approve: map[int]bool{}, revise: map[int]bool{}}
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		set := d.approve
+		if n, ok := strings.CutSuffix(item, "r"); ok {
+			item, set = n, d.revise
+		}
+		n, err := strconv.Atoi(item)
+		if err != nil || n < 1 {
+			return decisions{}, usagef("invalid value %q for --approve: use all, none, or question numbers such as 1,3 (2r revises question 2)", s)
+		}
+		set[n] = true
+	}
+	return d, nil
+}
+
+func (d decisions) decide(n int, _ *heuristics.Detection) bool { return d.all || d.approve[n] }
+func (d decisions) revises(n int, _ *heuristics.Detection) bool { return d.revise[n] }
+
+// runReplay drives the recording and reports how its keys compare.
+func runReplay(o *ReplayOptions) error {
+	cast, err := readCast(o.File)
+	if err != nil {
+		return err
+	}
+	if o.Screen != "" {
+		return printScreenAt(o.IO.Out, cast, o.screenAt)
+	}
+	name := o.Provider
+	if name == "" {
+		name = guessProvider(cast.Header.Command)
+	}
+	prov, _ := lookupProvider(name)
+	profile, err := loadProfile(prov.profile, o.RulesFile)
+	if err != nil {
+		return err
+	}
+	stripReplies(cast)
+	rp := recordings.NewReplay(cast)
+	proto, _ := emit.ParseProtocol(o.Protocol)
+	w := emit.NewWriter(o.IO.Out, emit.Config{Protocol: proto})
+	cfg := ptyhost.DriverConfig{
+		Term: ptyhost.NewReplayTerminal(rp), Profile: profile, Out: w,
+		Decide: o.decisions.decide, Revise: o.decisions.revises,
+		Prompt: o.Prompt, CommandLine: cast.Header.Command,
+		Cols: cast.Header.Width, Rows: cast.Header.Height, InterruptAt: o.interruptAt,
+	}
+	if o.Trace {
+		cfg.Trace = o.IO.ErrOut
+	}
+	var driveErr error
+	_ = emit.Guard(w, func() error {
+		if err := w.Init(string(ptyhost.ModeDefault), []string{"Bash"}); err != nil {
+			return err
+		}
+		_, driveErr = ptyhost.Drive(context.Background(), cfg)
+		return driveErr
+	})
+	bad := reportMismatches(o.IO.ErrOut, cast, rp, driveErr)
+	var ke *ptyhost.KeysError
+	if driveErr != nil && !errors.As(driveErr, &ke) {
+		return driveErr
+	}
+	if bad > 0 {
+		return &exitError{1}
+	}
+	return nil
+}
+
+// readCast opens and parses a recording, naming the file in errors.
+func readCast(path string) (*recordings.Cast, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	defer f.Close()
+	c, err := recordings.Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// stripReplies removes terminal-query replies from the recorded input, the
+// other half of NewReplayTerminal's policy (see the command's help).
+func stripReplies(c *recordings.Cast) {
+	for i, e := range c.Events {
+		if e.Code == recordings.CodeInput {
+			c.Events[i].Data = string(ptyhost.StripQueryReplies([]byte(e.Data)))
+		}
+	}
+}
+
+// guessProvider picks the profile for a recorded command line by the
+// program's name: a recording of `gh copilot …` replays with gh-copilot.
+func guessProvider(command string) string {
+	fields := strings.Fields(command)
+	if len(fields) == 0 {
+		return "generic"
+	}
+	bin := filepath.Base(fields[0])
+	if bin == "yume-demo" { // the bundled gh-copilot stand-in
+		return "gh-copilot"
+	}
+	for _, p := range providerTable {
+		if p.bin != "" && p.bin == bin {
+			if _, err := heuristics.LoadProfile(p.profile); err == nil {
+				return p.name
+			}
+		}
+	}
+	return "generic"
+}

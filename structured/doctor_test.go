@@ -1,0 +1,122 @@
+package structured
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSupports(t *testing.T) {
+	cases := []struct {
+		provider, version, mode string
+		want                    bool
+	}{
+		{"copilot", "GitHub Copilot CLI 1.0.102.", "json", true},
+		{"copilot", "0.0.421", "json", false},
+		{"copilot", "0.0.400", "acp", true},
+		{"copilot", "0.0.396", "acp", false},
+		{"gemini", "0.61.0", "acp", true},
+		{"gemini", "0.10.0", "json", false},
+		{"claude", "2.1.197 (Claude Code)", "json", true},
+		{"claude", "2.1.197", "acp", false},
+		{"codex", "codex-cli 0.169.0", "json", true},
+		{"codex", "0.169.0", "acp", false},
+		{"codex", "", "json", true}, // unknown version: assume current
+		{"aider", "1.0.0", "json", false},
+		{"gemini", "0.61.0", "pty", false},
+	}
+	for _, c := range cases {
+		if got := Supports(c.provider, c.version, c.mode); got != c.want {
+			t.Errorf("Supports(%q, %q, %q) = %v, want %v", c.provider, c.version, c.mode, got, c.want)
+		}
+	}
+	if got := strings.Join(Modes("gemini", "0.61.0"), ","); got != "acp,json" {
+		t.Errorf("Modes(gemini) = %s", got)
+	}
+}
+
+// fakeBin writes an executable script printing out for --version.
+func fakeBin(t *testing.T, dir, name, out string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte("#!/bin/sh\necho '"+out+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestDetectVersion(t *testing.T) {
+	dir := t.TempDir()
+	good := fakeBin(t, dir, "good", "GitHub Copilot CLI 1.0.102.")
+	bad := fakeBin(t, dir, "bad", "no numbers here")
+	if v, err := DetectVersion(context.Background(), good); err != nil || v != "1.0.102" {
+		t.Errorf("DetectVersion(good) = %q, %v", v, err)
+	}
+	// Cached: the answer stays while the file is unchanged.
+	if v, err := DetectVersion(context.Background(), good); err != nil || v != "1.0.102" {
+		t.Errorf("cached DetectVersion(good) = %q, %v", v, err)
+	}
+	if _, err := DetectVersion(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "no version number") {
+		t.Errorf("DetectVersion(bad) err = %v", err)
+	}
+	if _, err := DetectVersion(context.Background(), filepath.Join(dir, "missing")); err == nil {
+		t.Error("DetectVersion(missing) succeeded")
+	}
+}
+
+func TestDoctor(t *testing.T) {
+	bin, home := t.TempDir(), t.TempDir()
+	fakeBin(t, bin, "gemini", "0.61.0")
+	fakeBin(t, bin, "codex", "codex-cli 0.169.0")
+	fakeBin(t, bin, "copilot", "GitHub Copilot CLI 0.0.100")
+	if err := os.MkdirAll(filepath.Join(home, ".codex"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".codex", "auth.json"), []byte(`{"OPENAI_API_KEY":"sk-secret"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A config file without a logged-in user is not a credential.
+	if err := os.WriteFile(filepath.Join(home, ".claude.json"), []byte(`{"theme":"dark"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"GEMINI_API_KEY": "AIza-secret"}
+	lookPath := func(name string) (string, error) {
+		p := filepath.Join(bin, name)
+		if _, err := os.Stat(p); err != nil {
+			return "", errors.New("not found")
+		}
+		return p, nil
+	}
+	got := map[string]ProviderStatus{}
+	for _, st := range doctor(context.Background(), func(k string) string { return env[k] }, home, lookPath) {
+		got[st.Name] = st
+	}
+	cases := []struct {
+		name, modes, cred string
+		installed         bool
+		fix               string
+	}{
+		{"claude", "", "", false, "npm install -g @anthropic-ai/claude-code"},
+		{"codex", "json,pty", "~/.codex/auth.json", true, ""},
+		{"copilot", "pty", "", true, "update it"},
+		{"gemini", "acp,json,pty", "env GEMINI_API_KEY", true, ""},
+	}
+	for _, c := range cases {
+		st := got[c.name]
+		if st.Installed != c.installed || strings.Join(st.Modes, ",") != c.modes || st.CredentialSource != c.cred {
+			t.Errorf("%s: %+v", c.name, st)
+		}
+		fix := strings.Join(st.Fix, "; ")
+		if c.fix == "" && fix != "" || !strings.Contains(fix, c.fix) {
+			t.Errorf("%s: fix %q, want %q", c.name, fix, c.fix)
+		}
+		for _, s := range append(st.Fix, st.Problems...) {
+			if strings.Contains(s, "secret") {
+				t.Errorf("%s: a secret leaked: %q", c.name, s)
+			}
+		}
+	}
+}
