@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/clipperhouse/displaywidth"
 )
 
 // Detection is a rule that fired: what it means and what it read.
@@ -247,7 +247,7 @@ func cursorAfterText(v View) bool {
 	if row < 0 || row >= v.Rows() {
 		return false
 	}
-	w := ansi.StringWidth(v.Line(row))
+	w := displaywidth.String(v.Line(row))
 	if w == 0 {
 		return false
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/clipperhouse/displaywidth"
 )
 
 // lookText is the text a rule's regex runs over, with a map back to rows.
@@ -92,7 +92,7 @@ func joinRows(rows []int, lines []string, cols int) *lookText {
 // one cell short (trailing blanks are trimmed) and stays a separate line.
 func softWrapped(line, next string, cols int) bool {
 	// A cell takes at least one byte, so a short line needs no measuring.
-	if next == "" || len(line) < cols || ansi.StringWidth(line) < cols {
+	if next == "" || len(line) < cols || displaywidth.String(line) < cols {
 		return false
 	}
 	last, _ := utf8.DecodeLastRuneInString(line)
@@ -138,7 +138,7 @@ func (lt *lookText) segAt(off int) int {
 func (lt *lookText) pos(off int) (row, col int) {
 	s := lt.segs[lt.segAt(off)]
 	o := min(max(off-s.start, 0), len(s.line))
-	return s.row, ansi.StringWidth(s.line[:o])
+	return s.row, displaywidth.String(s.line[:o])
 }
 
 // rows lists the rows that bytes [start, end) cover; a trailing newline of
@@ -172,7 +172,7 @@ func (lt *lookText) cursorAfter(v View, start, end int) (ok bool, endRow, endCol
 	}
 	s := lt.segs[lt.segAt(max(end-1, start))]
 	o := min(max(end-s.start, 0), len(s.line))
-	endRow, endCol = s.row, ansi.StringWidth(s.line[:o])
+	endRow, endCol = s.row, displaywidth.String(s.line[:o])
 	row, col, _ := v.Cursor()
 	if row != endRow || strings.TrimSpace(s.line[o:]) != "" {
 		return false, endRow, endCol

@@ -3,7 +3,7 @@ package heuristics
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/clipperhouse/displaywidth"
 )
 
 // fakeView is a View built from text rows, for rule tests that need no
@@ -27,7 +27,7 @@ func newFakeView(cols, rows int, lines ...string) *fakeView {
 	v := &fakeView{cols: cols, rows: rows, lines: lines}
 	for r := len(lines) - 1; r >= 0; r-- {
 		if lines[r] != "" {
-			v.curRow, v.curCol = r, ansi.StringWidth(lines[r])
+			v.curRow, v.curCol = r, displaywidth.String(lines[r])
 			break
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/clipperhouse/displaywidth"
 )
 
 // pointerGlyphs mark the highlighted option of a menu (survey's ">",
@@ -29,7 +29,7 @@ func readMenuRow(row int, line string) menuRow {
 	if r, size := utf8.DecodeRuneInString(rest); size > 0 && strings.ContainsRune(pointerGlyphs, r) &&
 		(len(rest) == size || rest[size] == ' ') {
 		m.pointer = true
-		indent += ansi.StringWidth(rest[:size])
+		indent += displaywidth.String(rest[:size])
 		rest = rest[size:]
 		trimmed := strings.TrimLeft(rest, " ")
 		indent += len(rest) - len(trimmed)

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/clipperhouse/displaywidth"
 )
 
 // RulesError collects every problem found in one rules file, so a user fixes
@@ -53,12 +53,12 @@ func caret(src string, col, n int) string {
 	if col-1 > len(src) {
 		col = len(src) + 1
 	}
-	pad := ansi.StringWidth(src[:col-1])
+	pad := displaywidth.String(src[:col-1])
 	if n < 1 {
 		n = 1
 	}
 	if end := col - 1 + n; end <= len(src) {
-		n = max(1, ansi.StringWidth(src[col-1:end]))
+		n = max(1, displaywidth.String(src[col-1:end]))
 	}
 	return strings.Repeat(" ", pad) + "^" + strings.Repeat("~", n-1)
 }

@@ -88,10 +88,16 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, p provider, path,
 	}()
 
 	reason, perr := s.prompt(turnCtx, cwd, &interrupted)
-	// The turn is over: let the agent go, then make sure it is gone.
+	// The turn is over: closing stdin lets the agent save its session and
+	// exit; one that lingers is interrupted, then killed.
 	_ = pr.stdin.Close() // Best effort: the agent may have exited.
-	pr.interrupt()
-	serr := <-served
+	var serr error
+	select {
+	case serr = <-served:
+	case <-time.After(killGrace):
+		pr.interrupt()
+		serr = <-served
+	}
 	exit := pr.wait()
 
 	s.mu.Lock()

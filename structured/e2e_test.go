@@ -339,3 +339,57 @@ func TestLiveInterrupt(t *testing.T) {
 		})
 	}
 }
+
+// TestLiveResume runs two turns, the second resuming the provider session
+// the first one announced, and checks the model saw the first turn again.
+func TestLiveResume(t *testing.T) {
+	for _, c := range []struct{ provider, mode string }{
+		{"claude", "json"}, {"codex", "json"}, {"copilot", "json"}, {"gemini", "json"}, {"gemini", "acp"}, {"copilot", "acp"},
+	} {
+		t.Run(c.provider+"/"+c.mode, func(t *testing.T) {
+			bin, dir := e2eBin(t, c.provider)
+			srv, err := fakemodel.New(fakemodel.Script{Replies: []fakemodel.Reply{{Text: "first answer"}, {Text: "second answer"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Close()
+			sb, err := offline.Setup(c.provider, t.TempDir(), srv.URL(), dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			session := ""
+			for i, prompt := range []string{"remember the word pineapple", "which word?"} {
+				var out, stderr bytes.Buffer
+				w := emit.NewWriter(&out, emit.Config{Model: sb.Model, Cwd: sb.Workspace})
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				err := Run(ctx, Options{Provider: c.provider, Mode: c.mode, Bin: bin, Model: sb.Model, Cwd: sb.Workspace,
+					Prompt: prompt, Resume: session, PermissionMode: "auto", Stderr: &stderr, Env: sb.Env}, w)
+				cancel()
+				if err != nil {
+					t.Fatalf("turn %d: %v\n%s", i, err, stderr.String())
+				}
+				for _, e := range emit.Validate(out.Bytes()) {
+					t.Errorf("turn %d conformance: %v", i, e)
+				}
+				res := finalResult(t, out.Bytes())
+				if res["is_error"] != false {
+					t.Fatalf("turn %d: %v\nstderr: %s", i, res, stderr.String())
+				}
+				session, _ = res["session_id"].(string)
+				if os.Getenv("YUME_E2E_DEBUG") != "" {
+					_ = filepath.Walk(sb.Home, func(p string, fi os.FileInfo, err error) error {
+						if err == nil && strings.Contains(p, "chats") {
+							t.Logf("DEBUG %s", p)
+						}
+						return nil
+					})
+				}
+			}
+			reqs := srv.AgentRequests()
+			if len(reqs) < 2 || !reqs[len(reqs)-1].Contains("pineapple") || !reqs[len(reqs)-1].Contains("first answer") {
+				t.Errorf("the resumed turn did not carry the first one (%d requests)", len(reqs))
+			}
+			assertNoLeftovers(t, sb.Home)
+		})
+	}
+}
