@@ -40,6 +40,10 @@ type generational interface{ Generation() uint64 }
 type Engine struct {
 	p       *Profile
 	fired   map[string]string // identity -> rule name
+	// claimed holds the answer row of each question that fired (absolute
+	// row -> its text then), so a second rule matching the same question
+	// (yes-no and inquirer-confirm both read "? Go on? (y/N)") stays quiet.
+	claimed map[int64]claim
 	filters map[*Rule]prefilter
 	spans   map[*Rule]int // lineSpan of cursor: end rules
 
@@ -51,7 +55,7 @@ type Engine struct {
 
 // NewEngine returns an engine for p's rules.
 func NewEngine(p *Profile) *Engine {
-	e := &Engine{p: p, fired: make(map[string]string),
+	e := &Engine{p: p, fired: make(map[string]string), claimed: make(map[int64]claim),
 		filters: make(map[*Rule]prefilter, len(p.Rules)), spans: make(map[*Rule]int)}
 	for _, r := range p.Rules {
 		if r.Match == nil {
@@ -136,6 +140,7 @@ func (e *Engine) Evaluate(v View, settled bool) (*Detection, []TraceStep) {
 			delete(e.fired, k)
 		}
 	}
+	e.claimRow(v, fired)
 	e.lastIdle = fired == nil
 	return fired, trace
 }
@@ -189,7 +194,44 @@ func (e *Engine) try(v View, r *Rule, lt *lookText, settled bool, step *TraceSte
 	if _, done := e.fired[d.Key]; done {
 		return d, "already fired", true
 	}
+	if c, ok := e.claimed[answerRow(v, d)]; ok && d.Kind.asks() && c.text == rowText(v, d) {
+		return d, "already answered (rule " + c.rule + " fired on this row)", true
+	}
 	return d, "", true
+}
+
+// claim is a question's answer row as it read when its rule fired.
+type claim struct{ text, rule string }
+
+// answerRow is the absolute row of a detection's last row: where a
+// question's answer goes.
+func answerRow(v View, d *Detection) int64 {
+	if len(d.Rows) == 0 {
+		return -1 << 62
+	}
+	return int64(v.Retired()) + int64(d.Rows[len(d.Rows)-1])
+}
+
+func rowText(v View, d *Detection) string {
+	if len(d.Rows) == 0 || d.Rows[len(d.Rows)-1] < 0 {
+		return ""
+	}
+	return normalise(v.Line(d.Rows[len(d.Rows)-1]))
+}
+
+// claimRow records a fired question's answer row, and forgets claims on
+// rows that changed or left the screen.
+func (e *Engine) claimRow(v View, d *Detection) {
+	base := int64(v.Retired())
+	for abs, c := range e.claimed {
+		r := abs - base
+		if r < 0 || r >= int64(v.Rows()) || normalise(v.Line(int(r))) != c.text {
+			delete(e.claimed, abs)
+		}
+	}
+	if d != nil && d.Kind.asks() {
+		e.claimed[answerRow(v, d)] = claim{rowText(v, d), d.Rule.Name}
+	}
 }
 
 // detect finds the last match of r in lt and reads it into a Detection,

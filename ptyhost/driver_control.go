@@ -78,7 +78,7 @@ func (d *driver) interrupt(reason string) {
 	if d.pending != nil {
 		d.supersede("interrupted")
 	}
-	if c := d.stopCapture(); c != nil {
+	if c := d.finishCapture(nil); c != nil {
 		d.emitErr(d.out.ToolResult(c.id, c.text()+"\n[interrupted]", true))
 	}
 	_ = d.cfg.Term.Close() // Best effort: stops the whole process group.

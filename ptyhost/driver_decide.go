@@ -50,8 +50,8 @@ func (d *driver) evaluate(settled bool) {
 			return
 		}
 		d.handle(det)
-		if d.pending != nil {
-			return
+		if d.pending != nil || d.answering {
+			return // keys were typed: this screen is about to change
 		}
 	}
 }
@@ -255,9 +255,16 @@ func firstLine(s string) string {
 // endCapture emits the captured output as the tool_result; the visible part
 // stops before the rows of det (the next question), or at the screen's end.
 func (d *driver) endCapture(det *heuristics.Detection) {
+	if c := d.finishCapture(det); c != nil {
+		d.emitErr(d.out.ToolResult(c.id, c.text(), false))
+	}
+}
+
+// finishCapture stops the capture and adds the visible rows it covers.
+func (d *driver) finishCapture(det *heuristics.Detection) *capture {
 	c := d.stopCapture()
 	if c == nil {
-		return
+		return nil
 	}
 	end := d.screen.Rows()
 	if det != nil {
@@ -270,7 +277,7 @@ func (d *driver) endCapture(det *heuristics.Detection) {
 			c.add(d.screen.Line(r))
 		}
 	}
-	d.emitErr(d.out.ToolResult(c.id, c.text(), false))
+	return c
 }
 
 // supersede settles a pending question the program no longer asks.

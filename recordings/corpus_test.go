@@ -49,7 +49,7 @@ var corpus = []corpusCase{
 	// The generic yes-no rule fires a second time on inquirer's redraw
 	// "? Delete build/ directory? (y/N) y" (its .{0,2} takes the echoed
 	// answer), and would type "y\r" into the select that follows.
-	{name: "inquirer", cast: "inquirer", provider: "generic", knownBug: `rule yes-no): replay: the driver typed "y\r" where the recording typed "\r"`},
+	{name: "inquirer", cast: "inquirer", provider: "generic"},
 	{name: "demo-typed", cast: "demo-typed", provider: "gh-copilot"},
 	{name: "demo-approve", cast: "demo-approve", provider: "gh-copilot"},
 	{name: "demo-deny", cast: "demo-deny", provider: "gh-copilot", approve: map[int]bool{}},

@@ -233,13 +233,13 @@ func (s *acpSession) permission(turnCtx context.Context, params json.RawMessage)
 	}
 	id := p.ToolCall.ToolCallID
 	s.mu.Lock()
-	if _, seen := s.tr.tools[id]; !seen {
+	if !s.tr.tools.seen(id) {
 		if err := s.tr.use(p.ToolCall); err != nil {
 			s.mu.Unlock()
 			return nil, err
 		}
 	}
-	tc := s.tr.tools[id]
+	tc, _ := s.tr.tools.get(id)
 	s.mu.Unlock()
 	d, err := s.ap.ask(turnCtx, id, tc.name, tc.input)
 	if err != nil {

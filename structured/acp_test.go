@@ -68,7 +68,7 @@ func replayACP(t *testing.T, provider string, rec []byte) []byte {
 			if err := json.Unmarshal(m.Params, &p); err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := tr.tools[p.ToolCall.ToolCallID]; !ok {
+			if !tr.tools.seen(p.ToolCall.ToolCallID) {
 				if err := tr.use(p.ToolCall); err != nil {
 					t.Fatal(err)
 				}

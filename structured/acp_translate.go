@@ -57,7 +57,7 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 		}
 		return a.maybeResult(u)
 	case "tool_call_update":
-		if _, seen := a.tools[u.ToolCallID]; !seen && (u.RawInput != nil || u.Kind != "") {
+		if !a.tools.seen(u.ToolCallID) && (u.RawInput != nil || u.Kind != "") {
 			if err := a.use(u); err != nil {
 				return err
 			}

@@ -117,7 +117,7 @@ func BenchmarkStream1GiB(b *testing.B) {
 					b.Fatal(err)
 				}
 				sr := &streamReader{lines: typicalLines[provider], left: 1 << 30}
-				sampler := &heapSampler{every: 1 << 16}
+				sampler := &heapSampler{every: 1 << 18}
 				st, err := pump(sr, tr, provider, io.Discard, sampler.sample)
 				if err != nil || st.Malformed != 0 {
 					b.Fatalf("pump: %v, %d malformed", err, st.Malformed)

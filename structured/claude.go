@@ -218,7 +218,7 @@ func (c *claudeTranslator) result(l claudeLine) error {
 	// out as plain error results; name them so the user knows why.
 	var others []string
 	for _, d := range l.Denials {
-		if _, ours := c.denied[d.ToolUseID]; !ours {
+		if !c.ours[d.ToolUseID] {
 			others = append(others, d.ToolName)
 		}
 	}

@@ -106,7 +106,10 @@ func (c *copilotTranslator) Line(line []byte) error {
 			b.WriteString(d.DeltaContent)
 		}
 	case "assistant.message":
-		delete(c.deltas, d.MessageID)
+		if _, ok := c.deltas[d.MessageID]; ok {
+			delete(c.deltas, d.MessageID)
+			c.order = pruneOrder(c.order, c.deltas)
+		}
 		if err := c.say(d.Content); err != nil {
 			return err
 		}
@@ -214,4 +217,19 @@ func (c *copilotTranslator) Finish(exit error) error {
 		return err
 	}
 	return c.finish(exit)
+}
+
+// pruneOrder drops confirmed message ids from order once they dominate it,
+// so a long stream does not grow it without bound.
+func pruneOrder(order []string, live map[string]*strings.Builder) []string {
+	if len(order) < 2*len(live)+16 {
+		return order
+	}
+	kept := order[:0]
+	for _, id := range order {
+		if _, ok := live[id]; ok {
+			kept = append(kept, id)
+		}
+	}
+	return kept
 }

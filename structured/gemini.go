@@ -108,7 +108,8 @@ func (g *geminiTranslator) toolResult(l geminiLine) error {
 	if l.Error != nil && l.Error.Message != "" {
 		msg = l.Error.Message
 	}
-	if l.Error != nil && isGeminiDenial(l.Error.Type, g.tools[l.ToolID].name) {
+	tc, _ := g.tools.get(l.ToolID)
+	if l.Error != nil && isGeminiDenial(l.Error.Type, tc.name) {
 		return g.deny(l.ToolID, "denied by gemini's policy in non-interactive mode (use --permission-mode auto or --mode acp to approve): "+msg)
 	}
 	return g.turn.toolResult(l.ToolID, msg, true)

@@ -7,6 +7,9 @@ type provider struct {
 	tools []string // Claude tool names it can run, for system/init
 	// minJSON and minACP are the first versions with the JSON mode and ACP
 	// ("" = never). Versions older than these fall back to PTY in auto mode.
+	// Copilot's come from its changelog (0.0.422 JSONL, 0.0.397 --acp);
+	// the others are estimates: verified live are claude 2.1.197, codex
+	// 0.169.0, copilot 1.0.102 and gemini 0.61.0.
 	minJSON, minACP string
 }
 

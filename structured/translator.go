@@ -1,8 +1,6 @@
 package structured
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -53,9 +51,9 @@ type turn struct {
 	inited   bool
 	text     strings.Builder     // assistant text not yet written
 	last     string              // the last assistant text written: the result text
-	tools    map[string]toolCall // tool_use ids written
-	results  map[string]bool     // tool_use ids that have their result
-	denied   map[string]string   // tool_use ids denied by us -> message
+	tools    *toolTracker
+	denied   map[string]string // tool_use ids denied by us, result not yet written -> message
+	ours     map[string]bool   // every tool_use id we denied this session
 	usage    emit.Usage
 	errs     []string // errors reported during the turn
 	note     string   // a notice written right after init (which mode runs)
@@ -67,8 +65,8 @@ type toolCall struct {
 }
 
 func newTurn(w *emit.Writer, provider, mode string) *turn {
-	return &turn{w: w, provider: provider, mode: mode, tools: map[string]toolCall{},
-		results: map[string]bool{}, denied: map[string]string{}}
+	return &turn{w: w, provider: provider, mode: mode, tools: newToolTracker(),
+		denied: map[string]string{}, ours: map[string]bool{}}
 }
 
 // init writes system/init with the provider's tools, then announces the
@@ -134,13 +132,13 @@ func (t *turn) say(s string) error {
 
 // toolUse writes a tool_use once per id.
 func (t *turn) toolUse(id, name string, input any) error {
-	if _, ok := t.tools[id]; ok {
+	if t.tools.seen(id) {
 		return nil
 	}
 	if err := t.flush(); err != nil {
 		return err
 	}
-	t.tools[id] = toolCall{name, input}
+	t.tools.use(id, toolCall{name, input})
 	return t.w.ToolUse(id, name, input)
 }
 
@@ -148,10 +146,10 @@ func (t *turn) toolUse(id, name string, input any) error {
 // stream never announced gets a generic tool_use first, so Yume never sees
 // a result without its use. A tool we denied is reported as a denial.
 func (t *turn) toolResult(id, content string, isError bool) error {
-	if t.results[id] {
+	if t.tools.finished(id) {
 		return nil
 	}
-	if _, ok := t.tools[id]; !ok {
+	if !t.tools.seen(id) {
 		if err := t.toolUse(id, "Tool", map[string]any{}); err != nil {
 			return err
 		}
@@ -159,12 +157,13 @@ func (t *turn) toolResult(id, content string, isError bool) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
-	t.results[id] = true
+	tc, _ := t.tools.get(id)
+	t.tools.finish(id)
 	if msg, ok := t.denied[id]; ok {
+		delete(t.denied, id)
 		if content == "" {
 			content = msg
 		}
-		tc := t.tools[id]
 		return t.w.Deny(id, tc.name, tc.input, content)
 	}
 	if content == "" {
@@ -176,6 +175,7 @@ func (t *turn) toolResult(id, content string, isError bool) error {
 // deny writes the tool_result of a denied tool and records the denial.
 func (t *turn) deny(id, message string) error {
 	t.denied[id] = message
+	t.ours[id] = true
 	return t.toolResult(id, message, true)
 }
 
@@ -219,10 +219,8 @@ func (t *turn) end(r emit.Result) error {
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		if !t.results[id] {
-			if err := t.toolResult(id, t.denied[id], true); err != nil {
-				return err
-			}
+		if err := t.toolResult(id, t.denied[id], true); err != nil {
+			return err
 		}
 	}
 	if r.IsError {
@@ -267,64 +265,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// lineType reads the top-level "type" of a JSON line without decoding it
-// all, so lines a translator ignores cost almost nothing. It returns "" when
-// the line does not start like a JSON object with a leading "type" key; the
-// caller then decodes fully.
-func lineType(line []byte) string {
-	const key = `{"type":"`
-	if !bytes.HasPrefix(line, []byte(key)) {
-		return ""
-	}
-	rest := line[len(key):]
-	end := bytes.IndexByte(rest, '"')
-	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
-		return ""
-	}
-	return string(rest[:end])
-}
-
-// decode unmarshals a provider line, wrapping failures in ErrMalformed.
-func decode(line []byte, v any) error {
-	if err := json.Unmarshal(line, v); err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformed, err)
-	}
-	return nil
-}
-
-// blocksText flattens a content value that is a string or an array of
-// {type:"text",text} blocks (Claude tool results, Copilot results, ACP).
-func blocksText(raw json.RawMessage) string {
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(raw, &blocks) == nil {
-		var b strings.Builder
-		for _, bl := range blocks {
-			if bl.Text == "" {
-				if bl.Type != "" && bl.Type != "text" {
-					fmt.Fprintf(&b, "[%s]", bl.Type)
-				}
-				continue
-			}
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(bl.Text)
-		}
-		return b.String()
-	}
-	return string(raw)
 }
 
 // abort ends the turn after an interrupt: an interrupt line, then an error

@@ -17,7 +17,9 @@ import (
 	"golang.org/x/term"
 )
 
-func init() { extraCommands = append(extraCommands, func(ios *IOStreams) *cobra.Command { return NewCmdRecord(ios, nil) }) }
+func init() {
+	extraCommands = append(extraCommands, func(ios *IOStreams) *cobra.Command { return NewCmdRecord(ios, nil) })
+}
 
 // RecordOptions is what `yume-cli record` was asked to do.
 type RecordOptions struct {
@@ -107,6 +109,10 @@ func runRecord(o *RecordOptions) error {
 	if err != nil {
 		return err
 	}
+	// Catch signals before the program starts, so none can kill us between.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	defer signal.Stop(sigs)
 	proc, err := ptyhost.Start(ptyhost.Options{Argv: o.Command, Cols: cols, Rows: rows})
 	if err != nil {
 		_ = rec.Close(127) // Best effort: the start error is what matters.
@@ -124,7 +130,7 @@ func runRecord(o *RecordOptions) error {
 		}
 		defer func() { _ = term.Restore(int(in.Fd()), old) }() // Best effort.
 	}
-	stop := watchSignals(proc, rec, start, out, outTTY)
+	stop := watchSignals(sigs, proc, rec, start, out, outTTY)
 	defer stop()
 	go copyKeys(o.IO.In, proc, rec, start)
 	code := copyOutput(proc, o.IO.Out, rec, start)
@@ -190,13 +196,11 @@ func copyKeys(in io.Reader, proc *ptyhost.Process, rec *recordings.Recorder, sta
 	}
 }
 
-// watchSignals forwards window resizes to the program (and records them)
+// watchSignals, given the channel signal.Notify fills, forwards window resizes to the program (and records them)
 // and ends the session on SIGINT, SIGTERM, SIGHUP or SIGQUIT by stopping
 // the program, so runRecord returns and restores the terminal. stop undoes
 // it and may be called more than once.
-func watchSignals(proc *ptyhost.Process, rec *recordings.Recorder, start time.Time, out *os.File, outTTY bool) (stop func()) {
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+func watchSignals(sigs <-chan os.Signal, proc *ptyhost.Process, rec *recordings.Recorder, start time.Time, out *os.File, outTTY bool) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		for {
@@ -223,7 +227,6 @@ func watchSignals(proc *ptyhost.Process, rec *recordings.Recorder, start time.Ti
 	return func() {
 		if !stopped {
 			stopped = true
-			signal.Stop(sigs)
 			close(done)
 		}
 	}

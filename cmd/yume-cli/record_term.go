@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/yume-cli/yume-cli/ptyhost"
@@ -28,7 +27,7 @@ func startRecording(o *StartOptions, argv []string, t ptyhost.Terminal) (*record
 	h := recordings.Header{
 		Version: 2, Width: o.Cols, Height: o.Rows, Timestamp: start.Unix(),
 		Env:     map[string]string{"TERM": "xterm-256color"},
-		Command: strings.Join(argv, " "),
+		Command: shellJoin(argv),
 	}
 	rec, err := recordings.NewRecorder(f, h, start)
 	if err != nil {

@@ -172,7 +172,7 @@ func TestRecordInAPTY(t *testing.T) {
 		{
 			name: "SIGTERM", argv: []string{"sh", "-c", "echo sleeping; exec sleep 60"},
 			act: func(s *ptySession, _ string) {
-				s.waitText("sleeping")
+				s.waitText("sleeping\r\n") // not the banner, which quotes the command
 				_ = s.cmd.Process.Signal(syscall.SIGTERM)
 			},
 			wantCode: 128 + int(syscall.SIGTERM), wantOut: []string{"sleeping"},

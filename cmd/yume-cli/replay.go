@@ -17,7 +17,9 @@ import (
 	"github.com/yume-cli/yume-cli/recordings"
 )
 
-func init() { extraCommands = append(extraCommands, func(ios *IOStreams) *cobra.Command { return NewCmdReplay(ios, nil) }) }
+func init() {
+	extraCommands = append(extraCommands, func(ios *IOStreams) *cobra.Command { return NewCmdReplay(ios, nil) })
+}
 
 // ReplayOptions is what `yume-cli replay` was asked to do.
 type ReplayOptions struct {
@@ -145,7 +147,7 @@ func parseDecisions(s string) (decisions, error) {
 	return d, nil
 }
 
-func (d decisions) decide(n int, _ *heuristics.Detection) bool { return d.all || d.approve[n] }
+func (d decisions) decide(n int, _ *heuristics.Detection) bool  { return d.all || d.approve[n] }
 func (d decisions) revises(n int, _ *heuristics.Detection) bool { return d.revise[n] }
 
 // runReplay drives the recording and reports how its keys compare.

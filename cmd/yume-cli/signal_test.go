@@ -45,7 +45,12 @@ func TestSignalsEndTheStream(t *testing.T) {
 			if got := strings.Join(types, ","); got != "system/init,interrupt,result,message_stop" {
 				t.Errorf("events %s", got)
 			}
+			// SIGKILL is delivered asynchronously: allow the kernel a moment.
+			deadline := time.Now().Add(5 * time.Second)
 			for _, pid := range pids {
+				for alive(pid) && time.Now().Before(deadline) {
+					time.Sleep(5 * time.Millisecond) // Polling a condition under a deadline.
+				}
 				if alive(pid) {
 					t.Errorf("process %d survived", pid)
 					_ = syscall.Kill(pid, syscall.SIGKILL)

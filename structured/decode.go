@@ -1,0 +1,66 @@
+package structured
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// lineType reads the top-level "type" of a JSON line without decoding it
+// all, so lines a translator ignores cost almost nothing. It returns "" when
+// the line does not start like a JSON object with a leading "type" key; the
+// caller then decodes fully.
+func lineType(line []byte) string {
+	const key = `{"type":"`
+	if !bytes.HasPrefix(line, []byte(key)) {
+		return ""
+	}
+	rest := line[len(key):]
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 || bytes.IndexByte(rest[:end], '\\') >= 0 {
+		return ""
+	}
+	return string(rest[:end])
+}
+
+// decode unmarshals a provider line, wrapping failures in ErrMalformed.
+func decode(line []byte, v any) error {
+	if err := json.Unmarshal(line, v); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return nil
+}
+
+// blocksText flattens a content value that is a string or an array of
+// {type:"text",text} blocks (Claude tool results, Copilot results, ACP).
+func blocksText(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) == nil {
+		var b strings.Builder
+		for _, bl := range blocks {
+			if bl.Text == "" {
+				if bl.Type != "" && bl.Type != "text" {
+					fmt.Fprintf(&b, "[%s]", bl.Type)
+				}
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(bl.Text)
+		}
+		return b.String()
+	}
+	return string(raw)
+}
