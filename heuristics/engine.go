@@ -38,8 +38,8 @@ type generational interface{ Generation() uint64 }
 // remembers which prompts fired so none fires twice. Not safe for concurrent
 // use.
 type Engine struct {
-	p       *Profile
-	fired   map[string]string // identity -> rule name
+	p     *Profile
+	fired map[string]string // identity -> rule name
 	// claimed holds the answer row of each question that fired (absolute
 	// row -> its text then), so a second rule matching the same question
 	// (yes-no and inquirer-confirm both read "? Go on? (y/N)") stays quiet.
