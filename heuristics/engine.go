@@ -13,6 +13,8 @@ type Detection struct {
 	Kind Kind
 	// Cleaned named groups (see cleanGroup); empty when the rule has none.
 	Command, Prompt, Description, Text, Option string
+	// Output is the `output` group with its line breaks kept (cleanOutput).
+	Output string
 	// Rows are the rows the match covered; negative rows are scrollback
 	// lines (-1 the newest) for rules that look at the transcript.
 	Rows []int
@@ -259,7 +261,12 @@ func detectIn(v View, r *Rule, lt *lookText, from, to int) (*Detection, []int) {
 		if name == "" || loc[2*i] < 0 {
 			continue
 		}
-		val := cleanGroup(lt.text[loc[2*i]:loc[2*i+1]])
+		raw := lt.text[loc[2*i]:loc[2*i+1]]
+		if name == "output" {
+			d.Output = cleanOutput(raw)
+			continue
+		}
+		val := cleanGroup(raw)
 		switch name {
 		case "command":
 			d.Command = val
@@ -304,7 +311,7 @@ func normalise(s string) string { return strings.Join(strings.Fields(s), " ") }
 func groupsOf(d *Detection) map[string]string {
 	g := map[string]string{}
 	for k, v := range map[string]string{"command": d.Command, "prompt": d.Prompt,
-		"description": d.Description, "text": d.Text, "option": d.Option} {
+		"description": d.Description, "text": d.Text, "option": d.Option, "output": d.Output} {
 		if v != "" {
 			g[k] = v
 		}

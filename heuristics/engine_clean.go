@@ -58,14 +58,24 @@ func cleanGroup(s string) string {
 
 // stripBorders removes a vertical frame from the edges of a row: │ ┃ ║ at
 // either edge, or | at both (an ASCII box; a lone | may be a shell pipe).
+// Nested frames (a command box inside a dialog box) are stripped a level at
+// a time.
 func stripBorders(l string) (string, bool) {
 	t := strings.TrimRight(l, " ")
 	stripped := false
-	if r, n := utf8.DecodeLastRuneInString(t); n > 0 && strings.ContainsRune(edgeBorders, r) {
-		t, stripped = t[:len(t)-n], true
+	for {
+		r, n := utf8.DecodeLastRuneInString(t)
+		if n == 0 || !strings.ContainsRune(edgeBorders, r) {
+			break
+		}
+		t, stripped = strings.TrimRight(t[:len(t)-n], " "), true
 	}
-	lead := strings.TrimLeft(t, " ")
-	if r, n := utf8.DecodeRuneInString(lead); n > 0 && strings.ContainsRune(edgeBorders, r) {
+	for {
+		lead := strings.TrimLeft(t, " ")
+		r, n := utf8.DecodeRuneInString(lead)
+		if n == 0 || !strings.ContainsRune(edgeBorders, r) {
+			break
+		}
 		t, stripped = lead[n:], true
 	}
 	if !stripped {
@@ -139,4 +149,31 @@ func dedent(lines []string) string {
 		out = append(out, l)
 	}
 	return strings.Trim(strings.Join(out, "\n"), "\n")
+}
+
+// resultGlyphs open a TUI's rendering of a command's output ("⎿  out",
+// "└ out"); each is one cell wide, so it becomes a blank to keep alignment.
+const resultGlyphs = "⎿└"
+
+// cleanOutput turns an `output` group back into the command's output: frame
+// rows dropped, vertical borders and the result glyph stripped, common
+// indentation removed, but every line kept (output is not prose to join).
+func cleanOutput(s string) string {
+	var lines []string
+	first := true
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Trim(l, frameOnly) == "" && strings.ContainsAny(l, frameEdges) {
+			continue
+		}
+		l, _ = stripBorders(l)
+		if first && strings.TrimSpace(l) != "" {
+			first = false
+			body := strings.TrimLeft(l, " ")
+			if r, n := utf8.DecodeRuneInString(body); n > 0 && strings.ContainsRune(resultGlyphs, r) {
+				l = l[:len(l)-len(body)] + " " + body[n:]
+			}
+		}
+		lines = append(lines, l)
+	}
+	return dedent(lines)
 }

@@ -31,12 +31,20 @@ const (
 	KindInput Kind = "input"
 	// KindText: assistant text to emit once (group `text`).
 	KindText Kind = "text"
-	// KindDone: the program finished its work; the turn is over.
+	// KindResult: the output of an approved command as the program itself
+	// shows it (group `output`), e.g. a TUI's result block. Full-screen
+	// programs redraw in place, so the lines that scroll away are not the
+	// output; a result rule reads it from the screen and ends the capture.
+	KindResult Kind = "result"
+	// KindDone: the program finished its work; the turn is over. A `text`
+	// group is the final answer, emitted once. When the profile has quit
+	// keys, the driver types them: an interactive TUI does not exit by
+	// itself after a turn.
 	KindDone Kind = "done"
 )
 
 // kinds lists the valid kinds in the order error messages show them.
-var kinds = []Kind{KindSuggestion, KindConfirm, KindMenu, KindInput, KindText, KindDone}
+var kinds = []Kind{KindSuggestion, KindConfirm, KindMenu, KindInput, KindText, KindResult, KindDone}
 
 // asks reports whether the driver types approve/deny keys for this kind.
 func (k Kind) asks() bool { return k == KindConfirm || k == KindMenu || k == KindInput }

@@ -17,7 +17,7 @@ import (
 var (
 	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "echo", "quit", "rules"}
 	ruleFields    = []string{"name", "look", "match", "kind", "cursor", "approve", "deny", "revise", "followup"}
-	groupNames    = []string{"command", "prompt", "description", "text", "option"}
+	groupNames    = []string{"command", "prompt", "description", "text", "option", "output"}
 )
 
 // The profile file format (profiles/*.yaml are the examples):
@@ -32,8 +32,8 @@ var (
 //	rules:
 //	  - name: rm-remove    # unique; a --rules rule of the same name replaces it
 //	    look: screen       # screen | bottom:N | transcript[:N]
-//	    match: '(?m)^(?P<prompt>rm: remove .+\?)$'  # groups: command prompt description text option
-//	    kind: confirm      # suggestion | confirm | menu | input | text | done
+//	    match: '(?m)^(?P<prompt>rm: remove .+\?)$'  # groups: command prompt description text option output
+//	    kind: confirm      # suggestion | confirm | menu | input | text | result | done
 //	    cursor: end        # optional: fire only with the cursor right after the match
 //	    approve: 'y<Enter>'  # confirm, menu, input: keys (see ParseKeys)
 //	    deny: 'n<Enter>'     # confirm, menu (input: optional)

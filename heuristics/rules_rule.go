@@ -115,6 +115,11 @@ func checkRule(ps *problems, r *Rule, n *yaml.Node, nodes map[string]*yaml.Node)
 			l, c, w := at("match")
 			ps.add(l, c, w, "a text rule needs a (?P<text>...) group in match")
 		}
+	case KindResult:
+		if !has("output") {
+			l, c, w := at("match")
+			ps.add(l, c, w, "a result rule needs an (?P<output>...) group in match: the command's output")
+		}
 	}
 	if r.Kind.asks() {
 		if r.Approve.IsZero() {

@@ -36,7 +36,7 @@ func (c *capture) add(line string) {
 		}
 		c.started = true
 	}
-	if c.head.Len()+len(line)+1 <= c.limit/2 {
+	if c.tail == nil && c.head.Len()+len(line)+1 <= c.limit/2 { // the head closes for good once full
 		c.head.WriteString(line)
 		c.head.WriteByte('\n')
 		return

@@ -294,3 +294,24 @@ func TestDriveDemoRevise(t *testing.T) {
 		t.Errorf("keys = %q, want %q", r.keys, want)
 	}
 }
+
+// TestDriveOutputHygiene: what a command prints is redacted and capped
+// before it becomes the tool_result, however much it prints.
+func TestDriveOutputHygiene(t *testing.T) {
+	token := "ghp_" + strings.Repeat("A1b2C3d4E5", 3) + "abcdef"
+	script := `printf 'Run it? (y/n) '; read a; echo "token=` + token + `"; i=0; while [ $i -lt 40000 ]; do echo "line $i of a long log"; i=$((i+1)); done; echo last-line`
+	r := drive(t, t.TempDir(), "generic", ptyhost.ModeAuto, nil, "sh", "-c", script)
+	if len(r.uses) != 1 {
+		t.Fatalf("got %d tool_uses", len(r.uses))
+	}
+	content, _ := r.results[r.uses[0].ID]["content"].(string)
+	if strings.Contains(content, token) || !strings.Contains(content, "[REDACTED") {
+		t.Errorf("token not redacted: %.200q", content)
+	}
+	if len(content) > 110*1024 || !strings.Contains(content, "omitted") {
+		t.Errorf("content is %d bytes and says nothing omitted", len(content))
+	}
+	if !strings.HasSuffix(content, "last-line") || !strings.Contains(content, "line 0 of a long log") {
+		t.Errorf("head or tail of the output lost: %.100q … %q", content, content[max(0, len(content)-100):])
+	}
+}

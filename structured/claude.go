@@ -172,9 +172,11 @@ func (c *claudeTranslator) assistant(l claudeLine) error {
 				return err
 			}
 		case "tool_use":
+			// Claude's input already has Claude's shape: pass it through
+			// undecoded (the Writer re-checks it when encoding).
 			var input any = map[string]any{}
-			if len(b.Input) > 0 {
-				_ = json.Unmarshal(b.Input, &input) // A bad input stays {}.
+			if len(b.Input) > 0 && b.Input[0] == '{' {
+				input = b.Input
 			}
 			if err := c.toolUse(b.ID, b.Name, input); err != nil {
 				return err

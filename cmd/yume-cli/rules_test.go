@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRulesList(t *testing.T) {
+	code, stdout, _ := runMain(t, "", "rules", "list")
+	for _, want := range []string{"generic", "gh-copilot", "rm-remove", "select-option"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("rules list lacks %q", want)
+		}
+	}
+	if code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+func TestRulesCheck(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	bad := filepath.Join(dir, "bad.yaml")
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(good, "name: mine\nrules:\n  - name: go-on\n    match: '(?P<prompt>Go on\\?)$'\n    kind: confirm\n    approve: 'y<Enter>'\n    deny: 'n<Enter>'\n")
+	write(bad, "name: mine\nrules:\n  - name: go-on\n    match: '(?P<prompt>Go on\\?$'\n    kind: confirm\n    approve: 'y<Entr>'\n    deny: 'n<Enter>'\n")
+	code, stdout, stderr := runMain(t, "", "rules", "check", good, bad)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (one file is bad)", code)
+	}
+	if !strings.Contains(stdout, "good.yaml: ok (profile mine, 1 rules)") {
+		t.Errorf("stdout %q", stdout)
+	}
+	for _, want := range []string{"bad.yaml:4:13: bad regular expression", "bad.yaml:6:16: approve: unknown key <Entr>", "^~~~~~"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+// TestRulesFlagOverrides: --rules adds a rule that fires first.
+func TestRulesFlagOverrides(t *testing.T) {
+	dir := t.TempDir()
+	rules := filepath.Join(dir, "extra.yaml")
+	if err := os.WriteFile(rules, []byte("name: extra\nrules:\n  - name: deploy\n    match: '(?m)^(?P<prompt>Deploy (?P<command>\\S+) now\\?) \\[ok/no\\]$'\n    kind: confirm\n    cursor: end\n    approve: 'ok<Enter>'\n    deny: 'no<Enter>'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runMain(t, "", "--cwd", dir, "--rules", rules, "--permission-mode", "auto",
+		"--", "sh", "-c", `printf 'Deploy web-1 now? [ok/no] '; read a; echo "answer=$a"`)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, `"command":"web-1"`) || !strings.Contains(stdout, `answer=ok`) {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}
