@@ -24,4 +24,5 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.4.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
 )

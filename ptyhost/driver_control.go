@@ -62,10 +62,8 @@ func (d *driver) control(f emit.Control, ok bool) {
 			d.emitErr(d.out.SystemError("a question is waiting for approval; answer it before sending a new prompt"))
 			return
 		}
-		d.tr.keys("user prompt", "", []byte(f.Text))
-		if _, err := d.cfg.Term.Write([]byte(f.Text + "\r")); err != nil {
-			d.emitErr(d.out.SystemError("could not type the prompt: " + err.Error()))
-		}
+		d.queued = f.Text
+		d.typePrompt()
 	}
 }
 

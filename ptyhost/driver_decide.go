@@ -39,6 +39,12 @@ func (d *driver) evaluate(settled bool) {
 		return
 	}
 	d.answering = false
+	if d.quitting > 0 {
+		return // the turn is over: nothing on screen matters now
+	}
+	if settled {
+		d.typePrompt()
+	}
 	// One screen may hold several detections (a suggestion, then the menu
 	// below it): evaluate until nothing fires or a question waits.
 	for i := 0; i < maxDetectionsPerScreen && !d.ended && d.fault == nil; i++ {
@@ -65,12 +71,11 @@ func (d *driver) handle(det *heuristics.Detection) {
 	case heuristics.KindSuggestion:
 		d.suggestion = det.Command
 	case heuristics.KindText:
-		if t := strings.TrimSpace(det.Text); t != "" {
-			d.emitErr(d.out.Text(t))
-			d.lastText = t
-		}
+		d.text(det.Text)
+	case heuristics.KindResult:
+		d.result(det)
 	case heuristics.KindDone:
-		d.endCapture(det)
+		d.done(det)
 	case heuristics.KindInput: // answered by yume-cli itself, e.g. with the prompt
 		text := d.cfg.Prompt
 		if d.revising {
@@ -256,7 +261,11 @@ func firstLine(s string) string {
 // stops before the rows of det (the next question), or at the screen's end.
 func (d *driver) endCapture(det *heuristics.Detection) {
 	if c := d.finishCapture(det); c != nil {
-		d.emitErr(d.out.ToolResult(c.id, c.text(), false))
+		text := c.text()
+		if text == "" && d.screenResults { // no result rule fired
+			text = noOutput
+		}
+		d.emitErr(d.out.ToolResult(c.id, text, false))
 	}
 }
 
@@ -265,6 +274,9 @@ func (d *driver) finishCapture(det *heuristics.Detection) *capture {
 	c := d.stopCapture()
 	if c == nil {
 		return nil
+	}
+	if d.screenResults {
+		return c // a TUI's rows are its layout, not the output
 	}
 	end := d.screen.Rows()
 	if det != nil {

@@ -40,6 +40,8 @@ type driver struct {
 	vnow         time.Duration // virtual clock (replay)
 	soonAt       time.Duration // 0 = not scheduled
 	quietAt      time.Duration
+	quitAt       time.Duration // retype the quit keys (driver_tui.go)
+	enterAt      time.Duration // submit a pasted prompt
 	timer        *time.Timer
 	timerPending bool
 
@@ -55,9 +57,15 @@ type driver struct {
 	decided   bool // an earlier question was answered…
 	approved  bool // …and this was the answer
 	lastText  string
-	outcome   Outcome
-	fault     error // a driver fault that ends the session
-	ended     bool  // the turn already has its result
+	texts     map[string]bool // assistant texts already emitted
+	queued    string          // a prompt waiting for the ready screen
+	quitting  int             // times the quit keys were typed
+	// screenResults: the profile reads command output with result rules,
+	// so lines leaving the screen are not captured (a TUI redraws).
+	screenResults bool
+	outcome       Outcome
+	fault         error // a driver fault that ends the session
+	ended         bool  // the turn already has its result
 }
 
 func newDriver(cfg DriverConfig) *driver {
@@ -76,7 +84,9 @@ func newDriver(cfg DriverConfig) *driver {
 		live:     cfg.Term.Live(),
 		quiet:    cfg.Quiet,
 		start:    time.Now(),
+		texts:    make(map[string]bool),
 	}
+	d.screenResults = readsResults(cfg.Profile)
 	if d.mode == "" {
 		d.mode = ModeDefault
 	}
@@ -154,20 +164,32 @@ func (d *driver) advance(t time.Duration) {
 		d.quietAt = 0
 		d.evaluate(true)
 	}
+	if d.enterAt != 0 && d.enterAt <= t && !d.ended {
+		d.enterAt = 0
+		d.send(&heuristics.Rule{Name: "prompt"}, "submit prompt", enterKey)
+	}
+	if d.quitAt != 0 && d.quitAt <= t && !d.ended {
+		d.quitTimer()
+	}
 	if !d.live && t > d.vnow {
 		d.vnow = t
 	}
 	d.armTimer()
 }
 
+// enterKey submits a typed prompt.
+var enterKey, _ = heuristics.ParseKeys("<Enter>")
+
 // armTimer points the one live timer at the next deadline.
 func (d *driver) armTimer() {
 	if !d.live {
 		return
 	}
-	next := d.soonAt
-	if next == 0 || (d.quietAt != 0 && d.quietAt < next) {
-		next = d.quietAt
+	var next time.Duration
+	for _, at := range []time.Duration{d.soonAt, d.quietAt, d.quitAt, d.enterAt} {
+		if at != 0 && (next == 0 || at < next) {
+			next = at
+		}
 	}
 	if next == 0 {
 		d.timerPending = false
@@ -200,7 +222,9 @@ func (d *driver) stopTimer() {
 // path stays free of it otherwise.
 func (d *driver) startCapture(c *capture) {
 	d.capture = c
-	d.screen.OnRetire(d.onRetire)
+	if !d.screenResults {
+		d.screen.OnRetire(d.onRetire)
+	}
 }
 
 func (d *driver) stopCapture() *capture {

@@ -1,0 +1,21 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets testscript run this binary as the yume-cli command.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"yume-cli": func() { os.Exit(Main(os.Args[1:], defaultIO())) },
+	})
+}
+
+// TestScripts runs the command-line scenarios in testdata/script: each is
+// a readable end-to-end check of what a user types and sees.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+}

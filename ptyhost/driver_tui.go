@@ -1,0 +1,132 @@
+package ptyhost
+
+import (
+	"strings"
+	"time"
+
+	"github.com/yume-cli/yume-cli/heuristics"
+)
+
+// Full-screen TUIs (Copilot CLI, Claude Code, Gemini CLI, Codex) differ from
+// line-oriented programs in three ways the driver handles here, driven by
+// the profile alone:
+//
+//   - they redraw in place, so a command's output is read from the TUI's own
+//     rendering by a result rule, not from lines scrolling away;
+//   - they do not exit after a turn: a done rule sees the idle screen, its
+//     text group is the final answer, and the profile's quit keys end the
+//     program (retyped while it lingers, as "press Ctrl-C again" asks);
+//   - they take typed prompts only once their input box is ready, and read
+//     a prompt as a paste when bracketed paste is on.
+
+// quitRetry is how long the driver waits for the program to exit after
+// typing its quit keys before typing them again; quitTries bounds the
+// attempts, after which the process group is stopped.
+const (
+	quitRetry = 700 * time.Millisecond
+	quitTries = 4
+)
+
+// noOutput is the tool_result of an approved command whose output the TUI
+// did not show before its turn ended.
+const noOutput = "(the program showed no output for this command)"
+
+// readsResults reports whether the profile reads command output from the
+// screen (a result rule) instead of from retired lines.
+func readsResults(p *heuristics.Profile) bool {
+	for _, r := range p.Rules {
+		if r.Kind == heuristics.KindResult {
+			return true
+		}
+	}
+	return false
+}
+
+// result ends the capture with the output a result rule read.
+func (d *driver) result(det *heuristics.Detection) {
+	c := d.stopCapture()
+	if c == nil {
+		return // not after an approval: an old block still on screen
+	}
+	for _, l := range strings.Split(det.Output, "\n") {
+		c.add(l)
+	}
+	text := c.text()
+	if text == "" {
+		text = noOutput
+	}
+	d.emitErr(d.out.ToolResult(c.id, text, false))
+}
+
+// done ends the turn the program finished: the final answer once, the open
+// capture, and, for a program that stays open, its quit keys.
+func (d *driver) done(det *heuristics.Detection) {
+	d.text(det.Text)
+	d.endCapture(det)
+	if d.cfg.Profile.Quit.IsZero() || d.quitting > 0 {
+		return
+	}
+	d.quit()
+}
+
+// text emits assistant text unless the same text was already emitted this
+// session: a TUI redraws (and scrolls) its answers, so one answer is seen
+// at several rows.
+func (d *driver) text(t string) {
+	t = strings.TrimSpace(t)
+	if t == "" || d.texts[t] {
+		return
+	}
+	d.texts[t] = true
+	d.emitErr(d.out.Text(t))
+	d.lastText = t
+}
+
+// quit types the profile's quit keys and, live, schedules a retry.
+func (d *driver) quit() {
+	d.quitting++
+	d.tr.state("turn done: typing the quit keys")
+	d.send(&heuristics.Rule{Name: "quit"}, "quit", d.cfg.Profile.Quit)
+	if d.live {
+		d.quitAt = d.now() + quitRetry
+		d.armTimer()
+	}
+}
+
+// quitTimer fires while the program has not exited after its quit keys.
+func (d *driver) quitTimer() {
+	d.quitAt = 0
+	if d.quitting >= quitTries {
+		d.tr.state("the program did not exit after its quit keys: stopping it")
+		_ = d.cfg.Term.Close() // Best effort: EOF on the PTY ends the session.
+		return
+	}
+	d.quit()
+}
+
+// typePrompt types a queued prompt once the program is ready for it: the
+// profile's ready regex matches the screen (no regex: at once). With
+// bracketed paste on, the text goes as one paste, then Enter submits it.
+func (d *driver) typePrompt() {
+	if d.queued == "" || d.pending != nil || d.quitting > 0 {
+		return
+	}
+	if re := d.cfg.Profile.Ready; re != nil && !re.MatchString(d.screen.String()) {
+		return
+	}
+	text := d.queued
+	d.queued = ""
+	b := []byte(text)
+	if d.screen.BracketedPaste() {
+		b = []byte("\x1b[200~" + text + "\x1b[201~")
+	}
+	d.tr.keys("user prompt", "", b)
+	if _, err := d.cfg.Term.Write(b); err != nil {
+		d.emitErr(d.out.SystemError("could not type the prompt: " + err.Error()))
+		return
+	}
+	// Enter apart from the paste: a TUI that reads the paste as one event
+	// would otherwise take the Enter as part of the text.
+	d.enterAt = d.now() + soon
+	d.armTimer()
+}
