@@ -161,6 +161,8 @@ const resultGlyphs = "⎿└"
 func cleanOutput(s string) string {
 	var lines []string
 	first := true
+	// TUIs pad with no-break spaces so their layout survives trimming.
+	s = strings.ReplaceAll(s, "\u00a0", " ")
 	for _, l := range strings.Split(s, "\n") {
 		if strings.Trim(l, frameOnly) == "" && strings.ContainsAny(l, frameEdges) {
 			continue

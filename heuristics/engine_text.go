@@ -26,9 +26,10 @@ type seg struct {
 	line  string
 }
 
-// boxChars are drawn by TUIs as frames; a full-width row ending in one is a
+// boxChars are drawn by TUIs as frames (lines, and the half blocks Copilot
+// CLI draws its input box with); a full-width row ending in one is a
 // frame, not a soft-wrapped line.
-const boxChars = "│┃║╭╮╰╯─━═┌┐└┘├┤┬┴┼╔╗╚╝|"
+const boxChars = "│┃║╭╮╰╯─━═┌┐└┘├┤┬┴┼╔╗╚╝|▄▀▔▁╻╹"
 
 // buildLook assembles the text of look on v.
 func buildLook(v View, look Look) *lookText {

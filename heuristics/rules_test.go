@@ -185,7 +185,7 @@ func TestProfileMerge(t *testing.T) {
 
 func TestLoadProfile(t *testing.T) {
 	names := ProfileNames()
-	if strings.Join(names, ",") != "generic,gh-copilot" {
+	if strings.Join(names, ",") != "aider,claude,codex,copilot,gemini,generic,gh-copilot" {
 		t.Errorf("ProfileNames() = %v", names)
 	}
 	for _, n := range names {

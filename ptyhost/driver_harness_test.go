@@ -58,6 +58,8 @@ type sink struct {
 	revise   map[int]string // question number -> revision feedback instead of a decision
 	controls chan emit.Control
 	lastUse  toolUse
+	// onToolUse, if set, is called when a tool_use line arrives.
+	onToolUse func()
 }
 
 func (s *sink) Write(p []byte) (int, error) {
@@ -78,6 +80,9 @@ func (s *sink) Write(p []byte) (int, error) {
 		}
 		if u, ok := findToolUse(ev); ok {
 			s.lastUse = u
+			if s.onToolUse != nil {
+				s.onToolUse()
+			}
 		}
 		if ev.str("type") == "control_request" && s.decide != nil {
 			s.n++

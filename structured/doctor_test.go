@@ -120,3 +120,29 @@ func TestDoctor(t *testing.T) {
 		}
 	}
 }
+
+func TestChooseMode(t *testing.T) {
+	dir := t.TempDir()
+	gemini := fakeBin(t, dir, "gemini", "0.61.0")
+	codex := fakeBin(t, dir, "codex", "codex-cli 0.169.0")
+	old := fakeBin(t, dir, "copilot", "0.0.100")
+	cases := []struct {
+		name, path, mode string
+		resume           bool
+		want, wantErr    string
+	}{
+		{"gemini", gemini, "auto", false, "acp", ""},
+		{"gemini", gemini, "", true, "json", ""},
+		{"gemini", gemini, "acp", true, "acp", ""},
+		{"codex", codex, "auto", false, "json", ""},
+		{"codex", codex, "acp", false, "", "no ACP mode"},
+		{"copilot", old, "auto", false, "", "no structured mode"},
+		{"gemini", gemini, "pty", false, "", "unknown structured mode"},
+	}
+	for _, c := range cases {
+		got, _, err := chooseMode(context.Background(), c.name, c.path, c.mode, c.resume)
+		if got != c.want || (c.wantErr == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.wantErr) {
+			t.Errorf("chooseMode(%s, %q, resume=%v) = %q, %v; want %q, %q", c.name, c.mode, c.resume, got, err, c.want, c.wantErr)
+		}
+	}
+}

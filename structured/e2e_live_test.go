@@ -132,10 +132,11 @@ func TestLiveInterrupt(t *testing.T) {
 // TestLiveResume runs two turns, the second resuming the provider session
 // the first one announced, and checks the model saw the first turn again.
 // Not gemini/acp: Gemini 0.61's session/load finds no resumable session
-// for sessions its own ACP server recorded ("No previous sessions found").
+// for sessions its own ACP server recorded ("No previous sessions found");
+// gemini/auto runs the first turn over ACP and resumes in json mode.
 func TestLiveResume(t *testing.T) {
 	for _, c := range []struct{ provider, mode string }{
-		{"claude", "json"}, {"codex", "json"}, {"copilot", "json"}, {"gemini", "json"}, {"copilot", "acp"},
+		{"claude", "json"}, {"codex", "json"}, {"copilot", "json"}, {"gemini", "json"}, {"copilot", "acp"}, {"gemini", "auto"},
 	} {
 		t.Run(c.provider+"/"+c.mode, func(t *testing.T) {
 			bin, dir := e2eBin(t, c.provider)

@@ -67,7 +67,7 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s is not installed (%q not found in PATH): %s, or pass --bin PATH", p.name, bin, installHint(p.name))
 	}
-	mode, version, err := chooseMode(ctx, p.name, path, opts.Mode)
+	mode, version, err := chooseMode(ctx, p.name, path, opts.Mode, opts.Resume != "")
 	if err != nil {
 		return err
 	}
@@ -86,8 +86,11 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 }
 
 // chooseMode resolves "auto" to the best structured mode of the installed
-// version (acp, then json); PTY is the caller's fallback.
-func chooseMode(ctx context.Context, name, path, mode string) (chosen, version string, err error) {
+// version (acp, then json); PTY is the caller's fallback. A resumed Gemini
+// turn uses json: Gemini's ACP session/load finds no session (not even one
+// its ACP server recorded, verified with 0.61.0), while `gemini --resume`
+// continues both kinds.
+func chooseMode(ctx context.Context, name, path, mode string, resume bool) (chosen, version string, err error) {
 	switch mode {
 	case "json", "acp":
 		v, _ := DetectVersion(ctx, path) // Only reported; an explicit mode is tried regardless.
@@ -100,7 +103,11 @@ func chooseMode(ctx context.Context, name, path, mode string) (chosen, version s
 		if err != nil {
 			return "", "", fmt.Errorf("cannot tell which modes %s supports: %w; pass --mode json or --mode pty", name, err)
 		}
-		if m := Modes(name, v); len(m) > 0 {
+		m := Modes(name, v)
+		if resume && name == "gemini" && contains(m, "json") {
+			return "json", v, nil
+		}
+		if len(m) > 0 {
 			return m[0], v, nil
 		}
 		return "", v, fmt.Errorf("%s %s has no structured mode; use --mode pty or update it (%s)", name, v, installHint(name))

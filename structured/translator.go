@@ -49,8 +49,8 @@ type turn struct {
 	provider string
 	mode     string
 	inited   bool
-	text     strings.Builder     // assistant text not yet written
-	last     string              // the last assistant text written: the result text
+	text     strings.Builder // assistant text not yet written
+	last     string          // the last assistant text written: the result text
 	tools    *toolTracker
 	denied   map[string]string // tool_use ids denied by us, result not yet written -> message
 	ours     map[string]bool   // every tool_use id we denied this session

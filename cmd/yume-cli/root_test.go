@@ -105,7 +105,7 @@ func TestBadInput(t *testing.T) {
 		{"generic without command", append([]string{"--provider", "generic"}, stream...), 2, "--provider generic needs the program to run", true},
 		{"binary not found", append([]string{"--cwd", dir, "--", filepath.Join(dir, "no-such-program")}, stream...), 1, "not found", true},
 		{"bin not found", append([]string{"--provider", "gh-copilot", "--bin", "no-such-gh-xyz", "--prompt", "x"}, stream...), 1, `provider binary "no-such-gh-xyz" not found in PATH: install it or pass --bin PATH`, true},
-		{"no pty profile yet", append([]string{"--provider", "aider", "--cwd", dir}, stream...), 1, "has no PTY profile yet", true},
+		{"provider not installed", append([]string{"--provider", "aider", "--bin", "no-such-aider-xyz", "--cwd", dir}, stream...), 1, `provider binary "no-such-aider-xyz" not found`, true},
 		{"mode not yet supported", append([]string{"--provider", "gemini", "--mode", "json"}, stream...), 1, "not yet supported", true},
 	}
 	for _, tt := range tests {
