@@ -5,7 +5,7 @@ FUZZTIME  ?= 10s
 BENCHTIME ?= 1s
 PKGS      := ./...
 
-.PHONY: all build test race bench fuzz demo lint e2e clean
+.PHONY: all build test race bench fuzz demo lint e2e e2e-deps compare clean
 
 all: lint test
 
@@ -34,13 +34,25 @@ fuzz:
 demo: build
 	@bash scripts/demo.sh
 
+# yume-cli against expect and pexpect on one workload (needs hyperfine,
+# expect, python3-pexpect from Debian).
+compare:
+	bash scripts/compare.sh
+
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-# Live runs against the real provider CLIs (installed from npm by .ci/run).
-e2e:
-	YUME_E2E=1 $(GO) test -race -count=1 -timeout 30m -run 'E2E|Live' $(PKGS)
+# The real provider CLIs, installed from npm into .e2e/npm (git-ignored).
+E2E_NPM := .e2e/npm
+e2e-deps:
+	npm install --prefix $(E2E_NPM) --no-audit --no-fund --loglevel=error \
+	  @github/copilot @anthropic-ai/claude-code @google/gemini-cli @openai/codex
+
+# Live runs against the real CLIs, offline, against a fake model server on 127.0.0.1.
+e2e: e2e-deps
+	PATH="$(CURDIR)/$(E2E_NPM)/node_modules/.bin:$$PATH" YUME_E2E=1 \
+	  $(GO) test -count=1 -timeout 40m -run 'E2E|Live' $(PKGS)
 
 clean:
 	rm -rf $(BIN)

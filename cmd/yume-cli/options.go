@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/structured"
 )
 
 // StartOptions holds everything the start command (and the bare root
@@ -80,6 +83,9 @@ func (o *StartOptions) validate() error {
 	}
 	if _, ok := lookupProvider(o.Provider); !ok {
 		return usagef("unknown provider %q: use one of %s", o.Provider, strings.Join(providerNames(), ", "))
+	}
+	if prov, _ := lookupProvider(o.Provider); (o.Mode == "json" || o.Mode == "acp") && !slices.Contains(structured.Providers(), prov.name) {
+		return usagef("--mode %s works with %s; %s runs in a PTY (--mode pty or auto)", o.Mode, strings.Join(structured.Providers(), ", "), prov.name)
 	}
 	if o.Provider == "generic" && len(o.Command) == 0 {
 		return usagef("--provider generic needs the program to run: yume-cli --provider generic -- CMD ARGS…")

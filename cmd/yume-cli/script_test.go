@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -17,5 +18,11 @@ func TestMain(m *testing.M) {
 // TestScripts runs the command-line scenarios in testdata/script: each is
 // a readable end-to-end check of what a user types and sees.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(env *testscript.Env) error {
+		// BINDIR holds only yume-cli: scripts set PATH=$BINDIR to run it
+		// on a machine where no provider CLI is found.
+		path := env.Getenv("PATH")
+		env.Setenv("BINDIR", strings.SplitN(path, string(os.PathListSeparator), 2)[0])
+		return nil
+	}})
 }

@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/ptyhost"
+	"github.com/yume-cli/yume-cli/structured"
 )
 
 // runStart runs one session and guarantees the stream ends with exactly one
@@ -33,7 +35,14 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		if err := notYetSupported(o); err != nil {
 			return err
 		}
-		return runPTY(ctx, o, w)
+		mode, why := pickMode(ctx, o)
+		if o.Verbose {
+			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s mode (%s)\n", mode, why)
+		}
+		if mode == "pty" {
+			return runPTY(ctx, o, w)
+		}
+		return runStructured(ctx, o, w, mode)
 	})
 	if err != nil {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v\n", err)
@@ -44,15 +53,52 @@ func runStart(ctx context.Context, o *StartOptions) error {
 
 // notYetSupported rejects flags whose feature has not landed, clearly.
 func notYetSupported(o *StartOptions) error {
-	switch {
-	case o.Mode == "json" || o.Mode == "acp":
-		return fmt.Errorf("--mode %s is not yet supported: use --mode pty (or auto)", o.Mode)
-	case o.Resume != "":
-		return errors.New("--resume is not yet supported for PTY sessions: start a new session")
-	case o.HistoryFile != "":
-		return errors.New("--history-file is not yet supported for PTY sessions")
+	if o.HistoryFile != "" {
+		return errors.New("--history-file is not yet supported: use --resume ID with a structured provider")
 	}
 	return nil
+}
+
+// pickMode resolves --mode: structured (acp > json) where the installed
+// provider version has it, the PTY otherwise. It says why, for --verbose.
+func pickMode(ctx context.Context, o *StartOptions) (mode, why string) {
+	prov, _ := lookupProvider(o.Provider)
+	structuredOK := slices.Contains(structured.Providers(), prov.name) && len(o.Command) == 0
+	switch {
+	case o.Mode == "pty":
+		return "pty", "asked for"
+	case o.Mode != "auto":
+		return o.Mode, "asked for"
+	case !structuredOK:
+		return "pty", prov.name + " has no machine-readable mode"
+	}
+	bin := o.Bin
+	if bin == "" {
+		bin = prov.bin
+	}
+	v, err := structured.DetectVersion(ctx, bin)
+	if err != nil {
+		return "auto", "version unknown (" + err.Error() + "); the structured runner reports it"
+	}
+	if len(structured.Modes(prov.name, v)) == 0 {
+		return "pty", fmt.Sprintf("%s %s has no structured mode", prov.name, v)
+	}
+	return "auto", fmt.Sprintf("%s %s has %s", prov.name, v, strings.Join(structured.Modes(prov.name, v), ", "))
+}
+
+// runStructured translates the provider's own JSON or ACP stream.
+func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode string) error {
+	prov, _ := lookupProvider(o.Provider)
+	for flag, set := range map[string]bool{"--rules": o.RulesFile != "", "--record": o.RecordFile != "", "--trace": o.Trace || o.TraceFile != ""} {
+		if set {
+			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s applies to PTY sessions only; ignored in %s mode\n", flag, mode)
+		}
+	}
+	return structured.Run(ctx, structured.Options{
+		Provider: prov.name, Mode: mode, Bin: o.Bin, Model: o.Model, Cwd: o.Cwd, Prompt: o.Prompt,
+		Resume: o.Resume, PermissionMode: o.PermissionMode, Controls: readControls(o, w),
+		Stderr: o.IO.ErrOut, Verbose: o.Verbose,
+	}, w)
 }
 
 // runPTY drives the provider's interactive program in a pseudo-terminal.
