@@ -105,11 +105,18 @@ func drive(t *testing.T, dir, profile string, mode ptyhost.PermissionMode, decid
 // driveRevising is drive where some questions are answered with a revision.
 func driveRevising(t *testing.T, dir, profile string, mode ptyhost.PermissionMode, decide decision, revise map[int]string, argv ...string) liveRun {
 	t.Helper()
-	leakcheck.Check(t)
 	prof, err := heuristics.LoadProfile(profile)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return driveProfile(t, dir, prof, mode, decide, revise, nil, argv...)
+}
+
+// driveProfile is driveRevising with a profile given as such, and frames
+// sent on the control channel before the session starts (e.g. a prompt).
+func driveProfile(t *testing.T, dir string, prof *heuristics.Profile, mode ptyhost.PermissionMode, decide decision, revise map[int]string, first []emit.Control, argv ...string) liveRun {
+	t.Helper()
+	leakcheck.Check(t)
 	proc, err := ptyhost.Start(ptyhost.Options{Argv: argv, Dir: dir, Env: testEnv(), Cols: 100, Rows: 30})
 	if err != nil {
 		t.Fatal(err)
@@ -117,8 +124,11 @@ func driveRevising(t *testing.T, dir, profile string, mode ptyhost.PermissionMod
 	defer proc.Close()
 	out := &sink{decide: decide, revise: revise, controls: make(chan emit.Control, 16)}
 	var controls chan emit.Control
-	if decide != nil {
+	if decide != nil || first != nil {
 		controls = out.controls
+	}
+	for _, f := range first {
+		out.controls <- f
 	}
 	var trace bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
