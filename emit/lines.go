@@ -26,7 +26,10 @@ type initLine struct {
 	Cwd            string   `json:"cwd,omitempty"`
 	PermissionMode string   `json:"permissionMode"`
 	Tools          []string `json:"tools"`
-	UUID           string   `json:"uuid"`
+	// YumeMode says how yume-cli drives the provider (pty, json, acp);
+	// Yume ignores fields it does not know.
+	YumeMode string `json:"yume_mode,omitempty"`
+	UUID     string `json:"uuid"`
 }
 
 func (l initLine) eventType() string { return "system/init" }

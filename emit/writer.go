@@ -52,6 +52,7 @@ type Writer struct {
 	sessionID string
 	start     time.Time
 	initDone  bool
+	driveMode string
 	turnEnded bool
 	err       error             // first write error, sticky
 	requests  map[string]string // permission request id -> tool_use id
@@ -108,6 +109,14 @@ func (w *Writer) SessionID() string {
 	return w.sessionID
 }
 
+// SetDriveMode records how the provider is driven (pty, json, acp), for
+// the init line's yume_mode field; call it before Init.
+func (w *Writer) SetDriveMode(mode string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.driveMode = ValidUTF8(mode)
+}
+
 // Init writes the system/init line: session id, model, cwd, the permission
 // mode ("default" when empty) and the tools that can really run. It must
 // be the first event and may be called once; later calls return an error
@@ -137,6 +146,7 @@ func (w *Writer) initLocked(permissionMode string, tools []string) error {
 		Cwd:            w.cwd,
 		PermissionMode: ValidUTF8(permissionMode),
 		Tools:          clean,
+		YumeMode:       w.driveMode,
 		UUID:           NewUUID(),
 	})
 	if err != nil {

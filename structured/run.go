@@ -79,6 +79,7 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 		version = "(unknown version)"
 	}
 	note := fmt.Sprintf("yume-cli: %s %s in %s mode", p.name, version, mode)
+	w.SetDriveMode(mode)
 	if mode == "acp" {
 		return runACP(ctx, opts, w, p, path, note)
 	}

@@ -112,6 +112,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
 	if err != nil {
 		return err
 	}
+	w.SetDriveMode("pty")
 	if err := w.Init(o.PermissionMode, []string{"Bash"}); err != nil {
 		return err
 	}
