@@ -44,10 +44,12 @@ lint:
 	$(GO) vet $(PKGS)
 
 # The real provider CLIs, installed from npm into .e2e/npm (git-ignored).
-E2E_NPM := .e2e/npm
+# Pinned to the versions the live tests were written against; override to
+# try others, e.g. make e2e E2E_CLIS='@google/gemini-cli@latest'.
+E2E_NPM  := .e2e/npm
+E2E_CLIS ?= @github/copilot@1.0.102 @anthropic-ai/claude-code@2.1.197 @google/gemini-cli@0.61.0 @openai/codex@0.169.0
 e2e-deps:
-	npm install --prefix $(E2E_NPM) --no-audit --no-fund --loglevel=error \
-	  @github/copilot @anthropic-ai/claude-code @google/gemini-cli @openai/codex
+	npm install --prefix $(E2E_NPM) --no-audit --no-fund --loglevel=error $(E2E_CLIS)
 
 # Live runs against the real CLIs, offline, against a fake model server on 127.0.0.1.
 e2e: e2e-deps

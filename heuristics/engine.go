@@ -266,6 +266,13 @@ func detectIn(v View, r *Rule, lt *lookText, from, to int) (*Detection, []int) {
 			d.Output = cleanOutput(raw)
 			continue
 		}
+		// A group that starts mid-row ("● answer…") has later rows indented
+		// to line up under it: pad its first row to its column so that
+		// cleanGroup's dedent sees the layout as drawn.
+		if strings.Contains(raw, "\n") {
+			lineStart := strings.LastIndexByte(lt.text[:loc[2*i]], '\n') + 1
+			raw = strings.Repeat(" ", displaywidth.String(lt.text[lineStart:loc[2*i]])) + raw
+		}
 		val := cleanGroup(raw)
 		switch name {
 		case "command":

@@ -140,12 +140,15 @@ type Profile struct {
 	// Quiet is the output silence after which the screen counts as
 	// settled; 0 means DefaultQuiet (see Settle).
 	Quiet time.Duration
-	// Ready, when set, must match the screen before a prompt is typed.
+	// Ready, when set, must match the screen before a prompt is typed: a
+	// TUI drops keys that arrive before its input box is drawn.
 	Ready *regexp.Regexp
 	// Echo matches lines the program prints to echo an answer (survey's
 	// "> Yes"); they are dropped from the start of a command's output.
 	Echo *regexp.Regexp
-	// Quit leaves the program cleanly (may be empty).
+	// Quit leaves the program cleanly (may be empty). The driver types it
+	// when a done rule fires, and again on each settled screen while the
+	// program lingers ("press Ctrl-C again to exit").
 	Quit Keys
 	// Rules are tried in order; the first that fires wins.
 	Rules []*Rule

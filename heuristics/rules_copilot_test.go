@@ -21,5 +21,10 @@ func TestCopilotScreens(t *testing.T) {
 		}},
 		{"copilot-cancelling", nil},
 		{"copilot-denied", []tuiDet{{"turn-done", map[string]string{"text": "Operation cancelled by user"}}}},
+		// A two-paragraph answer is read whole, its indentation removed.
+		{"copilot-paragraphs", []tuiDet{
+			{"shell-output", map[string]string{"output": "wrote made.txt"}},
+			{"turn-done", map[string]string{"text": "All done: made.txt holds two lines.\n\nIt has alpha and beta."}},
+		}},
 	})
 }

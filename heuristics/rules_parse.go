@@ -26,9 +26,9 @@ var (
 //	description: …
 //	command: [gh, copilot, suggest, '{prompt}']  # argv template; [] for generic
 //	quiet_ms: 40           # settle period; default 40
-//	ready: 'regex'         # optional: screen must match before a prompt is typed
+//	ready: 'regex'         # optional: screen must match before a prompt is typed (as a bracketed paste when the program enabled it)
 //	echo: 'regex'          # optional: lines the program prints to echo an answer, dropped from the start of tool output
-//	quit: '<C-c>'          # optional: keys that leave the program
+//	quit: '<C-c>'          # optional: keys that leave the program; typed when a done rule fires, again while it lingers
 //	rules:
 //	  - name: rm-remove    # unique; a --rules rule of the same name replaces it
 //	    look: screen       # screen | bottom:N | transcript[:N]

@@ -84,3 +84,31 @@ func TestTUIScreensFireNothingTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestTUIReady: each TUI profile's ready regex (when a typed prompt may
+// go in) matches its idle input box and not a screen with a dialog up.
+func TestTUIReady(t *testing.T) {
+	tests := []struct {
+		screen string
+		ready  bool
+	}{
+		{"copilot-done", true}, {"copilot-dialog", false}, {"copilot-loading", false},
+		{"claude-ready", true}, {"claude-done", true}, {"claude-dialog", false},
+		{"gemini-ready", true}, {"gemini-dialog", false},
+		{"codex-done", true}, {"codex-dialog", false}, {"codex-migration", false},
+	}
+	for _, tt := range tests {
+		profile, _, _ := strings.Cut(tt.screen, "-")
+		p, err := LoadProfile(profile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join("testdata", "tui", tt.screen+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Ready.MatchString(string(data)); got != tt.ready {
+			t.Errorf("%s: ready = %v, want %v", tt.screen, got, tt.ready)
+		}
+	}
+}

@@ -62,6 +62,10 @@ func (d *driver) control(f emit.Control, ok bool) {
 			d.emitErr(d.out.SystemError("a question is waiting for approval; answer it before sending a new prompt"))
 			return
 		}
+		if d.queued != "" {
+			d.emitErr(d.out.SystemError("a prompt is already waiting for the program to be ready; send the next one after it"))
+			return
+		}
 		d.queued = f.Text
 		d.typePrompt()
 	}

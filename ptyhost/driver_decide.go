@@ -39,8 +39,11 @@ func (d *driver) evaluate(settled bool) {
 		return
 	}
 	d.answering = false
-	if d.quitting > 0 {
-		return // the turn is over: nothing on screen matters now
+	if d.quitting > 0 { // the turn is over: only leaving matters now
+		if settled && d.quitting < quitTries {
+			d.quit()
+		}
+		return
 	}
 	if settled {
 		d.typePrompt()

@@ -1,6 +1,7 @@
 package ptyhost
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -19,12 +20,14 @@ import (
 //   - they take typed prompts only once their input box is ready, and read
 //     a prompt as a paste when bracketed paste is on.
 
-// quitRetry is how long the driver waits for the program to exit after
-// typing its quit keys before typing them again; quitTries bounds the
-// attempts, after which the process group is stopped.
+// quitTries bounds how often the quit keys are typed: once, then again on
+// every settled screen while the program lingers ("press Ctrl-C again to
+// exit"). Retyping on settled screens, not on a timer, keeps a replay in
+// step with the recording. quitGrace is how long a live program may take
+// to exit after the first try before its process group is stopped.
 const (
-	quitRetry = 700 * time.Millisecond
 	quitTries = 4
+	quitGrace = 5 * time.Second
 )
 
 // noOutput is the tool_result of an approved command whose output the TUI
@@ -82,26 +85,24 @@ func (d *driver) text(t string) {
 	d.lastText = t
 }
 
-// quit types the profile's quit keys and, live, schedules a retry.
+// quit types the profile's quit keys. From the first try a live program
+// has quitGrace to exit: a screen that never settles (an animation) gets
+// no retries, and must not keep the session open.
 func (d *driver) quit() {
 	d.quitting++
-	d.tr.state("turn done: typing the quit keys")
+	d.tr.state(fmt.Sprintf("turn done: typing the quit keys (try %d of %d)", d.quitting, quitTries))
 	d.send(&heuristics.Rule{Name: "quit"}, "quit", d.cfg.Profile.Quit)
-	if d.live {
-		d.quitAt = d.now() + quitRetry
+	if d.quitting == 1 && d.live {
+		d.quitAt = d.now() + quitGrace
 		d.armTimer()
 	}
 }
 
-// quitTimer fires while the program has not exited after its quit keys.
+// quitTimer fires when the program did not exit within quitGrace.
 func (d *driver) quitTimer() {
 	d.quitAt = 0
-	if d.quitting >= quitTries {
-		d.tr.state("the program did not exit after its quit keys: stopping it")
-		_ = d.cfg.Term.Close() // Best effort: EOF on the PTY ends the session.
-		return
-	}
-	d.quit()
+	d.tr.state("the program did not exit after its quit keys: stopping it")
+	_ = d.cfg.Term.Close() // Best effort: EOF on the PTY ends the session.
 }
 
 // typePrompt types a queued prompt once the program is ready for it: the

@@ -24,8 +24,9 @@ import (
 // carry (proof that the output was read from the TUI's rendering).
 const tuiCommand = `printf 'alpha\nbeta\n' > made.txt && echo wrote made.txt`
 
-// tuiFinal is the model's answer after the command.
-const tuiFinal = "All done: made.txt holds two lines."
+// tuiFinal is the model's answer after the command: two paragraphs, as
+// answers often are, so the whole answer must be read, not its first line.
+const tuiFinal = "All done: made.txt holds two lines.\n\nIt has alpha and beta."
 
 // tuiCall is the shell tool call in each CLI's own tool vocabulary.
 func tuiCall(provider string) fakemodel.ToolCall {
@@ -40,6 +41,13 @@ func tuiCall(provider string) fakemodel.ToolCall {
 			"sandbox_permissions": "require_escalated", "justification": "Write made.txt outside the sandbox?"}}
 	}
 	return fakemodel.ToolCall{Name: "bash", Args: map[string]string{"command": tuiCommand, "description": "Write made.txt"}}
+}
+
+// tuiPackages are the npm packages of the CLIs, at the versions the
+// profiles were written against.
+var tuiPackages = map[string]string{
+	"copilot": "@github/copilot@1.0.102", "claude": "@anthropic-ai/claude-code@2.1.197",
+	"gemini": "@google/gemini-cli@0.61.0", "codex": "@openai/codex@0.169.0",
 }
 
 // tuiTimeout bounds one session; a run takes a few seconds.
@@ -70,7 +78,7 @@ func TestTUILive(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				bin := filepath.Join(tuiBinDir(t), provider)
 				if _, err := os.Stat(bin); err != nil {
-					t.Skipf("%s is not installed at %s (make e2e installs it with npm)", provider, bin)
+					t.Skipf("%s is not installed at %s: npm install --prefix .e2e/npm %s", provider, bin, tuiPackages[provider])
 				}
 				r := driveTUI(t, provider, approve)
 				checkTUIRun(t, provider, approve, r)

@@ -56,6 +56,14 @@ var corpus = []corpusCase{
 	{name: "demo-revise", cast: "demo-revise", provider: "gh-copilot", revise: map[int]bool{1: true}},
 	{name: "demo-slow", cast: "demo-slow", provider: "gh-copilot"},
 	{name: "demo-slow-interrupt", cast: "demo-slow", provider: "gh-copilot", interrupt: "tick-2", compliance: "interrupt"},
+	// The real AI TUIs (issue #5), recorded by `yume-cli start --mode pty
+	// --record` against the fake model server: one approved shell command,
+	// its output read from the TUI's own rendering, the final answer, and
+	// the quit keys typed until the program exits.
+	{name: "copilot-tui", cast: "copilot-tui", provider: "copilot"},
+	{name: "claude-tui", cast: "claude-tui", provider: "claude"},
+	{name: "gemini-tui", cast: "gemini-tui", provider: "gemini"},
+	{name: "codex-tui", cast: "codex-tui", provider: "codex"},
 }
 
 // replayed is what one replay produced.

@@ -1,0 +1,180 @@
+//go:build unix
+
+package ptyhost_test
+
+import (
+	"testing"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/ptyhost"
+)
+
+// fakeTUI behaves like the AI TUIs in the ways the driver must handle: it
+// draws on the alternate screen, shows a permission dialog, redraws the
+// whole screen with the command's output in a block of its own, then sits
+// idle until Ctrl-C is pressed twice ("press Ctrl-C again to exit"). With
+// NOBLOCK set it shows no output block.
+const fakeTUI = `trap 'n=$((n+1)); [ "$n" -ge 2 ] && exit 0' INT
+n=0
+printf '\033[?1049h\033[H\033[2J* Working...\n\nShell command\n  $ echo hi && echo there\n> 1. Yes\n'
+IFS= read -r a
+printf '\033[H\033[2J'
+if [ "$a" = y ]; then
+  [ -z "$NOBLOCK" ] && printf '* Ran echo hi && echo there\n  │ hi\n  │ there\n\n'
+  printf '* Finished: said hi.\n\nIDLE\n'
+else
+  printf '* Cancelled.\n\nIDLE\n'
+fi
+while :; do sleep 0.05; done
+`
+
+const fakeTUIProfile = `name: faketui
+description: a stand-in for an AI TUI
+quit: '<C-c>'
+rules:
+  - name: dialog
+    match: '(?m)^Shell command\n  \$ (?P<command>.+)\n> 1\. Yes$'
+    kind: menu
+    approve: 'y<Enter>'
+    deny: 'n<Enter>'
+  - name: output
+    match: '(?m)^\* Ran .*\n(?P<output>(?:  │ .*\n)+)'
+    kind: result
+  - name: done
+    match: '(?m)^\* (?P<text>(?:Finished|Cancelled).*)\n\nIDLE$'
+    kind: done
+`
+
+func TestDriveTUIResultDoneQuit(t *testing.T) {
+	prof, err := heuristics.ParseProfile("faketui.yaml", []byte(fakeTUIProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		noBlock bool
+		approve bool
+		result  string
+		text    string
+		answer  string
+	}{
+		{"approve", false, true, "hi\nthere", "Finished: said hi.", `approve "y\r"`},
+		// No output block before the turn ended: say so, not the layout.
+		{"approve, no output shown", true, true, "(the program showed no output for this command)", "Finished: said hi.",
+			`approve "y\r"`},
+		{"deny", false, false, "The user denied this command.", "Cancelled.", `deny "n\r"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			argv := []string{"sh", "-c", fakeTUI}
+			if tt.noBlock {
+				argv = []string{"env", "NOBLOCK=1", "sh", "-c", fakeTUI}
+			}
+			r := driveProfile(t, t.TempDir(), prof, ptyhost.ModeDefault, func(int, toolUse) bool { return tt.approve }, nil, nil, argv...)
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			if len(r.uses) != 1 || r.uses[0].Command != "echo hi && echo there" {
+				t.Fatalf("tool_uses = %+v, want one for the dialog's command", r.uses)
+			}
+			res := r.results[r.uses[0].ID]
+			if res.str("content") != tt.result || res["is_error"] != !tt.approve {
+				t.Errorf("tool_result = %v, want %q (is_error %v)", res, tt.result, !tt.approve)
+			}
+			var texts []string
+			for _, ev := range r.events {
+				for _, b := range blocks(ev) {
+					if ev.str("type") == "assistant" && b.str("type") == "text" {
+						texts = append(texts, b.str("text"))
+					}
+				}
+			}
+			// The idle screen is evaluated again after the quit keys and
+			// while the program lingers: the answer is still emitted once.
+			if len(texts) != 1 || texts[0] != tt.text {
+				t.Errorf("texts = %q, want [%q]", texts, tt.text)
+			}
+			// The program needs Ctrl-C twice; a third may go out while it
+			// exits (the driver retypes on every settled screen).
+			quits := 0
+			for _, k := range r.keys[min(1, len(r.keys)):] {
+				if k == `quit "\x03"` {
+					quits++
+				}
+			}
+			if len(r.keys) == 0 || r.keys[0] != tt.answer || quits < 2 || quits != len(r.keys)-1 {
+				t.Errorf("keys = %q, want %s then Ctrl-C at least twice", r.keys, tt.answer)
+			}
+			res = r.result(t)
+			if res["is_error"] != false || res.str("result") != tt.text || !r.outcome.Exit.Success() {
+				t.Errorf("result = %v, exit %+v; want success with the answer", res, r.outcome.Exit)
+			}
+		})
+	}
+}
+
+// fakeInputBox reports a prompt typed before its input box showed
+// (EARLY:…), then echoes what the box received, escape bytes made visible.
+const fakeInputBox = `printf '\033[?2004hloading...\n'
+if IFS= read -r -t 0.3 early; then echo "EARLY:$early"; fi
+printf 'READY> '
+IFS= read -r line
+printf '\ngot:%s\n' "$line" | cat -v
+`
+
+func TestDriveTypesPromptWhenReady(t *testing.T) {
+	// The text rule reports what the program received.
+	prof, err := heuristics.ParseProfile("box.yaml", []byte(`name: box
+description: an input box
+ready: '(?m)^READY>$'
+rules:
+  - name: echo
+    match: '(?m)^(?P<text>(?:got|EARLY):.*)$'
+    kind: text
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := []emit.Control{{Kind: emit.ControlUser, Text: "hello there"}}
+	r := driveProfile(t, t.TempDir(), prof, ptyhost.ModeDefault, nil, nil, first, "bash", "--norc", "-c", fakeInputBox)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if got := r.result(t).str("result"); got != "got:^[[200~hello there^[[201~" {
+		t.Errorf("the program received %q, want the prompt as one bracketed paste after READY>", got)
+	}
+	if !contains(r.keys, `user prompt "\x1b[200~hello there\x1b[201~"`) || !contains(r.keys, `submit prompt "\r"`) {
+		t.Errorf("keys = %q, want the prompt as a bracketed paste, then Enter", r.keys)
+	}
+}
+
+// TestDriveTUIStopsAProgramThatWillNotQuit: a program that ignores its quit
+// keys and never lets the screen settle is stopped after the grace period,
+// and the turn still ends with one result.
+func TestDriveTUIStopsAProgramThatWillNotQuit(t *testing.T) {
+	prof, err := heuristics.ParseProfile("stubborn.yaml", []byte(`name: stubborn
+description: ignores Ctrl-C
+quiet_ms: 100
+quit: '<C-c>'
+rules:
+  - name: done
+    match: '(?m)^\* (?P<text>Finished\.)$'
+    kind: done
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := `trap '' INT; printf '* Finished.\n'; sleep 0.3; while :; do printf '\033[2;1H%s' "$(date +%N)"; sleep 0.02; done`
+	r := driveProfile(t, t.TempDir(), prof, ptyhost.ModeDefault, nil, nil, nil, "sh", "-c", script)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if !contains(r.keys, `quit "\x03"`) {
+		t.Errorf("keys = %q, want the quit keys", r.keys)
+	}
+	res := r.result(t)
+	if res["is_error"] != true || r.outcome.Exit.Success() {
+		t.Errorf("result = %v, exit %+v; want an error: the program had to be stopped", res, r.outcome.Exit)
+	}
+}
