@@ -11,7 +11,26 @@ import (
 
 // marshal encodes v as one JSON line without HTML escaping ("<" stays "<",
 // as Claude prints it). The result ends in a newline.
-func marshal(v any) ([]byte, error) {
+func marshal(v any) ([]byte, error) { return appendLine(nil, v) }
+
+// appendLine appends the line marshal returns to dst. The hot shapes encode
+// themselves (append.go); the rest, and any of those whose encoding fails,
+// go through encoding/json, whose error then says what went wrong.
+func appendLine(dst []byte, v any) ([]byte, error) {
+	if a, ok := v.(appender); ok {
+		if out, err := a.appendJSON(dst); err == nil {
+			return append(out, '\n'), nil
+		}
+	}
+	b, err := reflectMarshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, b...), nil
+}
+
+// reflectMarshal is marshal done by encoding/json.
+func reflectMarshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -22,12 +41,18 @@ func marshal(v any) ([]byte, error) {
 }
 
 // encodeLine encodes v as one line that is valid UTF-8 and strictly shorter
-// than MaxLine, newline included. Callers shape the big strings they know
-// about (text is split, tool output capped) before calling; this is the
-// safety net for everything else, such as a giant command in a tool_use
-// input: the longest strings are cut (with a note) until the line fits.
-func encodeLine(v any) ([]byte, error) {
-	line, err := marshal(v)
+// than MaxLine, newline included. Callers shape
+// the big strings they know about (text is split, tool output capped)
+// before calling; this is the safety net for everything else, such as a
+// giant command in a tool_use input: the longest strings are cut (with a
+// note) until the line fits.
+func encodeLine(v any) ([]byte, error) { return encodeLineInto(nil, v) }
+
+// encodeLineInto is encodeLine building the line in scratch's storage (a
+// buffer the caller reuses for every line), so the line is valid until the
+// next call with the same scratch.
+func encodeLineInto(scratch []byte, v any) ([]byte, error) {
+	line, err := appendLine(scratch[:0], v)
 	if err != nil {
 		return nil, err
 	}

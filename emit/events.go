@@ -20,7 +20,7 @@ func (w *Writer) Text(s string) error {
 	// With absurd config strings (a 150 KB model name) the overhead leaves
 	// no room; encodeLine's safety net then cuts those strings instead of
 	// the text being split into thousands of tiny events.
-	budget := max(maxJSON-overhead(w.textEvent("")), maxJSON/4)
+	budget := max(maxJSON-w.overhead(w.textEvent("")), maxJSON/4)
 	for _, chunk := range splitText(s, budget) {
 		if err := w.emitLocked(w.textEvent(chunk)); err != nil {
 			return err
@@ -37,11 +37,15 @@ func (w *Writer) textEvent(s string) any {
 }
 
 // overhead is the encoded size of v without its newline; events built with
-// an empty string measure what the string itself may take.
-func overhead(v any) int {
-	line, err := marshal(v)
+// an empty string measure what the string itself may take. The caller
+// holds w.mu (the encoding borrows w.scratch).
+func (w *Writer) overhead(v any) int {
+	line, err := appendLine(w.scratch[:0], v)
 	if err != nil {
 		return 0 // encodeLine reports the error when the event is written
+	}
+	if cap(line) <= maxScratch {
+		w.scratch = line[:0]
 	}
 	return len(line) - 1
 }
@@ -147,7 +151,7 @@ func (w *Writer) ToolResult(toolUseID, content string, isError bool) error {
 func (w *Writer) toolResultLocked(toolUseID, content string, isError bool) error {
 	toolUseID = ValidUTF8(toolUseID)
 	content = Redact(ValidUTF8(content))
-	budget := maxJSON - overhead(w.toolResultEvent(toolUseID, "", isError))
+	budget := maxJSON - w.overhead(w.toolResultEvent(toolUseID, "", isError))
 	return w.emitLocked(w.toolResultEvent(toolUseID, fitOutput(content, budget), isError))
 }
 

@@ -3,6 +3,8 @@ package emit
 import (
 	"crypto/rand"
 	"encoding/hex"
+	mrand "math/rand/v2"
+	"sync"
 )
 
 // base62 is the alphabet of tool-use, message and request ids: the same
@@ -14,29 +16,62 @@ const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 // concern within a session.
 const idLen = 24
 
+// entropy is the source of every id: ChaCha8 (math/rand/v2), a
+// cryptographically strong generator, keyed once with 32 bytes from
+// crypto/rand. Every line carries a uuid and assistant lines a message id;
+// a crypto/rand read per id (a getrandom system call on most kernels) cost
+// more than encoding the line, and buffering those reads still left the
+// kernel generating every byte. ChaCha8 produces them in user space at
+// memory speed, and without its key (which never leaves this process) its
+// output cannot be predicted, so ids stay unique and unguessable as Yume's
+// dedupe needs; they are not secrets, and nothing here is used as a key.
+var entropy struct {
+	mu  sync.Mutex
+	gen *mrand.ChaCha8
+}
+
+func init() {
+	var seed [32]byte
+	_, _ = rand.Read(seed[:]) // crypto/rand.Read never fails (Go 1.24+).
+	entropy.gen = mrand.NewChaCha8(seed)
+}
+
+// randomBytes fills p with unpredictable bytes.
+func randomBytes(p []byte) {
+	entropy.mu.Lock()
+	defer entropy.mu.Unlock()
+	_, _ = entropy.gen.Read(p) // ChaCha8.Read never fails.
+}
+
 // NewSessionID returns a fresh session id, "sess-" followed by 16 random hex
 // digits. It matches ^[a-zA-Z0-9_-]+$, the only form Yume's session route accepts.
 func NewSessionID() string {
 	var b [8]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+).
+	randomBytes(b[:])
 	return "sess-" + hex.EncodeToString(b[:])
 }
 
 // NewToolUseID returns a fresh tool-use id, "toolu_" followed by 24 random
 // base62 characters, like the ids Claude Code emits.
-func NewToolUseID() string { return "toolu_" + randomBase62(idLen) }
+func NewToolUseID() string { return randomID("toolu_") }
 
 // newMessageID returns a fresh assistant message id, "msg_" + 24 base62.
-func newMessageID() string { return "msg_" + randomBase62(idLen) }
+func newMessageID() string { return randomID("msg_") }
 
 // newRequestID returns a fresh control request id, "req_" + 24 base62.
-func newRequestID() string { return "req_" + randomBase62(idLen) }
+func newRequestID() string { return randomID("req_") }
+
+// randomID returns prefix followed by idLen random base62 characters.
+func randomID(prefix string) string {
+	out := make([]byte, 0, len(prefix)+idLen)
+	return string(appendBase62(append(out, prefix...), idLen))
+}
 
 // NewUUID returns a random RFC 4122 version 4 UUID in its canonical
 // 36-character form, read from crypto/rand.
 func NewUUID() string {
 	var b [16]byte
-	_, _ = rand.Read(b[:])  // crypto/rand.Read never fails (Go 1.24+).
+	randomBytes(b[:])
 	b[6] = b[6]&0x0f | 0x40 // version 4
 	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
 	var out [36]byte
@@ -52,22 +87,24 @@ func NewUUID() string {
 	return string(out[:])
 }
 
-// randomBase62 returns n characters drawn uniformly from base62. Bytes of
+// randomBase62 returns n characters drawn uniformly from base62.
+func randomBase62(n int) string { return string(appendBase62(make([]byte, 0, n), n)) }
+
+// appendBase62 appends n characters drawn uniformly from base62. Bytes of
 // 248 and above are rejected so that the modulo does not bias the result.
-func randomBase62(n int) string {
-	out := make([]byte, 0, n)
+func appendBase62(out []byte, n int) []byte {
 	var buf [32]byte
-	for len(out) < n {
-		_, _ = rand.Read(buf[:])
+	for n > 0 {
+		randomBytes(buf[:])
 		for _, c := range buf {
 			if c >= 248 {
 				continue
 			}
 			out = append(out, base62[c%62])
-			if len(out) == n {
+			if n--; n == 0 {
 				break
 			}
 		}
 	}
-	return string(out)
+	return out
 }

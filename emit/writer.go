@@ -57,6 +57,7 @@ type Writer struct {
 	err       error             // first write error, sticky
 	requests  map[string]string // permission request id -> tool_use id
 	denials   []denial          // this turn's denied tools
+	scratch   []byte            // reused to encode each line (see encodeLine)
 }
 
 // NewWriter returns a Writer on out. cfg's zero fields take their defaults
@@ -160,7 +161,7 @@ func (w *Writer) initLocked(permissionMode string, tools []string) error {
 // written yet. An event that cannot be encoded is reported and nothing is
 // written. The caller holds w.mu.
 func (w *Writer) emitLocked(v any) error {
-	line, err := encodeLine(v)
+	line, err := encodeLineInto(w.scratch, v)
 	if err != nil {
 		return fmt.Errorf("emit: cannot encode %s event: %w", eventType(v), err)
 	}
@@ -169,8 +170,15 @@ func (w *Writer) emitLocked(v any) error {
 			return err
 		}
 	}
+	// Keep the buffer for the next line unless an unusually big one grew it.
+	if cap(line) <= maxScratch {
+		w.scratch = line[:0]
+	}
 	return w.writeLocked(line)
 }
+
+// maxScratch bounds the encoding buffer a Writer keeps between lines.
+const maxScratch = 2 * MaxLine
 
 // writeLocked writes and flushes one encoded line.
 func (w *Writer) writeLocked(line []byte) error {

@@ -101,11 +101,19 @@ var claudeSkipped = map[string]bool{
 
 // Line implements Translator.
 func (c *claudeTranslator) Line(line []byte) error {
-	if claudeSkipped[lineType(line)] {
+	typ := lineType(line)
+	if claudeSkipped[typ] {
 		return nil
 	}
 	var l claudeLine
-	if err := decode(line, &l); err != nil {
+	var err error
+	if typ == "assistant" || typ == "user" {
+		// The bulk of a stream, and the shapes the fast path knows.
+		err = decodeFast(line, &l)
+	} else {
+		err = decode(line, &l)
+	}
+	if err != nil {
 		return err
 	}
 	switch l.Type {

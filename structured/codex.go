@@ -67,7 +67,7 @@ type codexChange struct {
 // Line implements Translator.
 func (c *codexTranslator) Line(line []byte) error {
 	var l codexLine
-	if err := decode(line, &l); err != nil {
+	if err := decodeFast(line, &l); err != nil {
 		return err
 	}
 	switch l.Type {

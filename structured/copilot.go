@@ -28,19 +28,15 @@ type copilotLine struct {
 }
 
 type copilotData struct {
-	MessageID    string `json:"messageId"`
-	DeltaContent string `json:"deltaContent"`
-	Content      string `json:"content"`
-	ToolRequests []struct {
-		ToolCallID string         `json:"toolCallId"`
-		Name       string         `json:"name"`
-		Arguments  map[string]any `json:"arguments"`
-	} `json:"toolRequests"`
-	ToolCallID string         `json:"toolCallId"`
-	ToolName   string         `json:"toolName"`
-	Arguments  map[string]any `json:"arguments"`
-	Success    bool           `json:"success"`
-	Result     *struct {
+	MessageID    string               `json:"messageId"`
+	DeltaContent string               `json:"deltaContent"`
+	Content      string               `json:"content"`
+	ToolRequests []copilotToolRequest `json:"toolRequests"`
+	ToolCallID   string               `json:"toolCallId"`
+	ToolName     string               `json:"toolName"`
+	Arguments    map[string]any       `json:"arguments"`
+	Success      bool                 `json:"success"`
+	Result       *struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"result"`
 	Error json.RawMessage `json:"error"`
@@ -51,6 +47,13 @@ type copilotData struct {
 	// session.error
 	Message   string `json:"message"`
 	ErrorType string `json:"errorType"`
+}
+
+// copilotToolRequest is one tool call of an assistant.message.
+type copilotToolRequest struct {
+	ToolCallID string         `json:"toolCallId"`
+	Name       string         `json:"name"`
+	Arguments  map[string]any `json:"arguments"`
 }
 
 // copilotSkipped are frequent event types with nothing to show; they are
@@ -71,7 +74,7 @@ func (c *copilotTranslator) Line(line []byte) error {
 		return c.ensureInit()
 	}
 	var l copilotLine
-	if err := decode(line, &l); err != nil {
+	if err := decodeFast(line, &l); err != nil {
 		return err
 	}
 	if l.Type == "" {
@@ -88,7 +91,7 @@ func (c *copilotTranslator) Line(line []byte) error {
 	}
 	var d copilotData
 	if len(l.Data) > 0 {
-		if err := decode(l.Data, &d); err != nil {
+		if err := decodeFast(l.Data, &d); err != nil {
 			return err
 		}
 	}

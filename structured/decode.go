@@ -64,3 +64,22 @@ func blocksText(raw json.RawMessage) string {
 	}
 	return string(raw)
 }
+
+// fastDecoder is a line struct with a hand-written decoder (see
+// jsonscan.go) that fills it as json.Unmarshal would or reports false.
+type fastDecoder[T any] interface {
+	*T
+	fastDecode(line []byte) bool
+}
+
+// decodeFast decodes line into the zero struct *v: by its fast decoder
+// when that can, else (the partial result reset) by json.Unmarshal, so
+// the result and the errors are exactly json.Unmarshal's.
+func decodeFast[T any, P fastDecoder[T]](line []byte, v P) error {
+	if v.fastDecode(line) {
+		return nil
+	}
+	var zero T
+	*v = zero
+	return decode(line, v)
+}

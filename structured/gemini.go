@@ -40,7 +40,7 @@ type geminiLine struct {
 // Line implements Translator.
 func (g *geminiTranslator) Line(line []byte) error {
 	var l geminiLine
-	if err := decode(line, &l); err != nil {
+	if err := decodeFast(line, &l); err != nil {
 		return err
 	}
 	switch l.Type {

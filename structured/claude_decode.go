@@ -1,0 +1,105 @@
+package structured
+
+// Fast decoding of Claude's busiest lines (assistant and user messages);
+// see jsonscan.go. fastDecode fills l exactly as json.Unmarshal would, or
+// reports false and the caller decodes with json.Unmarshal.
+
+// claudeLineFields are the JSON names of claudeLine's fields ("Usage" has
+// no tag), which encoding/json would match case-insensitively.
+var claudeLineFields = []string{"type", "subtype", "session_id", "tools", "message", "error",
+	"is_error", "result", "errors", "num_turns", "total_cost_usd", "Usage", "permission_denials",
+	"attempt", "max_retries", "error_status", "request_id", "request"}
+
+var claudeBlockFields = []string{"type", "text", "id", "name", "input", "tool_use_id", "content", "is_error"}
+
+// fastDecode decodes an assistant or user line; other shapes fall back.
+func (l *claudeLine) fastDecode(line []byte) bool {
+	return eachMember(line, func(key []byte, esc bool, v []byte) (ok bool) {
+		switch string(key) {
+		case "type":
+			l.Type, ok = jstring(v)
+		case "subtype":
+			l.Subtype, ok = jstring(v)
+		case "session_id":
+			l.SessionID, ok = jstring(v)
+		case "error":
+			l.Error, ok = jraw(v), true
+		case "message":
+			if l.Message != nil {
+				return false // a repeated object merges in encoding/json
+			}
+			if isNull(v) {
+				return true
+			}
+			l.Message = &claudeMessage{}
+			return l.Message.fastDecode(v)
+		default:
+			return !foldsToField(key, esc, claudeLineFields)
+		}
+		return ok
+	})
+}
+
+func (m *claudeMessage) fastDecode(v []byte) bool {
+	if v[0] != '{' {
+		return false
+	}
+	seen := false
+	return eachMember(v, func(key []byte, esc bool, v []byte) bool {
+		if string(key) != "content" {
+			return !foldsToField(key, esc, []string{"content"})
+		}
+		if seen {
+			return false
+		}
+		seen = true
+		return m.Content.fastDecode(v)
+	})
+}
+
+// fastDecode mirrors claudeContent.UnmarshalJSON.
+func (c *claudeContent) fastDecode(v []byte) bool {
+	switch v[0] {
+	case '"':
+		c.IsText = true
+		return true
+	case 'n':
+		return true
+	case '[':
+		c.Blocks = []claudeBlock{}
+		return eachElement(v, func(_ []byte, _ bool, el []byte) bool {
+			c.Blocks = append(c.Blocks, claudeBlock{})
+			return isNull(el) || c.Blocks[len(c.Blocks)-1].fastDecode(el)
+		})
+	}
+	return false
+}
+
+func (b *claudeBlock) fastDecode(v []byte) bool {
+	if v[0] != '{' {
+		return false
+	}
+	return eachMember(v, func(key []byte, esc bool, v []byte) (ok bool) {
+		switch string(key) {
+		case "type":
+			b.Type, ok = jstring(v)
+		case "text":
+			b.Text, ok = jstring(v)
+		case "id":
+			b.ID, ok = jstring(v)
+		case "name":
+			b.Name, ok = jstring(v)
+		case "tool_use_id":
+			b.ToolUseID, ok = jstring(v)
+		case "is_error":
+			b.IsError, ok = jbool(v)
+		case "input":
+			b.Input, ok = jraw(v), true
+		case "content":
+			b.Content, ok = jraw(v), true
+		default:
+			return !foldsToField(key, esc, claudeBlockFields)
+		}
+		return ok
+	})
+}
