@@ -329,6 +329,13 @@ func groupsOf(d *Detection) map[string]string {
 	return g
 }
 
+// Forget lets d fire again: the driver postponed acting on it (a turn that
+// looks done while the program has not yet taken the keys it was sent).
+func (e *Engine) Forget(d *Detection) {
+	delete(e.fired, d.Key)
+	e.lastIdle = false
+}
+
 // StillShows re-reads v just before the driver types an approval: true when
 // d's rule still matches the same prompt (same identity) with the same
 // command. Cursor and settling are not checked: only the content matters.

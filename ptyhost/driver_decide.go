@@ -87,7 +87,10 @@ func (d *driver) handle(det *heuristics.Detection) {
 		if text == "" {
 			text = d.recordedPrompt() // a replay types what was typed there
 		}
-		d.send(det.Rule, "input", det.Rule.Approve.WithPrompt(text))
+		keys := det.Rule.Approve.WithPrompt(text)
+		if d.send(det.Rule, "input", keys) && (d.lastInput == nil || d.lastInput.Key != det.Key) {
+			d.lastInput, d.lastInputKeys, d.inputRetries = det, keys, 0
+		}
 	case heuristics.KindConfirm, heuristics.KindMenu:
 		if det.Rule.Followup && d.decided {
 			d.answerFollowup(det)

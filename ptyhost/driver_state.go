@@ -53,13 +53,18 @@ type driver struct {
 	// program is still echoing and redrawing, so only a settled screen may
 	// fire (an echoed "(y/N) n" must not look like a new question).
 	answering bool
-	revising  bool // …once a revision was asked for
-	decided   bool // an earlier question was answered…
-	approved  bool // …and this was the answer
-	lastText  string
-	texts     map[string]bool // assistant texts already emitted
-	queued    string          // a prompt waiting for the ready screen
-	quitting  int             // times the quit keys were typed
+	// lastInput is the last question yume-cli answered itself, the keys it
+	// typed, and how often it typed them again (inputPending).
+	lastInput     *heuristics.Detection
+	lastInputKeys heuristics.Keys
+	inputRetries  int
+	revising      bool // …once a revision was asked for
+	decided       bool // an earlier question was answered…
+	approved      bool // …and this was the answer
+	lastText      string
+	texts         map[string]bool // assistant texts already emitted
+	queued        string          // a prompt waiting for the ready screen
+	quitting      int             // times the quit keys were typed
 	// screenResults: the profile reads command output with result rules,
 	// so lines leaving the screen are not captured (a TUI redraws).
 	screenResults bool

@@ -64,6 +64,10 @@ func (d *driver) result(det *heuristics.Detection) {
 // done ends the turn the program finished: the final answer once, the open
 // capture, and, for a program that stays open, its quit keys.
 func (d *driver) done(det *heuristics.Detection) {
+	if d.inputPending() {
+		d.engine.Forget(det) // done again once the program took the keys
+		return
+	}
 	d.text(det.Text)
 	d.endCapture(det)
 	if d.cfg.Profile.Quit.IsZero() || d.quitting > 0 {
@@ -71,6 +75,23 @@ func (d *driver) done(det *heuristics.Detection) {
 	}
 	d.quit()
 }
+
+// inputPending retypes the last input keys when the question they answered
+// is still on screen while a command's output is being captured: a busy TUI
+// may drop a key (Copilot ignores Ctrl-O while it works), and the turn must
+// not end before the output is shown. It gives up after maxInputRetries.
+func (d *driver) inputPending() bool {
+	in := d.lastInput
+	if d.capture == nil || in == nil || d.inputRetries >= maxInputRetries || !d.engine.StillShows(d.screen, in) {
+		return false
+	}
+	d.inputRetries++
+	d.tr.state(fmt.Sprintf("the program has not taken the %s keys yet: typing them again (try %d of %d)", in.Rule.Name, d.inputRetries, maxInputRetries))
+	d.send(in.Rule, "input", d.lastInputKeys)
+	return true
+}
+
+const maxInputRetries = 3
 
 // text emits assistant text unless the same text was already emitted this
 // session: a TUI redraws (and scrolls) its answers, so one answer is seen

@@ -60,6 +60,7 @@ type tuiRun struct {
 	toolUseAt time.Duration // when the tool_use line was written
 	dialogAt  time.Duration // when the dialog first showed
 	took      time.Duration
+	trace     string // the --trace lines, shown when a run fails
 }
 
 // TestTUILive drives each real CLI (Copilot CLI, Claude Code, Gemini CLI,
@@ -82,6 +83,10 @@ func TestTUILive(t *testing.T) {
 				}
 				r := driveTUI(t, provider, approve)
 				checkTUIRun(t, provider, approve, r)
+				if t.Failed() {
+					t.Logf("stdout:\n%s", r.raw)
+					t.Logf("screen trace (last 30 KB):\n%s", tail(r.trace, 30<<10))
+				}
 			})
 		}
 	}
@@ -180,10 +185,7 @@ func driveTUI(t *testing.T, provider string, approve bool) tuiRun {
 		t.Errorf("conformance: %v", p)
 	}
 	r.parse(t, trace.Bytes())
-	if t.Failed() {
-		t.Logf("stdout:\n%s", r.raw)
-		t.Logf("screen trace (last 30 KB):\n%s", tail(trace.String(), 30<<10))
-	}
+	r.trace = trace.String()
 	return r
 }
 
