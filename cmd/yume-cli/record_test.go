@@ -36,6 +36,7 @@ type ptySession struct {
 	cmd    *exec.Cmd
 	master *os.File
 	tty    *os.File
+	before *term.State // the terminal's mode before yume-cli started
 	mu     sync.Mutex
 	screen bytes.Buffer
 	done   chan struct{}
@@ -50,6 +51,11 @@ func startInPTY(t *testing.T, dir string, argv ...string) *ptySession {
 	if err := pty.Setsize(master, &pty.Winsize{Cols: 80, Rows: 24}); err != nil {
 		t.Fatal(err)
 	}
+	// Read the mode before the start: yume-cli switches to raw mode at once.
+	before, err := term.GetState(int(tty.Fd()))
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
@@ -58,7 +64,7 @@ func startInPTY(t *testing.T, dir string, argv ...string) *ptySession {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &ptySession{t: t, cmd: cmd, master: master, tty: tty, done: make(chan struct{})}
+	s := &ptySession{t: t, cmd: cmd, master: master, tty: tty, before: before, done: make(chan struct{})}
 	go func() {
 		defer close(s.done)
 		buf := make([]byte, 4096)
@@ -106,6 +112,9 @@ func (s *ptySession) wait() int {
 	s.t.Helper()
 	err := s.cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); ok {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			s.t.Logf("yume-cli was killed by %v", ws.Signal())
+		}
 		return ee.ExitCode()
 	} else if err != nil {
 		s.t.Fatal(err)
@@ -171,8 +180,13 @@ func TestRecordInAPTY(t *testing.T) {
 		},
 		{
 			name: "SIGTERM", argv: []string{"sh", "-c", "echo sleeping; exec sleep 60"},
-			act: func(s *ptySession, _ string) {
+			act: func(s *ptySession, castPath string) {
 				s.waitText("sleeping\r\n") // not the banner, which quotes the command
+				// The recording holds the output too: yume-cli is in its copy loop.
+				waitFor(s.t, "the output in the cast", func() bool {
+					b, _ := os.ReadFile(castPath)
+					return bytes.Contains(b, []byte(`"sleeping\r\n"`)) // the "o" event, not the header
+				})
 				_ = s.cmd.Process.Signal(syscall.SIGTERM)
 			},
 			wantCode: 128 + int(syscall.SIGTERM), wantOut: []string{"sleeping"},
@@ -186,10 +200,7 @@ func TestRecordInAPTY(t *testing.T) {
 			}
 			castPath := filepath.Join(dir, "s.cast")
 			s := startInPTY(t, dir, append([]string{bin, "record", "-o", castPath, "--"}, tt.argv...)...)
-			before, err := term.GetState(int(s.tty.Fd()))
-			if err != nil {
-				t.Fatal(err)
-			}
+			before := s.before
 			s.waitText("recording")
 			if tt.act != nil {
 				tt.act(s, castPath)
