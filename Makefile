@@ -1,7 +1,7 @@
 # yume-cli: `make test` is what CI runs; `make demo` shows the whole loop.
 GO        ?= go
 BIN       := bin
-FUZZTIME  ?= 10s
+FUZZTIME  ?= 30000x
 BENCHTIME ?= 1s
 PKGS      := ./...
 
