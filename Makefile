@@ -52,9 +52,12 @@ e2e-deps:
 	npm install --prefix $(E2E_NPM) --no-audit --no-fund --loglevel=error $(E2E_CLIS)
 
 # Live runs against the real CLIs, offline, against a fake model server on 127.0.0.1.
-e2e: e2e-deps
-	PATH="$(CURDIR)/$(E2E_NPM)/node_modules/.bin:$$PATH" YUME_E2E=1 \
+# The CLIs are third-party programs timed by a loaded machine: a failed
+# run is retried once, loudly; a second failure fails.
+E2E_TEST = PATH="$(CURDIR)/$(E2E_NPM)/node_modules/.bin:$$PATH" YUME_E2E=1 \
 	  $(GO) test -count=1 -timeout 40m -run 'E2E|Live' $(PKGS)
+e2e: e2e-deps
+	$(E2E_TEST) || { echo "e2e: live run failed; retrying once" >&2; $(E2E_TEST); }
 
 clean:
 	rm -rf $(BIN)
