@@ -4,9 +4,24 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"time"
+
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
+// orphanGrace is how long a daemon a provider left behind gets to exit
+// after SIGTERM before SIGKILL.
+const orphanGrace = 2 * time.Second
+
 func main() {
-	os.Exit(Main(os.Args[1:], defaultIO()))
+	// Leave no processes behind, not even ones a provider detached on
+	// purpose: they are re-parented to us and ended once we are done.
+	_ = ptyhost.AdoptOrphans() // Best effort: without it they go to init.
+	code := Main(os.Args[1:], defaultIO())
+	if n := ptyhost.EndOrphans(orphanGrace); n > 0 && os.Getenv("YUME_DEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "yume-cli: ended %d process(es) the program left behind\n", n)
+	}
+	os.Exit(code)
 }
