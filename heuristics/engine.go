@@ -15,6 +15,9 @@ type Detection struct {
 	Command, Prompt, Description, Text, Option string
 	// Output is the `output` group with its line breaks kept (cleanOutput).
 	Output string
+	// Context is the `context` group, line breaks kept: what the program
+	// shows with a question (git add -p's hunk), for the GUI to see.
+	Context string
 	// Rows are the rows the match covered; negative rows are scrollback
 	// lines (-1 the newest) for rules that look at the transcript.
 	Rows []int
@@ -262,8 +265,12 @@ func detectIn(v View, r *Rule, lt *lookText, from, to int) (*Detection, []int) {
 			continue
 		}
 		raw := lt.text[loc[2*i]:loc[2*i+1]]
-		if name == "output" {
+		switch name {
+		case "output":
 			d.Output = cleanOutput(raw)
+			continue
+		case "context":
+			d.Context = cleanOutput(raw)
 			continue
 		}
 		// A group that starts mid-row ("● answer…") has later rows indented
@@ -318,7 +325,7 @@ func normalise(s string) string { return strings.Join(strings.Fields(s), " ") }
 func groupsOf(d *Detection) map[string]string {
 	g := map[string]string{}
 	for k, v := range map[string]string{"command": d.Command, "prompt": d.Prompt,
-		"description": d.Description, "text": d.Text, "option": d.Option, "output": d.Output} {
+		"description": d.Description, "text": d.Text, "option": d.Option, "output": d.Output, "context": d.Context} {
 		if v != "" {
 			g[k] = v
 		}

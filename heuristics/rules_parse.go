@@ -17,7 +17,7 @@ import (
 var (
 	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "echo", "quit", "rules"}
 	ruleFields    = []string{"name", "look", "match", "kind", "cursor", "approve", "deny", "revise", "followup"}
-	groupNames    = []string{"command", "prompt", "description", "text", "option", "output"}
+	groupNames    = []string{"command", "prompt", "description", "text", "option", "output", "context"}
 )
 
 // The profile file format (profiles/*.yaml are the examples):

@@ -123,6 +123,9 @@ func (d *driver) ask(det *heuristics.Detection) {
 			desc += " (" + det.Option + ")"
 		}
 	}
+	if det.Context != "" {
+		desc = strings.TrimSpace(desc + "\n\n" + det.Context)
+	}
 	if desc != "" {
 		input["description"] = desc
 	}

@@ -177,9 +177,13 @@ func TestDriveGitAddPatch(t *testing.T) {
 	if len(r.uses) != 2 {
 		t.Fatalf("got %d tool_uses, want one per hunk (2)", len(r.uses))
 	}
-	for _, u := range r.uses {
+	for i, u := range r.uses {
 		if !strings.Contains(u.Desc, "Stage this hunk") {
 			t.Errorf("tool_use description %q does not carry git's question", u.Desc)
+		}
+		// The hunk goes with the question, so the GUI shows what it approves.
+		if hunk := []string{"+first changed", "+last changed"}[i]; !strings.Contains(u.Desc, hunk) {
+			t.Errorf("tool_use %d description %q lacks its hunk %q", i, u.Desc, hunk)
 		}
 	}
 	staged := git("diff", "--cached")
