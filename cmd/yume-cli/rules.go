@@ -12,7 +12,7 @@ import (
 func newRulesCmd(ios *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "List, show and check rule profiles",
+		Short: "List the embedded rule profiles and check rule files",
 	}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "list",
