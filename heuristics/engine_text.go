@@ -135,13 +135,6 @@ func (lt *lookText) segAt(off int) int {
 	return max(i, 0)
 }
 
-// pos maps byte offset off to (row, cell column).
-func (lt *lookText) pos(off int) (row, col int) {
-	s := lt.segs[lt.segAt(off)]
-	o := min(max(off-s.start, 0), len(s.line))
-	return s.row, displaywidth.String(s.line[:o])
-}
-
 // rows lists the rows that bytes [start, end) cover; a trailing newline of
 // the match does not pull in the next row.
 func (lt *lookText) rows(start, end int) []int {

@@ -2,7 +2,6 @@ package ptyhost
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -130,9 +129,6 @@ func readChunks(t Terminal, out chan<- chunk, stop <-chan struct{}) {
 				case <-stop:
 					return
 				}
-			}
-			if errors.Is(err, io.EOF) {
-				err = io.EOF
 			}
 			c = chunk{at: at, err: err}
 		}

@@ -53,7 +53,7 @@ func (d *driver) evaluate(settled bool) {
 	for i := 0; i < maxDetectionsPerScreen && !d.ended && d.fault == nil; i++ {
 		det, steps := d.engine.Evaluate(d.screen, settled)
 		if settled || det != nil {
-			d.tr.evaluate(settled, steps, det)
+			d.tr.evaluate(settled, steps)
 		}
 		if det == nil {
 			return

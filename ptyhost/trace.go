@@ -50,7 +50,7 @@ func (t *tracer) write(l traceLine) {
 	_ = t.enc.Encode(l) // Best effort: tracing never stops a session.
 }
 
-func (t *tracer) evaluate(settled bool, steps []heuristics.TraceStep, det *heuristics.Detection) {
+func (t *tracer) evaluate(settled bool, steps []heuristics.TraceStep) {
 	if t.enc == nil {
 		return
 	}
@@ -62,7 +62,6 @@ func (t *tracer) evaluate(settled bool, steps []heuristics.TraceStep, det *heuri
 		fired := s.Fired
 		t.write(traceLine{Event: "rule", Settled: &settled, Rule: s.Rule, Fired: &fired, Why: s.Why, Groups: s.Groups, Rows: s.Rows})
 	}
-	_ = det
 }
 
 func (t *tracer) keys(why, rule string, b []byte) {

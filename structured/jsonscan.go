@@ -169,19 +169,27 @@ func walkObject(b []byte, i, depth int, fn member) int {
 		if vend < 0 || (fn != nil && !fn(key, esc, b[i:vend])) {
 			return -1
 		}
-		i = skipSpace(b, vend)
-		if i >= len(b) {
-			return -1
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return i + 1
-		default:
-			return -1
+		var done bool
+		if i, done = afterMember(b, vend, '}'); done {
+			return i
 		}
 	}
+}
+
+// afterMember reads what follows a member or element at i: a ',' (the next
+// one's index, done false) or the closing byte (the index after it, done
+// true); anything else is -1, done.
+func afterMember(b []byte, i int, closing byte) (int, bool) {
+	i = skipSpace(b, i)
+	switch {
+	case i >= len(b):
+		return -1, true
+	case b[i] == ',':
+		return skipSpace(b, i+1), false
+	case b[i] == closing:
+		return i + 1, true
+	}
+	return -1, true
 }
 
 // walkArray is walkObject for arrays: fn gets each element (key nil).
@@ -198,17 +206,9 @@ func walkArray(b []byte, i, depth int, fn member) int {
 		if vend < 0 || (fn != nil && !fn(nil, false, b[i:vend])) {
 			return -1
 		}
-		i = skipSpace(b, vend)
-		if i >= len(b) {
-			return -1
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
-			return i + 1
-		default:
-			return -1
+		var done bool
+		if i, done = afterMember(b, vend, ']'); done {
+			return i
 		}
 	}
 }

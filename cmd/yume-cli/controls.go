@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -11,7 +12,9 @@ import (
 // does not write stdin (it may be /dev/null, or a terminal if Yume was
 // started from one), so a terminal is a control channel only when the
 // person asked for --permission-mode interactive.
-func readControls(o *StartOptions, w *emit.Writer) <-chan emit.Control {
+// The goroutine stops handing frames on once ctx ends (the session is
+// over and nobody reads the channel).
+func readControls(ctx context.Context, o *StartOptions, w *emit.Writer) <-chan emit.Control {
 	if o.IO.In == nil || (o.IO.InIsTerminal && o.PermissionMode != "interactive") {
 		return nil
 	}
@@ -32,7 +35,11 @@ func readControls(o *StartOptions, w *emit.Writer) <-chan emit.Control {
 				_ = w.SystemError(fmt.Sprintf("stdin line %d: %v", n, err)) // Best effort.
 				continue
 			}
-			ch <- f
+			select {
+			case ch <- f:
+			case <-ctx.Done():
+				return
+			}
 		}
 	}()
 	return ch

@@ -96,7 +96,7 @@ func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode st
 	}
 	return structured.Run(ctx, structured.Options{
 		Provider: prov.name, Mode: mode, Bin: o.Bin, Model: o.Model, Cwd: o.Cwd, Prompt: o.Prompt,
-		Resume: o.Resume, PermissionMode: o.PermissionMode, Controls: readControls(o, w),
+		Resume: o.Resume, PermissionMode: o.PermissionMode, Controls: readControls(ctx, o, w),
 		Stderr: o.IO.ErrOut, Verbose: o.Verbose,
 	}, w)
 }
@@ -143,7 +143,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
 		Term:        term,
 		Profile:     profile,
 		Out:         w,
-		Controls:    readControls(o, w),
+		Controls:    readControls(ctx, o, w),
 		Mode:        ptyhost.PermissionMode(o.PermissionMode),
 		Prompt:      o.Prompt,
 		CommandLine: shellJoin(argv),
