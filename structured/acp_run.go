@@ -12,19 +12,11 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // acpRecord, when set (tests), receives every ACP line read and written.
 var acpRecord io.Writer
-
-// acpArgs is the command line of a provider's ACP server.
-func acpArgs(opts Options) []string {
-	args := []string{"--acp"}
-	if opts.Provider == "copilot" {
-		args = append(args, "--stdio")
-	}
-	return appendFlag(args, "--model", opts.Model)
-}
 
 // acpSession is one ACP run: the connection, the translator and what the
 // reading goroutine and the main flow share.
@@ -39,16 +31,17 @@ type acpSession struct {
 	sessionID atomic.Value // string
 }
 
-func runACP(ctx context.Context, opts Options, w *emit.Writer, p provider, path, note string) error {
+func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Invocation, path, note string) error {
+	p := opts.Provider
 	cwd, err := filepath.Abs(opts.Cwd)
 	if err != nil {
 		return fmt.Errorf("working directory %q: %w", opts.Cwd, err)
 	}
-	pr, err := startProc(p.name, path, acpArgs(opts), opts.Cwd, opts.Env, true, opts.Stderr)
+	pr, err := startProc(p.Name, path, inv.Args, opts.Cwd, opts.Env, true, opts.Stderr)
 	if err != nil {
 		return err
 	}
-	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p.name, opts.PermissionMode)}}
+	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p, opts.PermissionMode)}}
 	s.tr.setNote(note)
 	turnCtx, cancelTurn := context.WithCancel(context.Background())
 	defer cancelTurn()
@@ -80,9 +73,9 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, p provider, path,
 	s.conn.log = acpRecord
 	served := make(chan error, 1)
 	go func() {
-		st, err := s.conn.serve(pr.stdout, p.name, opts.Stderr)
+		st, err := s.conn.serve(pr.stdout, p.Name, opts.Stderr)
 		if opts.Verbose {
-			fmt.Fprintf(opts.Stderr, "yume-cli: %s: %d ACP lines, %d malformed\n", p.name, st.Lines, st.Malformed)
+			fmt.Fprintf(opts.Stderr, "yume-cli: %s: %d ACP lines, %d malformed\n", p.Name, st.Lines, st.Malformed)
 		}
 		served <- err
 	}()
@@ -113,7 +106,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, p provider, path,
 		}
 		msg := perr.Error()
 		if exit != nil {
-			msg = fmt.Sprintf("%s (%s exited: %v)", msg, p.name, exit)
+			msg = fmt.Sprintf("%s (%s exited: %v)", msg, p.Name, exit)
 		}
 		return s.tr.end(emit.Result{IsError: true, Errors: []string{msg}})
 	}
@@ -159,7 +152,7 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 	sessionID := s.opts.Resume
 	if sessionID != "" {
 		if !caps.AgentCapabilities.LoadSession {
-			return "", fmt.Errorf("%s cannot resume sessions over ACP; start a new session or use --mode json", s.opts.Provider)
+			return "", fmt.Errorf("%s cannot resume sessions over ACP; start a new session or use --mode json", s.opts.Provider.Name)
 		}
 		// The agent replays the old conversation as updates: not news to Yume.
 		s.loading.Store(true)
@@ -183,7 +176,7 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 	}
 	s.sessionID.Store(sessionID)
 	s.mu.Lock()
-	err = s.tr.init(sessionID, defaultTools(s.opts.Provider))
+	err = s.tr.init(sessionID, s.opts.Provider.Tools)
 	s.mu.Unlock()
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", errWrite, err)

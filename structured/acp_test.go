@@ -22,7 +22,7 @@ func replayACP(t *testing.T, provider string, rec []byte) []byte {
 	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	w := emit.NewWriter(&out, emit.Config{SessionID: "sess-test", Model: "test-model", Cwd: "/ws",
 		Now: func() time.Time { clock = clock.Add(time.Millisecond); return clock }})
-	tr := &acpTranslator{turn: newTurn(w, provider, "default")}
+	tr := &acpTranslator{turn: newTurn(w, prov(provider), "default")}
 	var msgs []acpMessage
 	var ours []bool
 	sc := bufio.NewScanner(bytes.NewReader(rec))
@@ -55,7 +55,7 @@ func replayACP(t *testing.T, provider string, rec []byte) []byte {
 				SessionID string `json:"sessionId"`
 			}
 			if json.Unmarshal(m.Result, &r) == nil && r.SessionID != "" {
-				if err := tr.init(r.SessionID, defaultTools(provider)); err != nil {
+				if err := tr.init(r.SessionID, prov(provider).Tools); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // acpTranslator maps ACP session/update notifications, permission requests
@@ -70,7 +71,7 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 		for _, e := range u.Entries {
 			list = append(list, map[string]any{"content": e.Content, "status": e.Status, "activeForm": e.Content})
 		}
-		input := map[string]any{"todos": todos(list, "content")}
+		input := map[string]any{"todos": providers.Todos(list, "content")}
 		if err := a.toolUse(id, "TodoWrite", input); err != nil {
 			return err
 		}

@@ -85,10 +85,7 @@ func BenchmarkTranslate(b *testing.B) {
 				lines = append(lines, bytes.Clone(l))
 			}
 			w := emit.NewWriter(io.Discard, emit.Config{SessionID: "sess-bench"})
-			tr, err := NewTranslator(provider, w, "default")
-			if err != nil {
-				b.Fatal(err)
-			}
+			tr := newTestTranslator(b, provider, w)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -112,10 +109,7 @@ func BenchmarkStream1GiB(b *testing.B) {
 			var peak uint64
 			for i := 0; i < b.N; i++ {
 				w := emit.NewWriter(io.Discard, emit.Config{SessionID: "sess-bench"})
-				tr, err := NewTranslator(provider, w, "default")
-				if err != nil {
-					b.Fatal(err)
-				}
+				tr := newTestTranslator(b, provider, w)
 				sr := &streamReader{lines: typicalLines[provider], left: 1 << 30}
 				sampler := &heapSampler{every: 1 << 18}
 				st, err := pump(sr, tr, provider, io.Discard, sampler.sample)
@@ -166,10 +160,7 @@ func BenchmarkTranslateCaptures(b *testing.B) {
 				}
 			}
 			w := emit.NewWriter(io.Discard, emit.Config{SessionID: "sess-bench"})
-			tr, err := NewTranslator(provider, w, "default")
-			if err != nil {
-				b.Fatal(err)
-			}
+			tr := newTestTranslator(b, provider, w)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

@@ -72,7 +72,7 @@ func (c *codexTranslator) Line(line []byte) error {
 	}
 	switch l.Type {
 	case "thread.started":
-		return c.init(l.ThreadID, defaultTools("codex"))
+		return c.init(l.ThreadID, c.provider.Tools)
 	case "item.started", "item.updated", "item.completed":
 		if l.Item == nil {
 			return fmt.Errorf("%w: %s without item", ErrMalformed, l.Type)

@@ -142,14 +142,14 @@ func (c *copilotTranslator) Line(line []byte) error {
 }
 
 func (c *copilotTranslator) use(id, name string, args map[string]any) error {
-	if hiddenCopilotTools[name] {
+	n, in := c.mapTool(name, args)
+	if n == "" { // bookkeeping the user need not see
 		if c.hidden == nil {
 			c.hidden = map[string]bool{}
 		}
 		c.hidden[id] = true
 		return nil
 	}
-	n, in := copilotTool(name, args)
 	return c.toolUse(id, n, in)
 }
 

@@ -11,9 +11,10 @@
 // of any length, skips and logs malformed ones, relays the provider's stderr
 // (never to stdout), answers approvals by the permission mode or the GUI's
 // control frames, and guarantees that every turn ends with exactly one
-// result, also on errors, crashes and interrupts. Supports, Modes and
-// DetectVersion choose a mode per installed version; Doctor reports what is
-// installed and configured.
+// result, also on errors, crashes and interrupts. Which command line a
+// provider takes, from which version, and which translator reads it come
+// from its descriptor in the providers registry; the translators here are
+// named after the formats they read.
 //
 // The translators are pure: they read provider lines and call the
 // emit.Writer, nothing else, so tests replay captured streams

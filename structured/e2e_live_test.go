@@ -154,7 +154,7 @@ func TestLiveResume(t *testing.T) {
 				var out, stderr bytes.Buffer
 				w := emit.NewWriter(&out, emit.Config{Model: sb.Model, Cwd: sb.Workspace})
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				err := Run(ctx, Options{Provider: c.provider, Mode: c.mode, Bin: bin, Model: sb.Model, Cwd: sb.Workspace,
+				err := Run(ctx, Options{Provider: prov(c.provider), Mode: c.mode, Bin: bin, Model: sb.Model, Cwd: sb.Workspace,
 					Prompt: prompt, Resume: session, PermissionMode: "auto", Stderr: &stderr, Env: sb.Env}, w)
 				cancel()
 				if err != nil {

@@ -152,7 +152,7 @@ func (lv *live) run(t *testing.T) {
 		defer func() { acpRecord = nil }()
 	}
 	w := emit.NewWriter(tap, emit.Config{Model: sb.Model, Cwd: sb.Workspace})
-	lv.err = Run(ctx, Options{Provider: lv.provider, Mode: lv.mode, Bin: bin, Model: sb.Model, Cwd: sb.Workspace,
+	lv.err = Run(ctx, Options{Provider: prov(lv.provider), Mode: lv.mode, Bin: bin, Model: sb.Model, Cwd: sb.Workspace,
 		Prompt: "create the file please", PermissionMode: lv.perm, Controls: controls, Stderr: &syncWriter{w: &stderr},
 		Verbose: true, Env: sb.Env}, w)
 	lv.out, lv.stderr = tap.bytes(), stderr.String()

@@ -187,28 +187,30 @@ func TestToolMapping(t *testing.T) {
 		wantIn   string
 	}{
 		{"gemini shell", func() (string, map[string]any) {
-			return geminiTool("run_shell_command", map[string]any{"command": "ls", "dir_path": "x"})
+			return prov("gemini").MapTool("run_shell_command", map[string]any{"command": "ls", "dir_path": "x"})
 		}, "Bash", `{"command":"ls"}`},
 		{"gemini read range", func() (string, map[string]any) {
-			return geminiTool("read_file", map[string]any{"file_path": "a", "start_line": 3.0, "end_line": 5.0})
+			return prov("gemini").MapTool("read_file", map[string]any{"file_path": "a", "start_line": 3.0, "end_line": 5.0})
 		}, "Read", `{"file_path":"a","limit":3,"offset":3}`},
 		{"gemini grep", func() (string, map[string]any) {
-			return geminiTool("grep_search", map[string]any{"pattern": "x", "dir_path": "d", "include_pattern": "*.go"})
+			return prov("gemini").MapTool("grep_search", map[string]any{"pattern": "x", "dir_path": "d", "include_pattern": "*.go"})
 		}, "Grep", `{"glob":"*.go","path":"d","pattern":"x"}`},
-		{"gemini ls", func() (string, map[string]any) { return geminiTool("list_directory", map[string]any{"dir_path": "d"}) }, "LS", `{"path":"d"}`},
+		{"gemini ls", func() (string, map[string]any) {
+			return prov("gemini").MapTool("list_directory", map[string]any{"dir_path": "d"})
+		}, "LS", `{"path":"d"}`},
 		{"gemini fetch", func() (string, map[string]any) {
-			return geminiTool("web_fetch", map[string]any{"prompt": "summarise https://x.dev/a now"})
+			return prov("gemini").MapTool("web_fetch", map[string]any{"prompt": "summarise https://x.dev/a now"})
 		}, "WebFetch", `{"prompt":"summarise https://x.dev/a now","url":"https://x.dev/a"}`},
 		{"gemini todos", func() (string, map[string]any) {
-			return geminiTool("write_todos", map[string]any{"todos": []any{map[string]any{"description": "a", "status": "cancelled"}}})
+			return prov("gemini").MapTool("write_todos", map[string]any{"todos": []any{map[string]any{"description": "a", "status": "cancelled"}}})
 		}, "TodoWrite", `{"todos":[{"activeForm":"a","content":"a","status":"pending"}]}`},
-		{"gemini unknown kept", func() (string, map[string]any) { return geminiTool("mystery", map[string]any{"k": 1.0}) }, "mystery", `{"k":1}`},
-		{"copilot view", func() (string, map[string]any) { return copilotTool("view", map[string]any{"path": "a"}) }, "Read", `{"file_path":"a"}`},
+		{"gemini unknown kept", func() (string, map[string]any) { return prov("gemini").MapTool("mystery", map[string]any{"k": 1.0}) }, "mystery", `{"k":1}`},
+		{"copilot view", func() (string, map[string]any) { return prov("copilot").MapTool("view", map[string]any{"path": "a"}) }, "Read", `{"file_path":"a"}`},
 		{"copilot edit", func() (string, map[string]any) {
-			return copilotTool("str_replace", map[string]any{"path": "a", "old_str": "x", "new_str": "y"})
+			return prov("copilot").MapTool("str_replace", map[string]any{"path": "a", "old_str": "x", "new_str": "y"})
 		}, "Edit", `{"file_path":"a","new_string":"y","old_string":"x"}`},
 		{"copilot rg paths", func() (string, map[string]any) {
-			return copilotTool("rg", map[string]any{"pattern": "p", "paths": []any{"src"}})
+			return prov("copilot").MapTool("rg", map[string]any{"pattern": "p", "paths": []any{"src"}})
 		}, "Grep", `{"path":"src","pattern":"p"}`},
 		{"acp execute", func() (string, map[string]any) { return acpTool("execute", "npm test", nil, nil) }, "Bash", `{"command":"npm test"}`},
 		{"acp edit path", func() (string, map[string]any) { return acpTool("edit", "Edit a", map[string]any{"path": "a"}, nil) }, "Edit", `{"file_path":"a"}`},

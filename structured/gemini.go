@@ -2,9 +2,11 @@ package structured
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // geminiTranslator translates `gemini -p … --output-format stream-json`.
@@ -45,7 +47,7 @@ func (g *geminiTranslator) Line(line []byte) error {
 	}
 	switch l.Type {
 	case "init":
-		return g.init(l.SessionID, defaultTools("gemini"))
+		return g.init(l.SessionID, g.provider.Tools)
 	case "message":
 		if l.Role == "assistant" {
 			if err := g.ensureInit(); err != nil {
@@ -55,7 +57,7 @@ func (g *geminiTranslator) Line(line []byte) error {
 		}
 		return nil // The user message is the prompt echoed back.
 	case "tool_use":
-		name, input := geminiTool(l.ToolName, l.Parameters)
+		name, input := g.mapTool(l.ToolName, l.Parameters)
 		if err := g.ensureInit(); err != nil {
 			return err
 		}
@@ -123,17 +125,8 @@ func isGeminiDenial(errType, claudeName string) bool {
 	if strings.Contains(t, "policy") || strings.Contains(t, "denied") || strings.Contains(t, "rejected") {
 		return true
 	}
-	return t == "tool_not_registered" && claudeName != "" && claudeName != "Tool" && isClaudeTool(claudeName)
+	return t == "tool_not_registered" && claudeName != "" && claudeName != "Tool" && slices.Contains(providers.ClaudeTools, claudeName)
 }
 
 // Finish implements Translator.
 func (g *geminiTranslator) Finish(exit error) error { return g.finish(exit) }
-
-// isClaudeTool reports whether name is one of the Claude tools we map to.
-func isClaudeTool(name string) bool {
-	switch name {
-	case "Bash", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "Task":
-		return true
-	}
-	return false
-}

@@ -12,11 +12,12 @@ import (
 	"sync/atomic"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // Options says which provider to run and how.
 type Options struct {
-	Provider string // codex | gemini | claude | copilot
+	Provider *providers.Provider
 	Mode     string // json | acp | auto ("" = auto)
 	Bin      string // override binary ("" = provider default name in PATH)
 	Model    string
@@ -52,127 +53,82 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	if !contains(emit.PermissionModes, opts.PermissionMode) {
 		return fmt.Errorf("unknown permission mode %q; use one of %s", opts.PermissionMode, strings.Join(emit.PermissionModes, ", "))
 	}
-	p, ok := lookupProvider(opts.Provider)
-	if !ok {
-		return fmt.Errorf("unknown provider %q for structured mode; use one of %s", opts.Provider, strings.Join(Providers(), ", "))
+	p := opts.Provider
+	if p == nil || len(p.Structured) == 0 {
+		return fmt.Errorf("no structured mode for provider %v; use one of %s", p, strings.Join(providers.WithStructured(), ", "))
 	}
 	if strings.TrimSpace(opts.Prompt) == "" {
 		return errors.New("no prompt: pass --prompt TEXT")
 	}
-	bin := opts.Bin
-	if bin == "" {
-		bin = p.bin
-	}
+	bin := p.Program(opts.Bin)
 	path, err := exec.LookPath(bin)
 	if err != nil {
-		return fmt.Errorf("%s is not installed (%q not found in PATH): %s, or pass --bin PATH", p.name, bin, installHint(p.name))
+		return fmt.Errorf("%s is not installed (%q not found in PATH): %s, or pass --bin PATH", p.Name, bin, p.InstallHint())
 	}
-	mode, version, err := chooseMode(ctx, p.name, path, opts.Mode, opts.Resume != "")
+	mode, version, err := chooseMode(ctx, p, path, opts.Mode, opts.Resume != "")
 	if err != nil {
 		return err
 	}
 	if opts.Verbose {
-		fmt.Fprintf(opts.Stderr, "yume-cli: %s %s at %s, mode %s, permission mode %s\n", p.name, version, path, mode, opts.PermissionMode)
+		fmt.Fprintf(opts.Stderr, "yume-cli: %s %s at %s, mode %s, permission mode %s\n", p.Name, version, path, mode.Name, opts.PermissionMode)
 	}
 	// Yume shows which way the provider is driven right after init.
 	if version == "" {
 		version = "(unknown version)"
 	}
-	note := fmt.Sprintf("yume-cli: %s %s in %s mode", p.name, version, mode)
-	w.SetDriveMode(mode)
-	if mode == "acp" {
-		return runACP(ctx, opts, w, p, path, note)
+	note := fmt.Sprintf("yume-cli: %s %s in %s mode", p.Name, version, mode.Name)
+	w.SetDriveMode(mode.Name)
+	inv := mode.Command(providers.Request{Prompt: opts.Prompt, Model: opts.Model, Resume: opts.Resume, Auto: opts.PermissionMode == "auto"})
+	if mode.Name == providers.ModeACP {
+		return runACP(ctx, opts, w, inv, path, note)
 	}
-	return runJSON(ctx, opts, w, p, path, note)
+	return runJSON(ctx, opts, w, mode, inv, path, note)
 }
 
 // chooseMode resolves "auto" to the best structured mode of the installed
-// version (acp, then json); PTY is the caller's fallback. A resumed Gemini
-// turn uses json: Gemini's ACP session/load finds no session (not even one
-// its ACP server recorded, verified with 0.61.0), while `gemini --resume`
-// continues both kinds.
-func chooseMode(ctx context.Context, name, path, mode string, resume bool) (chosen, version string, err error) {
+// version (acp, then json) that can do what the turn needs (a resume); PTY
+// is the caller's fallback. An explicit mode is tried whatever the version.
+func chooseMode(ctx context.Context, p *providers.Provider, path, mode string, resume bool) (chosen providers.Mode, version string, err error) {
 	switch mode {
-	case "json", "acp":
-		v, _ := DetectVersion(ctx, path) // Only reported; an explicit mode is tried regardless.
-		if mode == "acp" && !Supports(name, "", "acp") {
-			return "", v, fmt.Errorf("%s has no ACP mode; use --mode json", name)
+	case providers.ModeJSON, providers.ModeACP:
+		v, _ := providers.DetectVersion(ctx, path) // Only reported; an explicit mode is tried regardless.
+		m, ok := p.ModeFor(mode, "")
+		if !ok {
+			return m, v, fmt.Errorf("%s has no %s mode; use --mode %s", p.Name, strings.ToUpper(mode), strings.Join(p.Modes(""), " or --mode "))
 		}
-		return mode, v, nil
+		if vm, ok := p.ModeFor(mode, v); ok {
+			m = vm // the format this version speaks
+		}
+		return m, v, nil
 	case "", "auto":
-		v, err := DetectVersion(ctx, path)
+		v, err := providers.DetectVersion(ctx, path)
 		if err != nil {
-			return "", "", fmt.Errorf("cannot tell which modes %s supports: %w; pass --mode json or --mode pty", name, err)
+			return providers.Mode{}, "", fmt.Errorf("cannot tell which modes %s supports: %w; pass --mode json or --mode pty", p.Name, err)
 		}
-		m := Modes(name, v)
-		if resume && name == "gemini" && contains(m, "json") {
-			return "json", v, nil
+		names := p.Modes(v)
+		for _, name := range names {
+			if m, _ := p.ModeFor(name, v); m.Resumes || !resume {
+				return m, v, nil
+			}
 		}
-		if len(m) > 0 {
-			return m[0], v, nil
+		if len(names) > 0 {
+			m, _ := p.ModeFor(names[0], v)
+			return m, v, nil
 		}
-		return "", v, fmt.Errorf("%s %s has no structured mode; use --mode pty or update it (%s)", name, v, installHint(name))
+		return providers.Mode{}, v, fmt.Errorf("%s %s has no structured mode; use --mode pty or update it (%s)", p.Name, v, p.InstallHint())
 	}
-	return "", "", fmt.Errorf("unknown structured mode %q; use json, acp or auto", mode)
-}
-
-// jsonArgs builds the provider's command line for its JSON mode, and the
-// text to write on its stdin (empty = no stdin).
-func jsonArgs(opts Options) (args []string, stdin string) {
-	switch opts.Provider {
-	case "claude":
-		args = []string{"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
-			"--permission-prompt-tool", "stdio"}
-		args = appendFlag(args, "--model", opts.Model)
-		args = appendFlag(args, "--resume", opts.Resume)
-		msg, _ := json.Marshal(map[string]any{"type": "user", "session_id": "", "parent_tool_use_id": nil,
-			"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": opts.Prompt}}}})
-		return args, string(msg) + "\n"
-	case "codex":
-		// codex exec cannot ask for approvals: the sandbox is chosen up front.
-		sandbox := "read-only"
-		if opts.PermissionMode == "auto" {
-			sandbox = "workspace-write"
-		}
-		args = []string{"exec", "--json", "--skip-git-repo-check", "--sandbox", sandbox}
-		args = appendFlag(args, "--model", opts.Model)
-		if opts.Resume != "" {
-			args = append(args, "resume", opts.Resume)
-		}
-		return append(args, "-"), opts.Prompt
-	case "gemini":
-		args = []string{"--output-format", "stream-json", "--prompt=" + opts.Prompt}
-		if opts.PermissionMode == "auto" {
-			args = append(args, "--approval-mode", "yolo")
-		}
-		args = appendFlag(args, "--model", opts.Model)
-		return appendFlag(args, "--resume", opts.Resume), ""
-	case "copilot":
-		args = []string{"--prompt=" + opts.Prompt, "--output-format", "json"}
-		if opts.PermissionMode == "auto" {
-			args = append(args, "--allow-all-tools")
-		}
-		args = appendFlag(args, "--model", opts.Model)
-		return appendFlag(args, "--resume", opts.Resume), ""
-	}
-	return nil, ""
-}
-
-func appendFlag(args []string, flag, value string) []string {
-	if value == "" {
-		return args
-	}
-	return append(args, flag, value)
+	return providers.Mode{}, "", fmt.Errorf("unknown structured mode %q; use json, acp or auto", mode)
 }
 
 // runJSON runs a provider's JSON mode and translates its output.
-func runJSON(ctx context.Context, opts Options, w *emit.Writer, p provider, path, note string) error {
-	args, input := jsonArgs(opts)
-	pr, err := startProc(p.name, path, args, opts.Cwd, opts.Env, input != "", opts.Stderr)
+func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mode, inv providers.Invocation, path, note string) error {
+	p := opts.Provider
+	input := inv.Stdin
+	pr, err := startProc(p.Name, path, inv.Args, opts.Cwd, opts.Env, input != "" || inv.KeepStdin, opts.Stderr)
 	if err != nil {
 		return err
 	}
-	tr, err := NewTranslator(p.name, w, opts.PermissionMode)
+	tr, err := NewTranslator(p, mode, w, opts.PermissionMode)
 	if err != nil {
 		pr.interrupt()
 		_ = pr.wait() // The translator error is the one to report.
@@ -201,10 +157,10 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, p provider, path
 		_, werr := io.WriteString(pr.stdin, input)
 		stdinMu.Unlock()
 		if werr != nil {
-			fmt.Fprintf(opts.Stderr, "yume-cli: writing the prompt to %s: %v\n", p.name, werr)
+			fmt.Fprintf(opts.Stderr, "yume-cli: writing the prompt to %s: %v\n", p.Name, werr)
 		}
-		if p.name != "claude" {
-			closeStdin() // Only Claude keeps stdin open, for control responses.
+		if !inv.KeepStdin {
+			closeStdin() // Only a permission relay keeps stdin open.
 		}
 	}
 	if c, ok := tr.(*claudeTranslator); ok {
@@ -220,7 +176,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, p provider, path
 	// Once interrupted, the provider's further output is dropped: the turn
 	// ends as interrupted whatever the provider says while shutting down.
 	gated := &gatedTranslator{Translator: tr, interrupted: &interrupted}
-	stats, perr := pump(pr.stdout, gated, p.name, opts.Stderr, func() {
+	stats, perr := pump(pr.stdout, gated, p.Name, opts.Stderr, func() {
 		if w.TurnEnded() {
 			closeStdin() // Claude waits for more input after its result.
 		}
@@ -231,7 +187,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, p provider, path
 	}
 	exit := pr.wait()
 	if opts.Verbose {
-		fmt.Fprintf(opts.Stderr, "yume-cli: %s: %d lines, %d malformed, exit %v\n", p.name, stats.Lines, stats.Malformed, exit)
+		fmt.Fprintf(opts.Stderr, "yume-cli: %s: %d lines, %d malformed, exit %v\n", p.Name, stats.Lines, stats.Malformed, exit)
 	}
 	if perr != nil {
 		return perr
@@ -253,19 +209,4 @@ func (g *gatedTranslator) Line(line []byte) error {
 		return nil
 	}
 	return g.Translator.Line(line)
-}
-
-// installHint says how to install a provider.
-func installHint(name string) string {
-	switch name {
-	case "claude":
-		return "install it with `npm install -g @anthropic-ai/claude-code`"
-	case "codex":
-		return "install it with `npm install -g @openai/codex`"
-	case "copilot":
-		return "install it with `npm install -g @github/copilot`"
-	case "gemini":
-		return "install it with `npm install -g @google/gemini-cli`"
-	}
-	return "install it"
 }

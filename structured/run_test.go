@@ -37,7 +37,7 @@ func (f fakeRun) run(t *testing.T) (out []byte, stderr string, err error) {
 	}
 	var errBuf bytes.Buffer
 	w := emit.NewWriter(tap, emit.Config{SessionID: "sess-fake"})
-	err = Run(ctx, Options{Provider: f.provider, Mode: f.mode, Bin: exe, Cwd: t.TempDir(), Prompt: "do it",
+	err = Run(ctx, Options{Provider: prov(f.provider), Mode: f.mode, Bin: exe, Cwd: t.TempDir(), Prompt: "do it",
 		PermissionMode: f.perm, Controls: controls, Stderr: &syncWriter{w: &errBuf}, Verbose: true,
 		Env: []string{"YUME_FAKE_CLI=" + f.scenario, "HOME=" + home}}, w)
 	out = tap.bytes()
@@ -135,11 +135,12 @@ func TestRunSetupErrors(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{Options{Provider: "nope", Prompt: "x"}, "unknown provider"},
-		{Options{Provider: "gemini"}, "no prompt"},
-		{Options{Provider: "gemini", Prompt: "x", Bin: "/nonexistent/gemini"}, "is not installed"},
-		{Options{Provider: "gemini", Prompt: "x", PermissionMode: "yolo"}, "unknown permission mode"},
-		{Options{Provider: "claude", Prompt: "x", Mode: "acp", Bin: "/bin/true"}, "no ACP mode"},
+		{Options{Prompt: "x"}, "no structured mode"},
+		{Options{Provider: prov("aider"), Prompt: "x"}, "no structured mode"},
+		{Options{Provider: prov("gemini")}, "no prompt"},
+		{Options{Provider: prov("gemini"), Prompt: "x", Bin: "/nonexistent/gemini"}, "is not installed"},
+		{Options{Provider: prov("gemini"), Prompt: "x", PermissionMode: "yolo"}, "unknown permission mode"},
+		{Options{Provider: prov("claude"), Prompt: "x", Mode: "acp", Bin: "/bin/true"}, "no ACP mode"},
 	}
 	for _, tc := range cases {
 		var out bytes.Buffer

@@ -24,10 +24,7 @@ func translate(t testing.TB, provider string, input []byte, exit error) ([]byte,
 	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	w := emit.NewWriter(&out, emit.Config{SessionID: "sess-test", Model: "test-model", Cwd: "/ws",
 		Now: func() time.Time { clock = clock.Add(time.Millisecond); return clock }})
-	tr, err := NewTranslator(provider, w, "default")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := newTestTranslator(t, provider, w)
 	if c, ok := tr.(*codexTranslator); ok {
 		c.salt = "s"
 	}

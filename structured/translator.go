@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // Translator turns the output lines of one provider's machine-readable mode
@@ -26,27 +27,29 @@ type Translator interface {
 // ErrMalformed marks a provider line that could not be understood.
 var ErrMalformed = errors.New("malformed provider line")
 
-// NewTranslator returns the translator for provider's JSON mode ("claude",
-// "codex", "copilot", "gemini"). permissionMode is reported in system/init.
-func NewTranslator(provider string, w *emit.Writer, permissionMode string) (Translator, error) {
-	t := newTurn(w, provider, permissionMode)
-	switch provider {
-	case "claude":
-		return &claudeTranslator{turn: t}, nil
-	case "codex":
-		return &codexTranslator{turn: t, salt: emit.NewUUID()[:8]}, nil
-	case "copilot":
-		return &copilotTranslator{turn: t, deltas: map[string]*strings.Builder{}}, nil
-	case "gemini":
-		return &geminiTranslator{turn: t}, nil
+// formats are the translators by format name (providers.Mode.Format): the
+// name of the protocol a provider's machine-readable mode speaks.
+var formats = map[string]func(*turn) Translator{
+	"claude-stream-json": func(t *turn) Translator { return &claudeTranslator{turn: t} },
+	"codex-exec-json":    func(t *turn) Translator { return &codexTranslator{turn: t, salt: emit.NewUUID()[:8]} },
+	"copilot-json":       func(t *turn) Translator { return &copilotTranslator{turn: t, deltas: map[string]*strings.Builder{}} },
+	"gemini-stream-json": func(t *turn) Translator { return &geminiTranslator{turn: t} },
+}
+
+// NewTranslator returns the translator for mode of provider p (a mode of
+// p.Structured that is not ACP). permissionMode is reported in system/init.
+func NewTranslator(p *providers.Provider, mode providers.Mode, w *emit.Writer, permissionMode string) (Translator, error) {
+	mk, ok := formats[mode.Format]
+	if !ok {
+		return nil, fmt.Errorf("no translator for the %q format of %s's %s mode", mode.Format, p.Name, mode.Name)
 	}
-	return nil, fmt.Errorf("no JSON-mode translator for provider %q; known: %s", provider, strings.Join(Providers(), ", "))
+	return mk(newTurn(w, p, permissionMode)), nil
 }
 
 // turn holds what every translator tracks while a turn runs.
 type turn struct {
 	w        *emit.Writer
-	provider string
+	provider *providers.Provider
 	mode     string
 	inited   bool
 	text     strings.Builder // assistant text not yet written
@@ -64,7 +67,7 @@ type toolCall struct {
 	input any
 }
 
-func newTurn(w *emit.Writer, provider, mode string) *turn {
+func newTurn(w *emit.Writer, provider *providers.Provider, mode string) *turn {
 	return &turn{w: w, provider: provider, mode: mode, tools: newToolTracker(),
 		denied: map[string]string{}, ours: map[string]bool{}}
 }
@@ -92,7 +95,15 @@ func (t *turn) init(sessionID string, tools []string) error {
 
 // ensureInit writes init with the provider's default tools if the provider
 // has not announced itself yet (a stream that starts with an error).
-func (t *turn) ensureInit() error { return t.init("", defaultTools(t.provider)) }
+func (t *turn) ensureInit() error { return t.init("", t.provider.Tools) }
+
+// mapTool turns a provider tool call into Claude's name and input.
+func (t *turn) mapTool(name string, args map[string]any) (string, map[string]any) {
+	if t.provider.MapTool == nil {
+		return name, args
+	}
+	return t.provider.MapTool(name, args)
+}
 
 // maxBuffered bounds the assistant text held back waiting for a message
 // boundary; past it the text goes out as a message of its own, so memory

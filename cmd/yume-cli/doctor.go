@@ -3,12 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-	"github.com/yume-cli/yume-cli/structured"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 func init() { extraCommands = append(extraCommands, newDoctorCmd) }
@@ -24,7 +23,7 @@ appear configured (presence only: nothing is sent anywhere, no secret is printed
 and what to run to fix what is missing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			statuses := doctorStatuses(cmd)
+			statuses := providers.Doctor(cmd.Context())
 			if asJSON {
 				enc := json.NewEncoder(ios.Out)
 				enc.SetIndent("", "  ")
@@ -38,35 +37,7 @@ and what to run to fix what is missing.`,
 	return cmd
 }
 
-// doctorStatuses covers the structured providers and the PTY-only ones.
-func doctorStatuses(cmd *cobra.Command) []structured.ProviderStatus {
-	statuses := structured.Doctor(cmd.Context())
-	known := map[string]bool{}
-	for _, s := range statuses {
-		known[s.Name] = true
-	}
-	for _, p := range providerTable {
-		if known[p.name] || p.bin == "" {
-			continue
-		}
-		s := structured.ProviderStatus{Name: p.name, Modes: []string{}}
-		if path, err := exec.LookPath(p.bin); err == nil {
-			s.Installed, s.Path, s.Modes = true, path, []string{"pty"}
-		} else {
-			s.Problems = []string{p.bin + " is not in PATH"}
-			s.Fix = []string{ptyInstallHint[p.name]}
-		}
-		statuses = append(statuses, s)
-	}
-	return statuses
-}
-
-var ptyInstallHint = map[string]string{
-	"gh-copilot": "install the GitHub CLI and `gh extension install github/gh-copilot` (deprecated; the copilot provider is its successor)",
-	"aider":      "install aider: https://aider.chat/docs/install.html",
-}
-
-func printDoctor(ios *IOStreams, statuses []structured.ProviderStatus) {
+func printDoctor(ios *IOStreams, statuses []providers.Status) {
 	tw := tabwriter.NewWriter(ios.Out, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PROVIDER\tINSTALLED\tVERSION\tMODES\tCREDENTIALS\tPATH")
 	for _, s := range statuses {

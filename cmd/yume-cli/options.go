@@ -3,10 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
-	"github.com/yume-cli/yume-cli/structured"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // StartOptions holds everything the start command (and the bare root
@@ -33,6 +32,12 @@ type StartOptions struct {
 	Bin            string
 	Cols, Rows     int
 	Command        []string // after "--"
+}
+
+// provider is the descriptor of --provider, which validate checked.
+func (o *StartOptions) provider() *providers.Provider {
+	p, _ := providers.Lookup(o.Provider)
+	return p
 }
 
 // Enumerated flag values; the first of each is the default.
@@ -77,17 +82,18 @@ func (o *StartOptions) validate() error {
 	}
 	if o.Provider == "" {
 		if len(o.Command) == 0 {
-			return usagef("no provider: pass --provider NAME (one of %s), or -- CMD ARGS… for any program", strings.Join(providerNames(), ", "))
+			return usagef("no provider: pass --provider NAME (one of %s), or -- CMD ARGS… for any program", strings.Join(providers.Names(), ", "))
 		}
-		o.Provider = "generic"
+		o.Provider = providers.Generic
 	}
-	if _, ok := lookupProvider(o.Provider); !ok {
-		return usagef("unknown provider %q: use one of %s", o.Provider, strings.Join(providerNames(), ", "))
+	p, err := lookupProvider(o.Provider)
+	if err != nil {
+		return err
 	}
-	if prov, _ := lookupProvider(o.Provider); (o.Mode == "json" || o.Mode == "acp") && !slices.Contains(structured.Providers(), prov.name) {
-		return usagef("--mode %s works with %s; %s runs in a PTY (--mode pty or auto)", o.Mode, strings.Join(structured.Providers(), ", "), prov.name)
+	if (o.Mode == providers.ModeJSON || o.Mode == providers.ModeACP) && len(p.Structured) == 0 {
+		return usagef("--mode %s works with %s; %s runs in a PTY (--mode pty or auto)", o.Mode, strings.Join(providers.WithStructured(), ", "), p.Name)
 	}
-	if o.Provider == "generic" && len(o.Command) == 0 {
+	if p.Bin == "" && len(o.Command) == 0 {
 		return usagef("--provider generic needs the program to run: yume-cli --provider generic -- CMD ARGS…")
 	}
 	if o.Cols < 20 || o.Cols > 1000 || o.Rows < 5 || o.Rows > 1000 {
@@ -100,6 +106,15 @@ func (o *StartOptions) validate() error {
 		return usagef("--cwd %s is not a directory: pass an existing project directory", o.Cwd)
 	}
 	return nil
+}
+
+// lookupProvider finds a provider by name or alias, or says which exist.
+func lookupProvider(name string) (*providers.Provider, error) {
+	p, ok := providers.Lookup(name)
+	if !ok {
+		return nil, usagef("unknown provider %q: use one of %s", name, strings.Join(providers.Names(), ", "))
+	}
+	return p, nil
 }
 
 // wantsStream reports whether errors must also be reported as protocol

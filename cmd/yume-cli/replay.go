@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
 )
@@ -98,8 +99,8 @@ func (o *ReplayOptions) validate() error {
 		return err
 	}
 	if o.Provider != "" {
-		if _, ok := lookupProvider(o.Provider); !ok {
-			return usagef("unknown provider %q: use one of %s", o.Provider, strings.Join(providerNames(), ", "))
+		if _, err := lookupProvider(o.Provider); err != nil {
+			return err
 		}
 	}
 	return oneOf("protocol-version", o.Protocol, protocols)
@@ -163,8 +164,8 @@ func runReplay(o *ReplayOptions) error {
 	if name == "" {
 		name = guessProvider(cast.Header.Command)
 	}
-	prov, _ := lookupProvider(name)
-	profile, err := loadProfile(prov.profile, o.RulesFile)
+	prov, _ := providers.Lookup(name)
+	profile, err := loadProfile(prov.Profile, o.RulesFile)
 	if err != nil {
 		return err
 	}
@@ -229,18 +230,12 @@ func stripReplies(c *recordings.Cast) {
 func guessProvider(command string) string {
 	fields := strings.Fields(command)
 	if len(fields) == 0 {
-		return "generic"
+		return providers.Generic
 	}
-	bin := filepath.Base(fields[0])
-	if bin == "yume-demo" { // the bundled gh-copilot stand-in
-		return "gh-copilot"
-	}
-	for _, p := range providerTable {
-		if p.bin != "" && p.bin == bin {
-			if _, err := heuristics.LoadProfile(p.profile); err == nil {
-				return p.name
-			}
+	if p, ok := providers.ByBinary(filepath.Base(fields[0])); ok {
+		if _, err := heuristics.LoadProfile(p.Profile); err == nil {
+			return p.Name
 		}
 	}
-	return "generic"
+	return providers.Generic
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // exitError ends the process with code after its message (if any) was
@@ -137,7 +138,7 @@ func startRunE(cmd *cobra.Command, args []string, opts *StartOptions, runF func(
 }
 
 func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
-	fs.StringVarP(&o.Provider, "provider", "P", "", "provider to drive: "+strings.Join(providerNames(), ", "))
+	fs.StringVarP(&o.Provider, "provider", "P", "", "provider to drive: "+strings.Join(providers.Names(), ", "))
 	fs.StringVarP(&o.Model, "model", "m", "", "model name passed to the provider")
 	fs.StringVarP(&o.Cwd, "cwd", "d", "", "working directory of the session (default: current directory)")
 	fs.StringVarP(&o.Resume, "resume", "r", "", "resume the provider session with this id")

@@ -8,12 +8,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/structured"
 )
@@ -62,40 +62,34 @@ func notYetSupported(o *StartOptions) error {
 // pickMode resolves --mode: structured (acp > json) where the installed
 // provider version has it, the PTY otherwise. It says why, for --verbose.
 func pickMode(ctx context.Context, o *StartOptions) (mode, why string) {
-	prov, _ := lookupProvider(o.Provider)
-	structuredOK := slices.Contains(structured.Providers(), prov.name) && len(o.Command) == 0
+	p := o.provider()
 	switch {
 	case o.Mode == "pty":
 		return "pty", "asked for"
 	case o.Mode != "auto":
 		return o.Mode, "asked for"
-	case !structuredOK:
-		return "pty", prov.name + " has no machine-readable mode"
+	case len(p.Structured) == 0 || len(o.Command) > 0:
+		return "pty", p.Name + " has no machine-readable mode"
 	}
-	bin := o.Bin
-	if bin == "" {
-		bin = prov.bin
-	}
-	v, err := structured.DetectVersion(ctx, bin)
+	v, err := providers.DetectVersion(ctx, p.Program(o.Bin))
 	if err != nil {
 		return "auto", "version unknown (" + err.Error() + "); the structured runner reports it"
 	}
-	if len(structured.Modes(prov.name, v)) == 0 {
-		return "pty", fmt.Sprintf("%s %s has no structured mode", prov.name, v)
+	if len(p.Modes(v)) == 0 {
+		return "pty", fmt.Sprintf("%s %s has no structured mode", p.Name, v)
 	}
-	return "auto", fmt.Sprintf("%s %s has %s", prov.name, v, strings.Join(structured.Modes(prov.name, v), ", "))
+	return "auto", fmt.Sprintf("%s %s has %s", p.Name, v, strings.Join(p.Modes(v), ", "))
 }
 
 // runStructured translates the provider's own JSON or ACP stream.
 func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode string) error {
-	prov, _ := lookupProvider(o.Provider)
 	for flag, set := range map[string]bool{"--rules": o.RulesFile != "", "--record": o.RecordFile != "", "--trace": o.Trace || o.TraceFile != ""} {
 		if set {
 			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s applies to PTY sessions only; ignored in %s mode\n", flag, mode)
 		}
 	}
 	return structured.Run(ctx, structured.Options{
-		Provider: prov.name, Mode: mode, Bin: o.Bin, Model: o.Model, Cwd: o.Cwd, Prompt: o.Prompt,
+		Provider: o.provider(), Mode: mode, Bin: o.Bin, Model: o.Model, Cwd: o.Cwd, Prompt: o.Prompt,
 		Resume: o.Resume, PermissionMode: o.PermissionMode, Controls: readControls(ctx, o, w),
 		Stderr: o.IO.ErrOut, Verbose: o.Verbose,
 	}, w)
@@ -103,12 +97,11 @@ func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode st
 
 // runPTY drives the provider's interactive program in a pseudo-terminal.
 func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
-	prov, _ := lookupProvider(o.Provider)
-	profile, err := loadProfile(prov.profile, o.RulesFile)
+	profile, err := loadProfile(o.provider().Profile, o.RulesFile)
 	if err != nil {
 		return err
 	}
-	argv, err := commandLine(o, prov, profile)
+	argv, err := commandLine(o, profile)
 	if err != nil {
 		return err
 	}
@@ -192,12 +185,12 @@ func loadProfile(name, rulesFile string) (*heuristics.Profile, error) {
 
 // commandLine is the program to run: "-- CMD ARGS…" wins, else the
 // profile's template with --bin as the program.
-func commandLine(o *StartOptions, prov provider, p *heuristics.Profile) ([]string, error) {
+func commandLine(o *StartOptions, p *heuristics.Profile) ([]string, error) {
 	if len(o.Command) > 0 {
 		return o.Command, nil
 	}
 	if len(p.Command) == 0 {
-		return nil, fmt.Errorf("the %s profile does not say how to start %s: pass -- CMD ARGS…", p.Name, prov.name)
+		return nil, fmt.Errorf("the %s profile does not say how to start %s: pass -- CMD ARGS…", p.Name, o.provider().Name)
 	}
 	argv := make([]string, 0, len(p.Command))
 	for _, a := range p.Command {

@@ -1,10 +1,11 @@
-package structured
+package providers
 
 import (
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,12 +30,13 @@ func TestSupports(t *testing.T) {
 		{"gemini", "0.61.0", "pty", false},
 	}
 	for _, c := range cases {
-		if got := Supports(c.provider, c.version, c.mode); got != c.want {
+		p, _ := Lookup(c.provider)
+		if got := slices.Contains(p.Modes(c.version), c.mode); got != c.want {
 			t.Errorf("Supports(%q, %q, %q) = %v, want %v", c.provider, c.version, c.mode, got, c.want)
 		}
 	}
-	if got := strings.Join(Modes("gemini", "0.61.0"), ","); got != "acp,json" {
-		t.Errorf("Modes(gemini) = %s", got)
+	if p, _ := Lookup("gemini"); strings.Join(p.Modes("0.61.0"), ",") != "acp,json" {
+		t.Errorf("Modes(gemini) = %v", p.Modes("0.61.0"))
 	}
 }
 
@@ -90,7 +92,7 @@ func TestDoctor(t *testing.T) {
 		}
 		return p, nil
 	}
-	got := map[string]ProviderStatus{}
+	got := map[string]Status{}
 	for _, st := range doctor(context.Background(), func(k string) string { return env[k] }, home, lookPath) {
 		got[st.Name] = st
 	}
@@ -117,32 +119,6 @@ func TestDoctor(t *testing.T) {
 			if strings.Contains(s, "secret") {
 				t.Errorf("%s: a secret leaked: %q", c.name, s)
 			}
-		}
-	}
-}
-
-func TestChooseMode(t *testing.T) {
-	dir := t.TempDir()
-	gemini := fakeBin(t, dir, "gemini", "0.61.0")
-	codex := fakeBin(t, dir, "codex", "codex-cli 0.169.0")
-	old := fakeBin(t, dir, "copilot", "0.0.100")
-	cases := []struct {
-		name, path, mode string
-		resume           bool
-		want, wantErr    string
-	}{
-		{"gemini", gemini, "auto", false, "acp", ""},
-		{"gemini", gemini, "", true, "json", ""},
-		{"gemini", gemini, "acp", true, "acp", ""},
-		{"codex", codex, "auto", false, "json", ""},
-		{"codex", codex, "acp", false, "", "no ACP mode"},
-		{"copilot", old, "auto", false, "", "no structured mode"},
-		{"gemini", gemini, "pty", false, "", "unknown structured mode"},
-	}
-	for _, c := range cases {
-		got, _, err := chooseMode(context.Background(), c.name, c.path, c.mode, c.resume)
-		if got != c.want || (c.wantErr == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.wantErr) {
-			t.Errorf("chooseMode(%s, %q, resume=%v) = %q, %v; want %q, %q", c.name, c.mode, c.resume, got, err, c.want, c.wantErr)
 		}
 	}
 }

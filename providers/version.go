@@ -1,4 +1,4 @@
-package structured
+package providers
 
 import (
 	"context"
@@ -13,6 +13,40 @@ import (
 )
 
 var versionRE = regexp.MustCompile(`\d+\.\d+\.\d+`)
+
+// Supports reports whether version is at least since. An unknown or
+// unparsable version counts as new enough; an empty since means never.
+func Supports(version, since string) bool {
+	if since == "" {
+		return false
+	}
+	v := versionRE.FindString(version)
+	if v == "" {
+		return true
+	}
+	return CompareVersions(v, since) >= 0
+}
+
+// CompareVersions compares two x.y.z strings numerically: -1, 0 or 1.
+func CompareVersions(a, b string) int {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < 3; i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(pa[i])
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
 
 // versionCache maps "path|size|mtime" to a detected version, so a binary
 // replaced by an update is asked again.
@@ -47,56 +81,4 @@ func DetectVersion(ctx context.Context, bin string) (string, error) {
 	}
 	versionCache.Store(key, v)
 	return v, nil
-}
-
-// Supports reports whether version of provider has the structured mode
-// ("json" or "acp"). An unknown or unparsable version is assumed current,
-// since the user chose to install it recently.
-func Supports(providerName, version, mode string) bool {
-	p, ok := lookupProvider(providerName)
-	if !ok {
-		return false
-	}
-	min := ""
-	switch mode {
-	case "json":
-		min = p.minJSON
-	case "acp":
-		min = p.minACP
-	}
-	if min == "" {
-		return false
-	}
-	v := versionRE.FindString(version)
-	if v == "" {
-		return true
-	}
-	return compareVersions(v, min) >= 0
-}
-
-// Modes lists the structured modes version of provider supports, best first.
-func Modes(providerName, version string) []string {
-	var out []string
-	for _, m := range []string{"acp", "json"} {
-		if Supports(providerName, version, m) {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// compareVersions compares two x.y.z strings numerically.
-func compareVersions(a, b string) int {
-	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < 3; i++ {
-		x, _ := strconv.Atoi(pa[i])
-		y, _ := strconv.Atoi(pb[i])
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
 }

@@ -1,0 +1,13 @@
+package providers
+
+// aider: PTY only, from its documented prompts.
+func init() {
+	register(&Provider{
+		Name:    "aider",
+		Title:   "aider",
+		Bin:     "aider",
+		Profile: "aider",
+		Install: "install aider: https://aider.chat/docs/install.html",
+		Tools:   []string{"Bash"},
+	})
+}

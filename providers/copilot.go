@@ -1,0 +1,77 @@
+package providers
+
+// GitHub Copilot CLI: `copilot -p --output-format json`, or ACP
+// (`--acp --stdio`). Version floors from its changelog: 0.0.422 JSONL,
+// 0.0.397 --acp.
+func init() {
+	register(&Provider{
+		Name:    "copilot",
+		Title:   "GitHub Copilot CLI",
+		Bin:     "copilot",
+		Profile: "copilot",
+		Install: "install it with `npm install -g @github/copilot`",
+		Tools:   []string{"Bash", "Read", "Write", "Edit", "Glob", "Grep", "WebFetch", "WebSearch", "TodoWrite", "Task"},
+		Credentials: Credentials{
+			Env:   []string{"COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY"},
+			Files: []string{".copilot/config.json"}, LoginKeys: []string{"logged_in_users", "last_logged_in_user"},
+			Fix: "run `copilot` and /login, or set COPILOT_GITHUB_TOKEN",
+		},
+		Structured: []Mode{
+			{Name: ModeACP, Since: "0.0.397", Format: "acp", Resumes: true, Command: acpCommand("--stdio")},
+			{Name: ModeJSON, Since: "0.0.422", Format: "copilot-json", Resumes: true, Command: copilotJSON},
+		},
+		MapTool: copilotTool,
+	})
+}
+
+func copilotJSON(r Request) Invocation {
+	args := []string{"--prompt=" + r.Prompt, "--output-format", "json"}
+	if r.Auto {
+		args = append(args, "--allow-all-tools")
+	}
+	args = appendFlag(args, "--model", r.Model)
+	return Invocation{Args: appendFlag(args, "--resume", r.Resume)}
+}
+
+// hiddenCopilotTools are bookkeeping calls that are not work the user
+// should see (report_intent only sets the status line).
+var hiddenCopilotTools = map[string]bool{"report_intent": true}
+
+// copilotTool maps a Copilot CLI tool call to a Claude tool name and input;
+// "" hides a bookkeeping call.
+func copilotTool(name string, a map[string]any) (string, map[string]any) {
+	if hiddenCopilotTools[name] {
+		return "", nil
+	}
+	switch name {
+	case "bash", "powershell":
+		return "Bash", pick(a, "command", "description")
+	case "view":
+		return "Read", renamed(pick(a, "path"), "path", "file_path")
+	case "create":
+		in := renamed(pick(a, "path", "file_text"), "path", "file_path")
+		return "Write", renamed(in, "file_text", "content")
+	case "edit", "str_replace", "str_replace_editor":
+		in := renamed(pick(a, "path", "old_str", "new_str"), "path", "file_path")
+		return "Edit", renamed(renamed(in, "old_str", "old_string"), "new_str", "new_string")
+	case "glob":
+		return "Glob", pick(a, "pattern", "path")
+	case "grep", "rg":
+		in := pick(a, "pattern", "path", "glob", "output_mode")
+		if _, ok := in["path"]; !ok {
+			if ps, ok := a["paths"].([]any); ok && len(ps) > 0 {
+				in["path"] = ps[0]
+			}
+		}
+		return "Grep", in
+	case "web_fetch", "fetch":
+		return "WebFetch", pick(a, "url", "prompt")
+	case "web_search":
+		return "WebSearch", pick(a, "query")
+	case "update_todo":
+		return "TodoWrite", map[string]any{"todos": Todos(a["todos"], "content")}
+	case "task":
+		return "Task", pick(a, "description", "prompt", "agent_type")
+	}
+	return name, a
+}

@@ -1,0 +1,135 @@
+package providers
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// Status is what doctor knows about one provider CLI. It never holds a
+// secret: credentials are reported by where they were found.
+type Status struct {
+	Name      string `json:"name"`
+	Installed bool   `json:"installed"`
+	Path      string `json:"path,omitempty"`
+	Version   string `json:"version,omitempty"`
+	// Modes are the modes this version supports, best first ("acp",
+	// "json", then "pty", which every installed CLI has).
+	Modes []string `json:"modes"`
+	// Credentials is true when an API key, token or login file is present
+	// (presence only: nothing is checked over the network).
+	Credentials      bool   `json:"credentials"`
+	CredentialSource string `json:"credential_source,omitempty"`
+	// Problems and Fix say what is wrong and what to run about it.
+	Problems []string `json:"problems,omitempty"`
+	Fix      []string `json:"fix,omitempty"`
+}
+
+// Doctor reports, for every provider with a program of its own, whether it
+// is installed, its version and modes, whether credentials appear
+// configured, and what to run to fix what is missing. It runs each CLI's
+// --version and reads no secret.
+func Doctor(ctx context.Context) []Status {
+	home, _ := os.UserHomeDir()
+	return doctor(ctx, os.Getenv, home, exec.LookPath)
+}
+
+func doctor(ctx context.Context, getenv func(string) string, home string, lookPath func(string) (string, error)) []Status {
+	var out []Status
+	for _, p := range All() {
+		if p.Bin == "" {
+			continue // generic: the user names the program
+		}
+		out = append(out, p.status(ctx, getenv, home, lookPath))
+	}
+	return out
+}
+
+func (p *Provider) status(ctx context.Context, getenv func(string) string, home string, lookPath func(string) (string, error)) Status {
+	st := Status{Name: p.Name, Modes: []string{}}
+	path, err := lookPath(p.Bin)
+	if err != nil {
+		st.Problems = append(st.Problems, p.Bin+" is not in PATH")
+		st.Fix = append(st.Fix, p.InstallHint())
+	} else {
+		st.Installed, st.Path = true, path
+		st.Modes = []string{"pty"}
+		if len(p.Structured) > 0 {
+			v, err := DetectVersion(ctx, path)
+			if err != nil {
+				st.Problems = append(st.Problems, err.Error())
+				st.Fix = append(st.Fix, "reinstall it: "+p.InstallHint())
+			}
+			st.Version = v
+			st.Modes = append(p.Modes(v), "pty")
+			if len(st.Modes) == 1 {
+				st.Problems = append(st.Problems, "this version has no JSON or ACP mode; only the PTY mode works")
+				st.Fix = append(st.Fix, "update it: "+p.InstallHint())
+			}
+		}
+	}
+	if p.Credentials.Fix == "" {
+		return st // nothing to log in to, or nothing yume-cli can check
+	}
+	st.CredentialSource = p.Credentials.find(getenv, home)
+	st.Credentials = st.CredentialSource != ""
+	if !st.Credentials {
+		st.Problems = append(st.Problems, "no credentials found")
+		st.Fix = append(st.Fix, p.Credentials.Fix)
+	}
+	return st
+}
+
+// find says where credentials were found ("env GEMINI_API_KEY",
+// "~/.codex/auth.json"), or "" when none were.
+func (c Credentials) find(getenv func(string) string, home string) string {
+	for _, k := range c.Env {
+		if getenv(k) != "" {
+			return "env " + k
+		}
+	}
+	files := c.Files
+	if c.HomeEnv != "" && getenv(c.HomeEnv) != "" && len(files) > 0 {
+		files = append([]string{filepath.Join(getenv(c.HomeEnv), filepath.Base(files[0]))}, files...)
+	}
+	for _, f := range files {
+		path := f
+		if !filepath.IsAbs(f) {
+			if home == "" {
+				continue
+			}
+			path = filepath.Join(home, f)
+		}
+		if hasLogin(path, c.LoginKeys) {
+			if filepath.IsAbs(f) {
+				return f
+			}
+			return "~/" + f
+		}
+	}
+	return ""
+}
+
+// hasLogin reports whether path exists and, for a .json config with
+// loginKeys, has one of them set. Only key names are looked at.
+func hasLogin(path string, loginKeys []string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) == 0 {
+		return false
+	}
+	if filepath.Ext(path) != ".json" || len(loginKeys) == 0 || filepath.Base(path) == ".credentials.json" {
+		return true
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(b, &top) != nil {
+		return false
+	}
+	for _, k := range loginKeys {
+		if v, ok := top[k]; ok && string(v) != "null" && string(v) != "[]" && string(v) != `""` {
+			return true
+		}
+	}
+	return false
+}

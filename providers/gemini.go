@@ -1,0 +1,93 @@
+package providers
+
+// Gemini CLI: `gemini --output-format stream-json`, or ACP (`--acp`).
+func init() {
+	register(&Provider{
+		Name:    "gemini",
+		Title:   "Gemini CLI",
+		Bin:     "gemini",
+		Profile: "gemini",
+		Install: "install it with `npm install -g @google/gemini-cli`",
+		Tools:   []string{"Bash", "Read", "Write", "Edit", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite"},
+		Credentials: Credentials{
+			Env:   []string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_GENAI_USE_VERTEXAI"},
+			Files: []string{".gemini/oauth_creds.json"},
+			Fix:   "set GEMINI_API_KEY, or run `gemini` once and log in with Google",
+		},
+		Structured: []Mode{
+			// ACP's session/load finds no session, not even one its own ACP
+			// server recorded (verified with 0.61.0); `gemini --resume`
+			// continues both kinds, so a resumed turn uses json.
+			{Name: ModeACP, Since: "0.20.0", Format: "acp", Command: acpCommand()},
+			{Name: ModeJSON, Since: "0.11.0", Format: "gemini-stream-json", Resumes: true, Command: geminiJSON},
+		},
+		MapTool: geminiTool,
+	})
+}
+
+func geminiJSON(r Request) Invocation {
+	args := []string{"--output-format", "stream-json", "--prompt=" + r.Prompt}
+	if r.Auto {
+		args = append(args, "--approval-mode", "yolo")
+	}
+	args = appendFlag(args, "--model", r.Model)
+	return Invocation{Args: appendFlag(args, "--resume", r.Resume)}
+}
+
+// acpCommand is an ACP server's command line: the flag, any extra
+// arguments, the model.
+func acpCommand(extra ...string) func(Request) Invocation {
+	return func(r Request) Invocation {
+		args := append([]string{"--acp"}, extra...)
+		return Invocation{Args: appendFlag(args, "--model", r.Model), KeepStdin: true}
+	}
+}
+
+// geminiTool maps a Gemini CLI tool call to a Claude tool name and input.
+func geminiTool(name string, p map[string]any) (string, map[string]any) {
+	switch name {
+	case "run_shell_command":
+		in := pick(p, "command", "description")
+		if bg, ok := p["is_background"]; ok {
+			in["run_in_background"] = bg
+		}
+		return "Bash", in
+	case "read_file":
+		in := map[string]any{"file_path": p["file_path"]}
+		if s, ok := num(p["start_line"]); ok {
+			in["offset"] = s
+			if e, ok := num(p["end_line"]); ok && e >= s {
+				in["limit"] = e - s + 1
+			}
+		}
+		return "Read", in
+	case "write_file":
+		return "Write", pick(p, "file_path", "content")
+	case "replace", "edit_file":
+		in := pick(p, "file_path", "old_string", "new_string")
+		if all, ok := p["allow_multiple"]; ok {
+			in["replace_all"] = all
+		}
+		return "Edit", in
+	case "glob", "find_files":
+		return "Glob", renamed(pick(p, "pattern", "dir_path"), "dir_path", "path")
+	case "grep_search", "search_file_content", "grep", "search_files":
+		in := renamed(pick(p, "pattern", "dir_path", "include_pattern"), "dir_path", "path")
+		return "Grep", renamed(in, "include_pattern", "glob")
+	case "list_directory":
+		return "LS", renamed(pick(p, "dir_path"), "dir_path", "path")
+	case "web_fetch":
+		in := pick(p, "prompt")
+		if u := FirstURL.FindString(str(p["prompt"])); u != "" {
+			in["url"] = u
+		}
+		return "WebFetch", in
+	case "google_web_search":
+		return "WebSearch", pick(p, "query")
+	case "write_todos":
+		return "TodoWrite", map[string]any{"todos": Todos(p["todos"], "description")}
+	case "read_many_files":
+		return "Glob", map[string]any{"pattern": p["include"]}
+	}
+	return name, p
+}

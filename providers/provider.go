@@ -1,0 +1,224 @@
+// Package providers is the registry of the coding CLIs yume-cli drives: one
+// descriptor per provider, one file each. Everything yume-cli knows about a
+// provider lives in its descriptor — its binary and aliases, its PTY rule
+// profile, how to start its JSON and ACP modes and from which version, which
+// translator reads them, how its tool names map to Claude's, where its
+// credentials are and how to install it. Nothing else spells a provider's
+// name: adding a provider is one new file here plus its rule profile and
+// test fixtures.
+package providers
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Provider describes one CLI.
+type Provider struct {
+	// Name is how --provider names it.
+	Name string
+	// Aliases are other names callers use (Yume's spawner says "openai").
+	Aliases []string
+	// Title is the CLI's own name, for help and doctor.
+	Title string
+	// Bin is the default program, looked up in PATH ("" = none: the user
+	// gives the command after --).
+	Bin string
+	// Bins are other program names that are this provider (a recording of
+	// a stand-in program replays with this provider's rules).
+	Bins []string
+	// Profile is the PTY rule profile (heuristics/profiles/NAME.yaml).
+	Profile string
+	// Install says how to install it.
+	Install string
+	// Tools are the Claude tool names it can run, for system/init when the
+	// provider does not list its own.
+	Tools []string
+	// Credentials says where its login or API key is found.
+	Credentials Credentials
+	// Structured lists its machine-readable modes, best first; a newer
+	// format of a mode goes above the older one (see ModeFor).
+	Structured []Mode
+	// MapTool turns one of its tool calls into Claude's tool name and
+	// input (nil: its tools already have Claude's names).
+	MapTool func(name string, args map[string]any) (string, map[string]any)
+}
+
+// Mode is one machine-readable mode of a provider.
+type Mode struct {
+	// Name is "json" or "acp".
+	Name string
+	// Since is the first version that has it.
+	Since string
+	// Format names the translator that reads it (see structured).
+	Format string
+	// Resumes reports whether a session can be continued in this mode.
+	Resumes bool
+	// Command builds the command line for one turn.
+	Command func(Request) Invocation
+}
+
+// The structured mode names.
+const (
+	ModeJSON = "json"
+	ModeACP  = "acp"
+)
+
+// Request is what a turn asks of the provider's command line.
+type Request struct {
+	Prompt string
+	Model  string
+	// Resume is the provider's own session id to continue ("" = new).
+	Resume string
+	// Auto is true when yume-cli's permission mode lets tools run unasked.
+	Auto bool
+}
+
+// Invocation is a provider's command line for one turn.
+type Invocation struct {
+	Args []string
+	// Stdin is written to the provider's stdin ("" = stdin is /dev/null,
+	// unless KeepStdin).
+	Stdin string
+	// KeepStdin leaves stdin open after Stdin, for a provider that takes
+	// control responses there.
+	KeepStdin bool
+}
+
+// Credentials lists where a provider's credentials may be.
+type Credentials struct {
+	Env []string
+	// Files are relative to HOME unless absolute.
+	Files []string
+	// HomeEnv names a variable that moves the provider's config directory;
+	// Files[0]'s base name is then looked for in it too.
+	HomeEnv string
+	// LoginKeys are top-level keys of a .json file whose presence means a
+	// logged-in user.
+	LoginKeys []string
+	// Fix says what to run when none are found.
+	Fix string
+}
+
+// registry holds every provider, in the order doctor and help list them.
+var registry []*Provider
+
+// register adds a provider; each descriptor file calls it from init.
+func register(p *Provider) {
+	if _, ok := Lookup(p.Name); ok {
+		panic("providers: " + p.Name + " registered twice")
+	}
+	registry = append(registry, p)
+}
+
+// All returns every provider, in a stable order.
+func All() []*Provider {
+	out := slices.Clone(registry)
+	sort.SliceStable(out, func(i, j int) bool { return order(out[i]) < order(out[j]) })
+	return out
+}
+
+// order lists the AI CLIs first, then the PTY-only ones.
+func order(p *Provider) string {
+	if len(p.Structured) > 0 {
+		return "0" + p.Name
+	}
+	return "1" + p.Name
+}
+
+// Lookup finds a provider by name or alias.
+func Lookup(name string) (*Provider, bool) {
+	for _, p := range registry {
+		if p.Name == name || slices.Contains(p.Aliases, name) {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+// ByBinary finds the provider whose program is bin (a base name).
+func ByBinary(bin string) (*Provider, bool) {
+	for _, p := range All() {
+		if p.Bin != "" && p.Bin == bin || slices.Contains(p.Bins, bin) {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+// Names lists every name --provider accepts, aliases included, sorted.
+func Names() []string {
+	var names []string
+	for _, p := range registry {
+		names = append(names, p.Name)
+		names = append(names, p.Aliases...)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// WithStructured lists the providers that have a machine-readable mode.
+func WithStructured() []string {
+	var names []string
+	for _, p := range All() {
+		if len(p.Structured) > 0 {
+			names = append(names, p.Name)
+		}
+	}
+	return names
+}
+
+// Modes lists the structured modes version supports, best first. An
+// unknown or unparsable version is taken as current: the user installed it
+// recently.
+func (p *Provider) Modes(version string) []string {
+	var out []string
+	for _, m := range p.Structured {
+		if Supports(version, m.Since) && !slices.Contains(out, m.Name) {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
+// ModeFor is the mode called name that version has: the first such entry
+// of Structured whose Since it reaches, so a newer format of the same mode
+// is listed above the older one. An unknown version gets the first entry.
+func (p *Provider) ModeFor(name, version string) (Mode, bool) {
+	for _, m := range p.Structured {
+		if m.Name == name && Supports(version, m.Since) {
+			return m, true
+		}
+	}
+	return Mode{}, false
+}
+
+// Program is the binary to run: bin when given, else the default.
+func (p *Provider) Program(bin string) string {
+	if bin != "" {
+		return bin
+	}
+	return p.Bin
+}
+
+// InstallHint says how to install the provider, as an instruction.
+func (p *Provider) InstallHint() string {
+	if p.Install == "" {
+		return "install " + p.Title
+	}
+	return p.Install
+}
+
+// String is the provider's name.
+func (p *Provider) String() string { return p.Name }
+
+// Describe is one line for help: name, aliases and title.
+func (p *Provider) Describe() string {
+	s := p.Name
+	if len(p.Aliases) > 0 {
+		s += " (alias " + strings.Join(p.Aliases, ", ") + ")"
+	}
+	return fmt.Sprintf("%s: %s", s, p.Title)
+}
