@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 // ControlKind says what a control frame asks for.
@@ -52,11 +54,8 @@ type Control struct {
 	// ls -1"): programs with a revise action (gh copilot's "Revise
 	// command") get it typed; elsewhere it is an ordinary denial.
 	Revise string
-	Mode   string // set_permission_mode: default|interactive|auto|deny
+	Mode   permission.Mode // set_permission_mode
 }
-
-// PermissionModes are the modes set_permission_mode accepts.
-var PermissionModes = []string{"default", "interactive", "auto", "deny"}
 
 // ErrEmptyControl is returned for a blank line; callers may skip it.
 var ErrEmptyControl = errors.New("empty control frame")
@@ -197,14 +196,13 @@ func parseMode(m fields) (Control, error) {
 		return Control{}, err
 	}
 	if !ok {
-		return Control{}, fmt.Errorf(`needs "mode": one of %s`, strings.Join(PermissionModes, ", "))
+		return Control{}, fmt.Errorf(`needs "mode": one of %s`, strings.Join(permission.Names(), ", "))
 	}
-	for _, valid := range PermissionModes {
-		if mode == valid {
-			return Control{Kind: ControlSetMode, Mode: mode}, nil
-		}
+	pm, err := permission.Parse(mode)
+	if err != nil || mode == "" {
+		return Control{}, fmt.Errorf("mode %q is not one of %s", mode, strings.Join(permission.Names(), ", "))
 	}
-	return Control{}, fmt.Errorf("mode %q is not one of %s", mode, strings.Join(PermissionModes, ", "))
+	return Control{Kind: ControlSetMode, Mode: pm}, nil
 }
 
 func parseResponse(m fields) (Control, error) {

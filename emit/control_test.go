@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 func TestParseControl(t *testing.T) {
@@ -145,7 +147,7 @@ func FuzzParseControl(f *testing.F) {
 				t.Fatal("approval without tool_use id or request id")
 			}
 		case ControlSetMode:
-			if !slices.Contains(PermissionModes, c.Mode) {
+			if !slices.Contains(permission.Modes, c.Mode) {
 				t.Fatalf("invalid mode %q accepted", c.Mode)
 			}
 		case ControlInterrupt:

@@ -48,7 +48,7 @@ func (d *driver) control(f emit.Control, ok bool) {
 		d.interrupt("interrupted by the user")
 	case emit.ControlSetMode:
 		d.mode = PermissionMode(f.Mode)
-		d.emitErr(d.out.Notice("permission mode is now " + f.Mode))
+		d.emitErr(d.out.Notice("permission mode is now " + string(f.Mode)))
 		if p := d.pending; p != nil {
 			switch d.mode {
 			case ModeAuto:

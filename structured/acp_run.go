@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 )
 
@@ -66,7 +67,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Inv
 		case <-done:
 		}
 	}()
-	s.ap = newApprover(w, opts.PermissionMode, opts.Controls, stop, done)
+	s.ap = newApprover(w, permission.Mode(opts.PermissionMode), opts.Controls, stop, done)
 	s.conn = newACPConn(pr.stdin, func(m string, params json.RawMessage, req bool) (any, error) {
 		return s.handle(turnCtx, m, params, req)
 	})
@@ -242,11 +243,11 @@ func (s *acpSession) permission(turnCtx context.Context, params json.RawMessage)
 		}
 		return nil, err
 	}
-	if !d.allow {
+	if !d.Allow {
 		// Report the denial now: not every agent sends a result for a
 		// rejected call (Gemini does not).
 		s.mu.Lock()
-		err = s.tr.deny(id, d.message)
+		err = s.tr.deny(id, d.Denial())
 		s.mu.Unlock()
 		if err != nil {
 			return nil, err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 // replayACP feeds a recorded ACP exchange ("< " agent lines, "> " our
@@ -74,7 +75,7 @@ func replayACP(t *testing.T, provider string, rec []byte) []byte {
 				}
 			}
 			if answer := recordedAnswer(msgs, ours, i); strings.Contains(answer, "reject") || answer == "cancel" {
-				if err := tr.deny(p.ToolCall.ToolCallID, "denied by the user"); err != nil {
+				if err := tr.deny(p.ToolCall.ToolCallID, permission.UserDenied); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -125,11 +126,11 @@ func TestPermissionOutcome(t *testing.T) {
 	p := permissionCall{}
 	_ = json.Unmarshal([]byte(`{"options":[{"optionId":"always","kind":"allow_always"},{"optionId":"once","kind":"allow_once"},{"optionId":"no","kind":"reject_once"}]}`), &p)
 	cases := []struct {
-		d    decision
+		d    permission.Answer
 		want string
 	}{
-		{decision{allow: true}, `{"outcome":{"optionId":"once","outcome":"selected"}}`},
-		{decision{message: "x"}, `{"outcome":{"optionId":"no","outcome":"selected"}}`},
+		{permission.Answer{Allow: true}, `{"outcome":{"optionId":"once","outcome":"selected"}}`},
+		{permission.Answer{Message: "x"}, `{"outcome":{"optionId":"no","outcome":"selected"}}`},
 	}
 	for _, c := range cases {
 		if b, _ := json.Marshal(p.outcome(c.d)); string(b) != c.want {
@@ -137,7 +138,7 @@ func TestPermissionOutcome(t *testing.T) {
 		}
 	}
 	none := permissionCall{}
-	if b, _ := json.Marshal(none.outcome(decision{})); string(b) != `{"outcome":{"outcome":"cancelled"}}` {
+	if b, _ := json.Marshal(none.outcome(permission.Answer{})); string(b) != `{"outcome":{"outcome":"cancelled"}}` {
 		t.Errorf("no options: %s", b)
 	}
 }

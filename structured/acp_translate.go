@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 )
 
@@ -166,9 +167,9 @@ func (p permissionCall) pickOption(kinds ...string) string {
 }
 
 // outcome builds the RequestPermissionResponse for a decision.
-func (p permissionCall) outcome(d decision) map[string]any {
+func (p permissionCall) outcome(d permission.Answer) map[string]any {
 	id := p.pickOption("reject_once", "reject_always")
-	if d.allow {
+	if d.Allow {
 		id = p.pickOption("allow_once", "allow_always")
 	}
 	if id == "" {

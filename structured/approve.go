@@ -6,33 +6,25 @@ import (
 	"sync"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/permission"
 )
 
-// decision is the answer to one permission request.
-type decision struct {
-	allow   bool
-	message string // why it was denied
-}
-
-// approver decides permission requests: by the permission mode, or by
-// asking the GUI (a can_use_tool control_request) and waiting for its
-// control frame.
+// approver decides permission requests with the permission policy: by the
+// mode, or by asking the GUI (a can_use_tool control_request) and waiting
+// for its control frame.
 type approver struct {
 	w         *emit.Writer
 	interrupt func()
 
 	mu      sync.Mutex
-	mode    string
-	open    bool                     // the control channel is still open
-	pending map[string]chan decision // request id -> waiter
+	policy  *permission.Policy
+	pending map[string]chan permission.Answer // request id -> waiter
 }
 
-// noChannel explains a denial when nobody can be asked.
-const noChannel = "denied: no approval channel (yume-cli has no control frames on stdin); use --permission-mode auto to allow tools"
-
 // newApprover starts reading controls (nil = none) until done is closed.
-func newApprover(w *emit.Writer, mode string, controls <-chan emit.Control, interrupt func(), done <-chan struct{}) *approver {
-	a := &approver{w: w, mode: mode, interrupt: interrupt, open: controls != nil, pending: map[string]chan decision{}}
+func newApprover(w *emit.Writer, mode permission.Mode, controls <-chan emit.Control, interrupt func(), done <-chan struct{}) *approver {
+	a := &approver{w: w, interrupt: interrupt, policy: permission.New(mode, controls != nil),
+		pending: map[string]chan permission.Answer{}}
 	if controls != nil {
 		go a.dispatch(controls, done)
 	}
@@ -41,37 +33,43 @@ func newApprover(w *emit.Writer, mode string, controls <-chan emit.Control, inte
 
 // ask decides whether tool toolUseID may run. The tool_use must already be
 // written. It returns ctx's error if the run is interrupted while waiting.
-func (a *approver) ask(ctx context.Context, toolUseID, name string, input any) (decision, error) {
+func (a *approver) ask(ctx context.Context, toolUseID, name string, input any) (permission.Answer, error) {
 	a.mu.Lock()
-	mode, open := a.mode, a.open
-	a.mu.Unlock()
-	switch mode {
-	case "auto":
-		return decision{allow: true}, a.w.Notice("auto-approved: " + describe(name, input))
-	case "deny":
-		return decision{message: "denied: permission mode is deny"}, nil
-	}
-	if !open {
-		return decision{message: noChannel}, nil
-	}
-	ch := make(chan decision, 1)
-	a.mu.Lock()
-	reqID, err := a.w.PermissionRequest(toolUseID, name, input)
-	if err == nil {
-		a.pending[reqID] = ch
+	d, early := a.policy.Decide(toolUseID, describe(name, input))
+	var ch chan permission.Answer
+	var reqID string
+	var err error
+	if d.Verdict == permission.Ask {
+		ch = make(chan permission.Answer, 1)
+		if reqID, err = a.w.PermissionRequest(toolUseID, name, input); err == nil {
+			a.pending[reqID] = ch
+		}
 	}
 	a.mu.Unlock()
 	if err != nil {
-		return decision{}, err
+		return permission.Answer{}, err
+	}
+	if d.Notice != "" {
+		if err := a.w.Notice(d.Notice); err != nil {
+			return permission.Answer{}, err
+		}
+	}
+	switch {
+	case early != nil:
+		return *early, nil
+	case d.Verdict == permission.Allow:
+		return permission.Answer{Allow: true}, nil
+	case d.Verdict == permission.Refuse:
+		return permission.Answer{Message: d.Message}, nil
 	}
 	select {
-	case d := <-ch:
-		return d, nil
+	case ans := <-ch:
+		return ans, nil
 	case <-ctx.Done():
 		a.mu.Lock()
 		delete(a.pending, reqID)
 		a.mu.Unlock()
-		return decision{message: "interrupted"}, ctx.Err()
+		return permission.Answer{Message: "interrupted"}, ctx.Err()
 	}
 }
 
@@ -99,10 +97,11 @@ func (a *approver) handle(c emit.Control) {
 		a.interrupt()
 	case emit.ControlSetMode:
 		a.mu.Lock()
-		a.mode = c.Mode
+		notice := a.policy.SetMode(permission.Mode(c.Mode))
 		a.mu.Unlock()
+		_ = a.w.Notice(notice) // Best effort: stdout errors surface in the main loop.
 	case emit.ControlUser:
-		_ = a.w.SystemError("a new prompt arrived while a turn is running; send it after the result") // Best effort: stdout errors surface in the main loop.
+		_ = a.w.SystemError("a new prompt arrived while a turn is running; send it after the result") // Best effort, as above.
 	}
 }
 
@@ -129,11 +128,7 @@ func (a *approver) answer(c emit.Control) {
 		_ = a.w.SystemError(fmt.Sprintf("approval for %q, which is not pending", id)) // Best effort, as above.
 		return
 	}
-	d := decision{allow: c.Approved, message: c.Message}
-	if !d.allow && d.message == "" {
-		d.message = "denied by the user"
-	}
-	ch <- d
+	ch <- permission.Answer{Allow: c.Approved, Message: c.Message, Revise: c.Revise}
 }
 
 // closeChannel denies everything pending: stdin EOF while an approval is
@@ -141,9 +136,9 @@ func (a *approver) answer(c emit.Control) {
 func (a *approver) closeChannel() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.open = false
+	a.policy.CloseChannel()
 	for id, ch := range a.pending {
-		ch <- decision{message: noChannel}
+		ch <- permission.Answer{Message: permission.StdinClosed}
 		delete(a.pending, id)
 	}
 }

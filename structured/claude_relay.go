@@ -37,11 +37,11 @@ func (r *claudeRelay) handle(req claudeControl) error {
 		return err // stdout failed
 	}
 	resp := map[string]any{"behavior": "allow", "updatedInput": input, "toolUseID": id}
-	if !d.allow {
-		resp = map[string]any{"behavior": "deny", "message": d.message, "toolUseID": id}
+	if !d.Allow {
+		resp = map[string]any{"behavior": "deny", "message": d.Denial(), "toolUseID": id}
 		// The denial is reported now; Claude's own error result for the
 		// tool, which follows, is then dropped as a duplicate.
-		if err := r.t.deny(id, d.message); err != nil {
+		if err := r.t.deny(id, d.Denial()); err != nil {
 			return err
 		}
 	}

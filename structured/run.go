@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 )
 
@@ -47,12 +48,11 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
-	if opts.PermissionMode == "" {
-		opts.PermissionMode = "default"
+	perm, err := permission.Parse(opts.PermissionMode)
+	if err != nil {
+		return err
 	}
-	if !contains(emit.PermissionModes, opts.PermissionMode) {
-		return fmt.Errorf("unknown permission mode %q; use one of %s", opts.PermissionMode, strings.Join(emit.PermissionModes, ", "))
-	}
+	opts.PermissionMode = string(perm)
 	p := opts.Provider
 	if p == nil || len(p.Structured) == 0 {
 		return fmt.Errorf("no structured mode for provider %v; use one of %s", p, strings.Join(providers.WithStructured(), ", "))
@@ -78,7 +78,7 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	}
 	note := fmt.Sprintf("yume-cli: %s %s in %s mode", p.Name, version, mode.Name)
 	w.SetDriveMode(mode.Name)
-	inv := mode.Command(providers.Request{Prompt: opts.Prompt, Model: opts.Model, Resume: opts.Resume, Auto: opts.PermissionMode == "auto"})
+	inv := mode.Command(providers.Request{Prompt: opts.Prompt, Model: opts.Model, Resume: opts.Resume, Auto: perm == permission.Auto})
 	if mode.Name == providers.ModeACP {
 		return runACP(ctx, opts, w, inv, path, note)
 	}
@@ -146,7 +146,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 		case <-done:
 		}
 	}()
-	ap := newApprover(w, opts.PermissionMode, opts.Controls, stop, done)
+	ap := newApprover(w, permission.Mode(opts.PermissionMode), opts.Controls, stop, done)
 
 	var stdinMu sync.Mutex
 	closeStdin := func() {}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 // readControls reads the GUI's control frames from stdin. Yume's spawner
@@ -15,7 +16,7 @@ import (
 // The goroutine stops handing frames on once ctx ends (the session is
 // over and nobody reads the channel).
 func readControls(ctx context.Context, o *StartOptions, w *emit.Writer) <-chan emit.Control {
-	if o.IO.In == nil || (o.IO.InIsTerminal && o.PermissionMode != "interactive") {
+	if o.IO.In == nil || (o.IO.InIsTerminal && o.PermissionMode != string(permission.Interactive)) {
 		return nil
 	}
 	ch := make(chan emit.Control)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 )
 
@@ -42,10 +43,9 @@ func (o *StartOptions) provider() *providers.Provider {
 
 // Enumerated flag values; the first of each is the default.
 var (
-	outputFormats   = []string{"stream-json"}
-	permissionModes = []string{"default", "interactive", "auto", "deny"}
-	modes           = []string{"auto", "pty", "json", "acp"}
-	protocols       = []string{"claude", "flat"}
+	outputFormats = []string{"stream-json"}
+	modes         = []string{"auto", "pty", "json", "acp"}
+	protocols     = []string{"claude", "flat"}
 )
 
 // usageError is a mistake in how yume-cli was called: exit code 2.
@@ -71,7 +71,7 @@ func (o *StartOptions) validate() error {
 		allowed []string
 	}{
 		{"output-format", o.OutputFormat, outputFormats},
-		{"permission-mode", o.PermissionMode, permissionModes},
+		{"permission-mode", o.PermissionMode, permission.Names()},
 		{"mode", o.Mode, modes},
 		{"protocol-version", o.Protocol, protocols},
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 )
 
@@ -146,7 +147,7 @@ func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
 	fs.StringVarP(&o.Prompt, "prompt", "p", "", "the user's prompt for this turn")
 	fs.StringVar(&o.OutputFormat, "output-format", outputFormats[0], "output format: stream-json (Claude Code's)")
 	fs.BoolVarP(&o.Verbose, "verbose", "v", false, "log what yume-cli decides to stderr")
-	fs.StringVar(&o.PermissionMode, "permission-mode", permissionModes[0], "default|interactive: wait for an approval frame on stdin; auto: approve; deny: deny")
+	fs.StringVar(&o.PermissionMode, "permission-mode", string(permission.Default), "default|interactive: wait for an approval frame on stdin; auto: approve; deny: deny")
 	fs.StringVar(&o.Mode, "mode", modes[0], "how to drive the provider: auto, pty, json, acp")
 	fs.StringVar(&o.Protocol, "protocol-version", protocols[0], "event shapes: claude (nested messages) or flat")
 	fs.StringVarP(&o.SessionID, "session-id", "s", "", "session id to report (default: a new one)")
