@@ -75,8 +75,10 @@ type Answer struct {
 	// Message says why it was denied ("" = UserDenied).
 	Message string
 	// Revise asks for a changed command instead, where the program has a
-	// revise action; elsewhere it is a denial with this feedback.
-	Revise string
+	// revise action; elsewhere it is a denial. Feedback is what to ask for
+	// ("" in a replay: the recording typed it).
+	Revise   bool
+	Feedback string
 }
 
 // Denial is the tool_result text of a denied answer.
@@ -84,8 +86,10 @@ func (a Answer) Denial() string {
 	switch {
 	case a.Message != "":
 		return a.Message
-	case a.Revise != "":
-		return "Not run: the user asked for a revision: " + a.Revise
+	case a.Revise && a.Feedback != "":
+		return strings.TrimSuffix(Revised, ".") + ": " + a.Feedback
+	case a.Revise:
+		return Revised
 	}
 	return UserDenied
 }

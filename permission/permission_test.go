@@ -66,10 +66,11 @@ func TestPolicyEarlyAnswer(t *testing.T) {
 
 func TestAnswerDenial(t *testing.T) {
 	cases := map[Answer]string{
-		{}:                          UserDenied,
-		{Message: "no"}:             "no",
-		{Revise: "use ls -1"}:       "Not run: the user asked for a revision: use ls -1",
-		{Message: "x", Revise: "y"}: "x",
+		{}:                                    UserDenied,
+		{Message: "no"}:                       "no",
+		{Revise: true, Feedback: "use ls -1"}: "Not run: the user asked for a revision: use ls -1",
+		{Revise: true}:                        Revised,
+		{Message: "x", Revise: true}:          "x",
 	}
 	for a, want := range cases {
 		if got := a.Denial(); got != want {

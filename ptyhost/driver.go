@@ -4,22 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
-)
-
-// PermissionMode says who decides whether a command runs.
-type PermissionMode string
-
-// The permission modes of PROTOCOL.md.
-const (
-	ModeDefault     PermissionMode = "default"     // ask the GUI; no channel means deny
-	ModeInteractive PermissionMode = "interactive" // same as default
-	ModeAuto        PermissionMode = "auto"        // approve, and say so
-	ModeDeny        PermissionMode = "deny"        // deny, and say so
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 // DriverConfig wires a terminal to the heuristics and the emitter.
@@ -31,19 +20,7 @@ type DriverConfig struct {
 	// channel, so questions are denied in default mode. A closed channel
 	// (stdin EOF) denies what is pending and anything asked later.
 	Controls <-chan emit.Control
-	Mode     PermissionMode
-	// Decide answers approvals synchronously instead of Controls (replays:
-	// no waiting on a virtual clock). n counts questions from 1.
-	Decide func(n int, d *heuristics.Detection) bool
-	// Revise, with Decide, answers question n with the rule's revise keys
-	// instead when it returns true and the rule has them. The feedback
-	// typed at the next input question is then, in a replay, what the
-	// recording typed there.
-	Revise func(n int, d *heuristics.Detection) bool
-	// InterruptAt, in a replay, interrupts the session when the first
-	// recorded output at or after this time arrives, as a user's interrupt
-	// would; 0 means never. Ignored for a live terminal.
-	InterruptAt time.Duration
+	Mode     permission.Mode
 	// Prompt is the user's prompt, typed where a rule's keys say <Prompt>.
 	Prompt string
 	// CommandLine is the program's own command, shown as the tool_use
@@ -67,91 +44,52 @@ type Outcome struct {
 // to skip the middle of a burst.
 const soon = 2 * time.Millisecond
 
-type chunk struct {
-	data []byte
-	at   time.Duration
-	err  error
+// Drive runs a live session until the program exits or ctx is cancelled,
+// and ends the turn with exactly one result. It returns an error only for
+// a fault of the driver itself (a dead stdout).
+func Drive(ctx context.Context, cfg DriverConfig) (Outcome, error) {
+	src := newLiveSource(cfg.Term, cfg.Controls)
+	return newDriver(cfg, src, src.clock).run(ctx)
 }
 
-var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
-
-// Drive runs the session until the program exits or ctx is cancelled, and
-// ends the turn with exactly one result. It returns an error only for a
-// fault of the driver itself (a key mismatch in a replay, a dead stdout).
-func Drive(ctx context.Context, cfg DriverConfig) (Outcome, error) {
-	d := newDriver(cfg)
-	if !d.live {
-		return d.replay(ctx) // lock step with the recording (driver_replay.go)
-	}
-	defer d.stopTimer()
-	chunks := make(chan chunk, 8)
-	stopRead := make(chan struct{})
-	defer close(stopRead)
-	go readChunks(cfg.Term, chunks, stopRead)
+// run is the one session loop, live or replayed: it takes the next event
+// from the source, first running every evaluation due by the event's time
+// (advance), then handles it.
+func (d *driver) run(ctx context.Context) (Outcome, error) {
+	defer d.src.stop()
 	for {
-		select {
-		case c := <-chunks:
-			if !d.live {
-				d.advance(c.at)
-			}
-			if c.err != nil {
-				return d.finishExit(c.err)
-			}
-			d.feed(c)
-		case f, ok := <-d.controls:
-			d.control(f, ok)
-		case <-d.timerC():
-			d.timerPending = false
-			d.advance(d.now())
-		case <-ctx.Done():
-			d.interrupt("interrupted: yume-cli received a signal")
+		ev := d.src.next(ctx, d.deadline(), d.pending)
+		d.advance(ev.at)
+		if d.fault != nil || d.st == stateEnded {
+			return d.finishEarly()
 		}
-		if d.fault != nil || d.ended {
+		switch ev.kind {
+		case evOutput:
+			if ev.cols > 0 && (ev.cols != d.screen.Cols() || ev.rows != d.screen.Rows()) {
+				d.screen.Resize(ev.cols, ev.rows)
+			}
+			d.feed(ev.data)
+			ev.release()
+		case evEnd:
+			return d.finishExit(ev.err)
+		case evControl:
+			d.control(ev.control, ev.ok)
+		case evAnswer:
+			d.answer(d.pending, ev.answer)
+		case evCancel:
+			d.interrupt("interrupted: yume-cli received a signal")
+		case evTimer: // advance did the work
+		}
+		if d.fault != nil || d.st == stateEnded {
 			return d.finishEarly()
 		}
 	}
 }
 
-// readChunks copies the terminal's chunks into pooled buffers for the
-// driver goroutine, so reading the PTY overlaps with parsing.
-func readChunks(t Terminal, out chan<- chunk, stop <-chan struct{}) {
-	for {
-		data, at, err := t.ReadChunk()
-		var c chunk
-		if len(data) > 0 {
-			bp := chunkPool.Get().(*[]byte)
-			c = chunk{data: append((*bp)[:0], data...), at: at}
-		}
-		if err != nil {
-			if c.data != nil {
-				select {
-				case out <- c:
-				case <-stop:
-					return
-				}
-			}
-			c = chunk{at: at, err: err}
-		}
-		select {
-		case out <- c:
-		case <-stop:
-			return
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func releaseChunk(b []byte) {
-	b = b[:0]
-	chunkPool.Put(&b)
-}
-
 // describeExit is the error text for a program that did not succeed.
 func describeExit(s ExitStatus) string {
 	if s.Signal != "" {
-		return fmt.Sprintf("the program was %s", s.Signal)
+		return "the program was " + s.Signal
 	}
 	return fmt.Sprintf("the program exited with status %d", s.Code)
 }

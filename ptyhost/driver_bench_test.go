@@ -21,6 +21,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
@@ -76,7 +77,7 @@ func driveColorPrompt(tb testing.TB, size int, prof *heuristics.Profile) time.Du
 	tee := &stampTerm{Terminal: proc}
 	w := emit.NewWriter(sink, emit.Config{})
 	out, err := ptyhost.Drive(context.Background(), ptyhost.DriverConfig{
-		Term: tee, Profile: prof, Out: w, Mode: ptyhost.ModeAuto, CommandLine: "colorprompt",
+		Term: tee, Profile: prof, Out: w, Mode: permission.Auto, CommandLine: "colorprompt",
 	})
 	if err != nil || out.Questions != 1 || !out.Exit.Success() {
 		tb.Fatalf("drive: %v, %+v", err, out)

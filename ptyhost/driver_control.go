@@ -6,16 +6,16 @@ import (
 	"io"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 // control acts on one frame from the GUI; ok is false once stdin ended.
 func (d *driver) control(f emit.Control, ok bool) {
 	if !ok {
-		d.controls = nil
-		d.noChan = true
+		d.policy.CloseChannel()
 		d.tr.state("control channel closed")
-		if p := d.pending; p != nil {
-			d.deny(p, "Denied: stdin closed before a decision (no approval channel).")
+		if d.st == stateAwaiting {
+			d.deny(d.pending, permission.StdinClosed)
 		}
 		return
 	}
@@ -26,39 +26,26 @@ func (d *driver) control(f emit.Control, ok bool) {
 		if id == "" && f.RequestID != "" {
 			id, _ = d.out.ToolUseForRequest(f.RequestID)
 		}
-		p := d.pending
-		if p == nil || p.id != id {
+		if d.st != stateAwaiting || d.pending.id != id {
 			d.emitErr(d.out.SystemError(fmt.Sprintf("no tool_use is waiting for approval with id %q (request %q)", f.ToolUseID, f.RequestID)))
 			return
 		}
-		if f.Approved {
-			d.approve(p)
-			return
-		}
-		if f.Revise != "" && !p.det.Rule.Revise.IsZero() {
-			d.revise(p, f.Revise)
-			return
-		}
-		msg := f.Message
-		if msg == "" {
-			msg = "The user denied this command."
-		}
-		d.deny(p, msg)
+		d.answer(d.pending, f.Answer())
 	case emit.ControlInterrupt:
 		d.interrupt("interrupted by the user")
 	case emit.ControlSetMode:
-		d.mode = PermissionMode(f.Mode)
-		d.emitErr(d.out.Notice("permission mode is now " + string(f.Mode)))
-		if p := d.pending; p != nil {
-			switch d.mode {
-			case ModeAuto:
+		d.emitErr(d.out.Notice(d.policy.SetMode(f.Mode)))
+		if d.st == stateAwaiting { // the new mode decides the waiting question
+			p := d.pending
+			switch dec := permission.Decide(f.Mode, p.input["command"].(string), d.policy.Channel()); dec.Verdict {
+			case permission.Allow:
 				d.approve(p)
-			case ModeDeny:
-				d.deny(p, "Denied: the permission mode is deny.")
+			case permission.Refuse:
+				d.deny(p, dec.Message)
 			}
 		}
 	case emit.ControlUser:
-		if d.pending != nil {
+		if d.st == stateAwaiting {
 			d.emitErr(d.out.SystemError("a question is waiting for approval; answer it before sending a new prompt"))
 			return
 		}
@@ -73,11 +60,11 @@ func (d *driver) control(f emit.Control, ok bool) {
 
 // interrupt stops the program and ends the turn as interrupted.
 func (d *driver) interrupt(reason string) {
-	if d.ended {
+	if d.st == stateEnded {
 		return
 	}
 	d.outcome.Interrupted = true
-	if d.pending != nil {
+	if d.st == stateAwaiting {
 		d.supersede("interrupted")
 	}
 	if c := d.finishCapture(nil); c != nil {
@@ -86,7 +73,7 @@ func (d *driver) interrupt(reason string) {
 	_ = d.cfg.Term.Close() // Best effort: stops the whole process group.
 	d.emitErr(d.out.Interrupt())
 	d.emitErr(d.out.Result(emit.Result{IsError: true, Text: reason, Errors: []string{reason}}))
-	d.ended = true
+	d.to(stateEnded, reason)
 }
 
 // finishExit ends the session after the program's output ended.
@@ -96,7 +83,7 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	}
 	d.soonAt, d.quietAt = 0, 0
 	d.evaluate(true) // the last screen may hold text or a final question
-	if d.pending != nil {
+	if d.st == stateAwaiting {
 		d.supersede("the program exited before a decision was made")
 	}
 	d.endCapture(nil)
@@ -116,14 +103,13 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	if r.Text == "" {
 		r.Text = describeExit(st)
 	}
-	d.tr.state("program ended: " + describeExit(st))
-	d.ended = true
+	d.to(stateEnded, "program ended: "+describeExit(st))
 	return d.outcome, d.out.Result(r)
 }
 
 // finishEarly returns after an interrupt or a driver fault.
 func (d *driver) finishEarly() (Outcome, error) {
-	if !d.ended {
+	if d.st != stateEnded {
 		_ = d.cfg.Term.Close() // Best effort.
 	}
 	return d.outcome, d.fault

@@ -6,6 +6,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 // KeysError is a driver fault while typing: in a replay, keys that differ
@@ -35,11 +36,14 @@ func (d *driver) evaluate(settled bool) {
 		}
 		return
 	}
-	if !settled && d.answering {
+	if !settled && d.settling {
 		return
 	}
-	d.answering = false
-	if d.quitting > 0 { // the turn is over: only leaving matters now
+	d.settling = false
+	switch d.st {
+	case stateEnded:
+		return
+	case stateQuitting: // the turn is over: only leaving matters now
 		if settled && d.quitting < quitTries {
 			d.quit()
 		}
@@ -50,7 +54,7 @@ func (d *driver) evaluate(settled bool) {
 	}
 	// One screen may hold several detections (a suggestion, then the menu
 	// below it): evaluate until nothing fires or a question waits.
-	for i := 0; i < maxDetectionsPerScreen && !d.ended && d.fault == nil; i++ {
+	for i := 0; i < maxDetectionsPerScreen && d.st != stateEnded && d.fault == nil; i++ {
 		det, steps := d.engine.Evaluate(d.screen, settled)
 		if settled || det != nil {
 			d.tr.evaluate(settled, steps)
@@ -59,7 +63,7 @@ func (d *driver) evaluate(settled bool) {
 			return
 		}
 		d.handle(det)
-		if d.pending != nil || d.answering {
+		if d.st == stateAwaiting || d.settling {
 			return // keys were typed: this screen is about to change
 		}
 	}
@@ -96,7 +100,7 @@ func (d *driver) handle(det *heuristics.Detection) {
 			d.answerFollowup(det)
 			return
 		}
-		if d.pending != nil {
+		if d.st == stateAwaiting {
 			d.supersede("the program moved on before a decision was made")
 		}
 		d.endCapture(det)
@@ -104,7 +108,8 @@ func (d *driver) handle(det *heuristics.Detection) {
 	}
 }
 
-// ask turns a question into a tool_use and gets it decided.
+// ask turns a question into a tool_use and has the permission policy
+// decide it: at once by the mode, or by the GUI's answer.
 func (d *driver) ask(det *heuristics.Detection) {
 	command := det.Command
 	if command == "" {
@@ -129,46 +134,54 @@ func (d *driver) ask(det *heuristics.Detection) {
 	if desc != "" {
 		input["description"] = desc
 	}
-	p := &pending{id: emit.NewToolUseID(), det: det, input: input}
 	d.outcome.Questions++
+	p := &pending{id: emit.NewToolUseID(), n: d.outcome.Questions, det: det, input: input}
 	d.emitErr(d.out.ToolUse(p.id, "Bash", input))
+	dec, early := d.policy.Decide(p.id, command)
+	if dec.Notice != "" {
+		d.emitErr(d.out.Notice(dec.Notice))
+	}
 	switch {
-	case d.mode == ModeAuto:
-		d.emitErr(d.out.Notice("auto-approved (permission mode auto): " + command))
+	case early != nil:
+		d.answer(p, *early)
+	case dec.Verdict == permission.Allow:
 		d.approve(p)
-	case d.mode == ModeDeny:
-		d.emitErr(d.out.Notice("denied (permission mode deny): " + command))
-		d.deny(p, "Denied: the permission mode is deny.")
-	case d.cfg.Decide != nil && d.cfg.Revise != nil && !det.Rule.Revise.IsZero() && d.cfg.Revise(d.outcome.Questions, det):
-		d.revise(p, "")
-	case d.cfg.Decide != nil:
-		if d.cfg.Decide(d.outcome.Questions, det) {
-			d.approve(p)
-		} else {
-			d.deny(p, "The user denied this command.")
-		}
-	case d.noChan:
-		d.deny(p, "Denied: there is no approval channel (stdin is closed or not connected).")
+	case dec.Verdict == permission.Refuse:
+		d.deny(p, dec.Message)
 	default:
 		_, err := d.out.PermissionRequest(p.id, "Bash", input)
 		d.emitErr(err)
+		d.to(stateAwaiting, "asked the GUI about "+p.id)
 		d.pending = p
-		d.tr.state("asked the GUI about " + p.id)
+	}
+}
+
+// answer carries out the GUI's (or a replay script's) answer to p.
+func (d *driver) answer(p *pending, a permission.Answer) {
+	switch {
+	case p == nil:
+		return
+	case a.Allow:
+		d.approve(p)
+	case a.Revise && !p.det.Rule.Revise.IsZero():
+		d.revise(p, a)
+	default:
+		d.deny(p, a.Denial())
 	}
 }
 
 // approve types the approve keys, unless the screen no longer shows what
 // was approved: then it asks again with a new tool_use.
 func (d *driver) approve(p *pending) {
-	d.pending = nil
 	if !d.engine.StillShows(d.screen, p.det) {
 		d.emitErr(d.out.ToolResult(p.id, "The command on screen changed before it was approved; yume-cli asks again.", true))
-		d.tr.state("screen changed before approval of " + p.id)
+		d.toIdle("the screen changed before the approval of " + p.id)
 		d.evaluate(true) // a changed prompt has a new identity: it fires anew
 		return
 	}
 	if !d.send(p.det.Rule, "approve", p.det.Rule.Approve) {
 		d.emitErr(d.out.ToolResult(p.id, "yume-cli could not type the approval; see --trace.", true))
+		d.toIdle("the approval of " + p.id + " could not be typed")
 		return
 	}
 	d.decided, d.approved = true, true
@@ -176,25 +189,28 @@ func (d *driver) approve(p *pending) {
 }
 
 func (d *driver) deny(p *pending, msg string) {
-	d.pending = nil
 	d.send(p.det.Rule, "deny", p.det.Rule.Deny)
 	d.decided, d.approved = true, false
 	d.outcome.Denials++
+	d.toIdle("denied " + p.id)
 	d.emitErr(d.out.Deny(p.id, "Bash", p.input, msg))
 }
 
 // revise answers with the program's own revise action and remembers the
 // feedback for the input question that follows.
-func (d *driver) revise(p *pending, feedback string) {
-	d.pending = nil
+func (d *driver) revise(p *pending, a permission.Answer) {
 	d.send(p.det.Rule, "revise", p.det.Rule.Revise)
-	d.revision, d.revising = feedback, true
+	d.revision, d.revising = a.Feedback, true
 	d.outcome.Denials++
-	msg := "Not run: the user asked for a revision: " + feedback
-	if feedback == "" { // a replay: the feedback is in the recording
-		msg = "Not run: the user asked for a revision."
+	d.toIdle("revising " + p.id)
+	d.emitErr(d.out.Deny(p.id, "Bash", p.input, a.Denial()))
+}
+
+// toIdle ends a question or a capture: the program works on.
+func (d *driver) toIdle(why string) {
+	if d.st != stateIdle {
+		d.to(stateIdle, why)
 	}
-	d.emitErr(d.out.Deny(p.id, "Bash", p.input, msg))
 }
 
 // answerFollowup answers "are you sure?" the way the question before it was answered.
@@ -214,15 +230,13 @@ func (d *driver) send(rule *heuristics.Rule, why string, keys heuristics.Keys) b
 	b, err := keys.Encode(d.screen)
 	if err == nil && len(b) > 0 {
 		d.tr.keys(why, rule.Name, b)
-		d.answering = true
+		d.settling = true
 		d.quietAt = d.now() + d.quiet // settle even if the program prints nothing
 		_, err = d.cfg.Term.Write(b)
 	}
 	if err != nil {
 		d.tr.state(fmt.Sprintf("could not type %s keys for rule %s: %v", why, rule.Name, err))
-		if !d.live && d.fault == nil {
-			d.fault = &KeysError{Rule: rule.Name, Why: why + " keys", Err: err, Screen: d.screen.String()}
-		}
+		d.keyFault(why+" keys", rule.Name, err)
 		return false
 	}
 	return true
@@ -268,6 +282,7 @@ func firstLine(s string) string {
 
 // endCapture emits the captured output as the tool_result; the visible part
 // stops before the rows of det (the next question), or at the screen's end.
+// The caller moves the state on.
 func (d *driver) endCapture(det *heuristics.Detection) {
 	if c := d.finishCapture(det); c != nil {
 		text := c.text()
@@ -278,12 +293,12 @@ func (d *driver) endCapture(det *heuristics.Detection) {
 	}
 }
 
-// finishCapture stops the capture and adds the visible rows it covers.
+// finishCapture detaches the capture and adds the visible rows it covers.
 func (d *driver) finishCapture(det *heuristics.Detection) *capture {
-	c := d.stopCapture()
-	if c == nil {
+	if d.capture == nil {
 		return nil
 	}
+	c := d.stopCapture()
 	if d.screenResults {
 		return c // a TUI's rows are its layout, not the output
 	}
@@ -304,14 +319,6 @@ func (d *driver) finishCapture(det *heuristics.Detection) *capture {
 // supersede settles a pending question the program no longer asks.
 func (d *driver) supersede(why string) {
 	p := d.pending
-	d.pending = nil
+	d.toIdle("superseded: " + why)
 	d.emitErr(d.out.ToolResult(p.id, "Not run: "+why+".", true))
-}
-
-// emitErr records a failure to write stdout: nobody is listening, so the
-// session ends.
-func (d *driver) emitErr(err error) {
-	if err != nil && d.fault == nil {
-		d.fault = fmt.Errorf("writing events: %w", err)
-	}
 }

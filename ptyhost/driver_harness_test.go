@@ -16,6 +16,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/ptyhost/internal/leakcheck"
 )
@@ -96,13 +97,13 @@ func (s *sink) Write(p []byte) (int, error) {
 }
 
 // drive runs argv in a real PTY under the driver with the named profile.
-func drive(t *testing.T, dir, profile string, mode ptyhost.PermissionMode, decide decision, argv ...string) liveRun {
+func drive(t *testing.T, dir, profile string, mode permission.Mode, decide decision, argv ...string) liveRun {
 	t.Helper()
 	return driveRevising(t, dir, profile, mode, decide, nil, argv...)
 }
 
 // driveRevising is drive where some questions are answered with a revision.
-func driveRevising(t *testing.T, dir, profile string, mode ptyhost.PermissionMode, decide decision, revise map[int]string, argv ...string) liveRun {
+func driveRevising(t *testing.T, dir, profile string, mode permission.Mode, decide decision, revise map[int]string, argv ...string) liveRun {
 	t.Helper()
 	prof, err := heuristics.LoadProfile(profile)
 	if err != nil {
@@ -113,7 +114,7 @@ func driveRevising(t *testing.T, dir, profile string, mode ptyhost.PermissionMod
 
 // driveProfile is driveRevising with a profile given as such, and frames
 // sent on the control channel before the session starts (e.g. a prompt).
-func driveProfile(t *testing.T, dir string, prof *heuristics.Profile, mode ptyhost.PermissionMode, decide decision, revise map[int]string, first []emit.Control, argv ...string) liveRun {
+func driveProfile(t *testing.T, dir string, prof *heuristics.Profile, mode permission.Mode, decide decision, revise map[int]string, first []emit.Control, argv ...string) liveRun {
 	t.Helper()
 	leakcheck.Check(t)
 	proc, err := ptyhost.Start(ptyhost.Options{Argv: argv, Dir: dir, Env: testEnv(), Cols: 100, Rows: 30})

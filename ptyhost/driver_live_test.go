@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/yume-cli/yume-cli/ptyhost"
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 func TestMain(m *testing.M) {
@@ -70,7 +70,7 @@ func TestDriveCoreutils(t *testing.T) {
 			dir := t.TempDir()
 			writeFile(t, filepath.Join(dir, "victim.txt"), "old\n")
 			writeFile(t, filepath.Join(dir, "new.txt"), "new\n")
-			r := drive(t, dir, "generic", ptyhost.ModeDefault, tt.decide, tt.argv...)
+			r := drive(t, dir, "generic", permission.Default, tt.decide, tt.argv...)
 			if len(r.uses) != 1 {
 				t.Fatalf("got %d tool_uses, want 1: %+v", len(r.uses), r.uses)
 			}
@@ -104,7 +104,7 @@ func TestDriveCoreutils(t *testing.T) {
 func TestDriveShellQuestion(t *testing.T) {
 	script := `printf 'I suggest: ls\nRun this command? (y/n) '; read a; if [ "$a" = y ]; then printf 'alpha\nbeta\n'; else echo skipped; fi`
 	for _, approve := range []bool{true, false} {
-		r := drive(t, t.TempDir(), "generic", ptyhost.ModeDefault, func(int, toolUse) bool { return approve }, "sh", "-c", script)
+		r := drive(t, t.TempDir(), "generic", permission.Default, func(int, toolUse) bool { return approve }, "sh", "-c", script)
 		if len(r.uses) != 1 {
 			t.Fatalf("approve=%v: got %d tool_uses", approve, len(r.uses))
 		}
@@ -122,14 +122,14 @@ func TestDriveShellQuestion(t *testing.T) {
 // and no approval channel means deny.
 func TestDrivePermissionModes(t *testing.T) {
 	tests := []struct {
-		mode     ptyhost.PermissionMode
+		mode     permission.Mode
 		decide   decision
 		wantGone bool
 		wantNote string
 	}{
-		{ptyhost.ModeAuto, nil, true, "auto-approved"},
-		{ptyhost.ModeDeny, nil, false, "permission mode is deny"},
-		{ptyhost.ModeDefault, nil, false, "no approval channel"},
+		{permission.Auto, nil, true, "auto-approved"},
+		{permission.Deny, nil, false, "permission mode is deny"},
+		{permission.Default, nil, false, "no approval channel"},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.mode), func(t *testing.T) {
@@ -173,7 +173,7 @@ func TestDriveGitAddPatch(t *testing.T) {
 	lines[0], lines[29] = "first changed", "last changed"
 	writeFile(t, filepath.Join(dir, "f.txt"), strings.Join(lines, "\n")+"\n")
 
-	r := drive(t, dir, "generic", ptyhost.ModeDefault, func(n int, _ toolUse) bool { return n == 1 }, "git", "add", "-p")
+	r := drive(t, dir, "generic", permission.Default, func(n int, _ toolUse) bool { return n == 1 }, "git", "add", "-p")
 	if len(r.uses) != 2 {
 		t.Fatalf("got %d tool_uses, want one per hunk (2)", len(r.uses))
 	}
@@ -215,7 +215,7 @@ func TestDriveInquirer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := drive(t, t.TempDir(), "generic", ptyhost.ModeDefault, tt.decide, "node", prog)
+			r := drive(t, t.TempDir(), "generic", permission.Default, tt.decide, "node", prog)
 			if len(r.uses) != 2 {
 				t.Fatalf("got %d tool_uses, want 2 (confirm, select)", len(r.uses))
 			}
@@ -253,7 +253,7 @@ func TestDriveDemo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := drive(t, t.TempDir(), "gh-copilot", ptyhost.ModeDefault, tt.decide,
+			r := drive(t, t.TempDir(), "gh-copilot", permission.Default, tt.decide,
 				demo, "suggest", "-t", "shell", "--suggest", "echo demo-output-$((40+2))", "print a number")
 			if len(r.uses) != 1 || r.uses[0].Command != "echo demo-output-$((40+2))" {
 				t.Fatalf("tool_uses = %+v, want the suggested command once", r.uses)
@@ -279,7 +279,7 @@ func TestDriveDemo(t *testing.T) {
 // types the feedback, and the revised suggestion is asked about anew.
 func TestDriveDemoRevise(t *testing.T) {
 	demo := buildTool(t, "github.com/yume-cli/yume-cli/cmd/yume-demo")
-	r := driveRevising(t, t.TempDir(), "gh-copilot", ptyhost.ModeDefault, approveAll, map[int]string{1: "sort"},
+	r := driveRevising(t, t.TempDir(), "gh-copilot", permission.Default, approveAll, map[int]string{1: "sort"},
 		demo, "suggest", "-t", "shell", "--suggest", "printf 'b\\na\\n'", "print two letters")
 	if len(r.uses) != 2 {
 		t.Fatalf("got %d tool_uses, want the original and the revised command", len(r.uses))
@@ -304,7 +304,7 @@ func TestDriveDemoRevise(t *testing.T) {
 func TestDriveOutputHygiene(t *testing.T) {
 	token := "ghp_" + strings.Repeat("A1b2C3d4E5", 3) + "abcdef"
 	script := `printf 'Run it? (y/n) '; read a; echo "token=` + token + `"; i=0; while [ $i -lt 40000 ]; do echo "line $i of a long log"; i=$((i+1)); done; echo last-line`
-	r := drive(t, t.TempDir(), "generic", ptyhost.ModeAuto, nil, "sh", "-c", script)
+	r := drive(t, t.TempDir(), "generic", permission.Auto, nil, "sh", "-c", script)
 	if len(r.uses) != 1 {
 		t.Fatalf("got %d tool_uses", len(r.uses))
 	}

@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"time"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 // Recorded is a recording played back on a virtual clock, as
@@ -24,15 +28,33 @@ type Recorded interface {
 	Close() error
 }
 
-// NewReplayTerminal makes a recording the driver's terminal. The driver then
-// runs in lock step with it (see Drive): every recorded chunk is read only
-// after the evaluations due before it ran, so the keys the rules type are
-// compared with the recorded keys at the same point of the session.
+// Script is a replay's stand-in for the GUI: it answers question n (from
+// 1) at once, since nobody waits on a virtual clock, and may interrupt the
+// session as a user would.
+type Script struct {
+	// Answer decides question n; nil approves every question.
+	Answer func(n int, d *heuristics.Detection) permission.Answer
+	// InterruptAt interrupts the session when the first recorded output at
+	// or after this time arrives; 0 means never.
+	InterruptAt time.Duration
+}
+
+// Replay drives a recording through the production driver in lock step:
+// every recorded chunk is fed only after the evaluations due before its
+// time ran, so a rule sees exactly the screens a live driver would have
+// seen after the same pauses, and the keys it types are compared with the
+// recorded keys at the same point of the session. cfg.Term and
+// cfg.Controls are ignored: the recording is the terminal and script the GUI.
 //
 // Writes that are terminal-query replies (StripQueryReplies) are not
 // compared: strip them from the recorded input too before building rec.
-func NewReplayTerminal(rec Recorded) Terminal { return &replayTerm{rec: rec} }
+func Replay(ctx context.Context, cfg DriverConfig, rec Recorded, script Script) (Outcome, error) {
+	src := &replaySource{term: &replayTerm{rec: rec}, script: script, clock: &virtualClock{}}
+	cfg.Term = src.term
+	return newDriver(cfg, src, src.clock).run(ctx)
+}
 
+// replayTerm is a recording as the driver's terminal.
 type replayTerm struct{ rec Recorded }
 
 func (t *replayTerm) ReadChunk() ([]byte, time.Duration, error) { return t.rec.ReadChunk() }
@@ -40,19 +62,20 @@ func (t *replayTerm) ReadChunk() ([]byte, time.Duration, error) { return t.rec.R
 // Write passes keys on for comparison and drops query replies: a human
 // recording holds the replies of the person's terminal, which differ from
 // the screen model's, and both are a function of the screen, not a rule.
+// A difference is a *KeyMismatch.
 func (t *replayTerm) Write(p []byte) (int, error) {
 	keys := StripQueryReplies(p)
 	if len(keys) == 0 {
 		return len(p), nil
 	}
 	if _, err := t.rec.Write(keys); err != nil {
-		return 0, err
+		return 0, &KeyMismatch{Err: err}
 	}
 	return len(p), nil
 }
 
 // Resize is accepted and ignored: the recorded program drew for the
-// recorded size, which Size reports.
+// recorded size, which the replay source follows.
 func (t *replayTerm) Resize(cols, rows int) error { return nil }
 
 func (t *replayTerm) Wait() (ExitStatus, error) {
@@ -61,11 +84,6 @@ func (t *replayTerm) Wait() (ExitStatus, error) {
 }
 
 func (t *replayTerm) Close() error { return t.rec.Close() }
-
-func (t *replayTerm) Live() bool { return false }
-
-// Size lets the replay loop follow the recorded window size.
-func (t *replayTerm) Size() (cols, rows int) { return t.rec.Size() }
 
 // RecordedPrompt is what the recording typed next, up to its Enter: the
 // text an input rule types for <Prompt> when the replay was given none, so
@@ -78,65 +96,67 @@ func (t *replayTerm) RecordedPrompt() string {
 	return in
 }
 
-// replay is Drive for a terminal that is not live: one goroutine, no
-// timers. Before each recorded chunk is fed, the evaluations due before its
-// time run (advance), so a rule sees exactly the screens a live driver
-// would have seen after the same pauses. A question waiting for Controls
-// blocks the playback until it is answered, as the recorded program
-// waited for its answer.
-func (d *driver) replay(ctx context.Context) (Outcome, error) {
-	sized, _ := d.cfg.Term.(interface{ Size() (int, int) })
-	for {
-		if d.pending != nil && d.controls != nil {
-			select {
-			case f, ok := <-d.controls:
-				d.control(f, ok)
-			case <-ctx.Done():
-				d.interrupt("interrupted: yume-cli received a signal")
-			}
-		} else if done, err := d.replayChunk(ctx, sized); done {
-			return d.outcome, err
-		}
-		if d.fault != nil || d.ended {
-			return d.finishEarly()
-		}
-	}
-}
-
-// replayChunk reads and feeds one recorded chunk; done reports that the
-// recording ended and the session with it.
-func (d *driver) replayChunk(ctx context.Context, sized interface{ Size() (int, int) }) (done bool, err error) {
-	data, at, rerr := d.cfg.Term.ReadChunk()
-	d.advance(at)
-	if d.fault != nil || d.ended {
-		return false, nil
-	}
-	switch {
-	case d.cfg.InterruptAt > 0 && at >= d.cfg.InterruptAt:
-		d.interrupt("interrupted by the user")
-	case ctx.Err() != nil:
-		d.interrupt("interrupted: yume-cli received a signal")
-	case rerr != nil:
-		_, err = d.finishExit(rerr)
-		return true, err
-	default:
-		if sized != nil {
-			if c, r := sized.Size(); c != d.screen.Cols() || r != d.screen.Rows() {
-				d.screen.Resize(c, r)
-			}
-		}
-		d.feedBytes(data, at)
-	}
-	return false, nil
-}
-
 // recordedPrompt is the replayed recording's own prompt text, or "".
 func (d *driver) recordedPrompt() string {
-	if p, ok := d.cfg.Term.(interface{ RecordedPrompt() string }); ok && !d.live {
+	if p, ok := d.cfg.Term.(interface{ RecordedPrompt() string }); ok {
 		return p.RecordedPrompt()
 	}
 	return ""
 }
+
+// KeyMismatch is a write the recording did not expect: the keys a rule
+// typed differ from what the recorded session typed there.
+type KeyMismatch struct{ Err error }
+
+func (e *KeyMismatch) Error() string { return e.Err.Error() }
+func (e *KeyMismatch) Unwrap() error { return e.Err }
+
+// replaySource plays a recording on a virtual clock, in one goroutine.
+// It holds the next recorded chunk back until every deadline before it has
+// passed, so the driver evaluates, asks and types at the times a live
+// driver would have, before the output that followed.
+type replaySource struct {
+	term        *replayTerm
+	script      Script
+	clock       *virtualClock
+	held        *event // the next recorded chunk, not delivered yet
+	interrupted bool
+}
+
+func (s *replaySource) next(ctx context.Context, deadline time.Duration, waiting *pending) event {
+	if waiting != nil { // the recorded program waited for its answer too
+		a := permission.Answer{Allow: true}
+		if s.script.Answer != nil {
+			a = s.script.Answer(waiting.n, waiting.det)
+		}
+		return event{kind: evAnswer, at: s.clock.now(), answer: a}
+	}
+	if s.held == nil {
+		data, at, err := s.term.ReadChunk()
+		s.held = &event{kind: evOutput, at: at, data: data, err: err}
+	}
+	e := *s.held
+	switch {
+	case deadline != 0 && deadline <= e.at:
+		return event{kind: evTimer, at: deadline}
+	case s.script.InterruptAt > 0 && e.at >= s.script.InterruptAt && !s.interrupted:
+		s.interrupted = true
+		return event{kind: evControl, at: e.at, ok: true, control: emit.Control{Kind: emit.ControlInterrupt}}
+	case ctx.Err() != nil:
+		return event{kind: evCancel, at: e.at}
+	}
+	s.held = nil
+	if e.err != nil {
+		e.kind = evEnd
+	} else {
+		e.cols, e.rows = s.term.rec.Size()
+	}
+	return e
+}
+
+func (s *replaySource) canAsk() bool { return true }
+
+func (s *replaySource) stop() {}
 
 // StripQueryReplies returns p without the answers a terminal sends to a
 // program's queries, which no person types: cursor position (CSI row;col R,

@@ -1,66 +1,100 @@
 package ptyhost
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
 )
 
-// state is where the driver is in idle → awaiting → answering → capturing.
-type state string
+// state is where the driver is in a turn. The code branches on it, and it
+// changes only in to(), which checks the move against allowed.
+type state int
 
 const (
-	stateIdle      state = "idle"
-	stateAwaiting  state = "awaiting_approval"
-	stateAnswering state = "answering"
-	stateCapturing state = "capturing"
+	stateIdle      state = iota // the program works on the turn; rules watch its screen
+	stateAwaiting               // a question waits for the GUI's answer (d.pending)
+	stateCapturing              // an approved command runs; its output is collected (d.capture)
+	stateQuitting               // the turn is done; the program is being closed
+	stateEnded                  // the turn has its result
 )
+
+var stateNames = [...]string{"idle", "awaiting_approval", "capturing", "quitting", "ended"}
+
+func (s state) String() string { return stateNames[s] }
+
+// allowed lists every move of the state machine.
+var allowed = map[[2]state]bool{
+	{stateIdle, stateAwaiting}: true, {stateIdle, stateCapturing}: true, {stateIdle, stateQuitting}: true,
+	{stateAwaiting, stateIdle}: true, {stateAwaiting, stateCapturing}: true, {stateAwaiting, stateQuitting}: true,
+	{stateCapturing, stateIdle}: true, {stateCapturing, stateAwaiting}: true, {stateCapturing, stateCapturing}: true,
+	{stateCapturing, stateQuitting}: true,
+	{stateIdle, stateEnded}:         true, {stateAwaiting, stateEnded}: true, {stateCapturing, stateEnded}: true,
+	{stateQuitting, stateEnded}: true,
+}
+
+// to moves the driver to next, says why in the trace, and keeps the data
+// of each state with it: a pending question only while awaiting, a
+// capture only while capturing.
+func (d *driver) to(next state, why string) {
+	if !allowed[[2]state{d.st, next}] {
+		d.setFault(fmt.Errorf("internal error: the driver moved from %s to %s (%s)", d.st, next, why))
+	}
+	if next != stateAwaiting {
+		d.pending = nil
+	}
+	if next != stateCapturing && d.capture != nil {
+		d.stopCapture()
+	}
+	d.tr.move(d.st, next, why)
+	d.st = next
+}
 
 // pending is a question the GUI has not answered yet.
 type pending struct {
 	id    string
+	n     int // the session's question number, from 1
 	det   *heuristics.Detection
 	input map[string]any
 }
 
 type driver struct {
-	cfg      DriverConfig
-	out      *emit.Writer
-	screen   *heuristics.Screen
-	engine   *heuristics.Engine
-	controls <-chan emit.Control
-	noChan   bool // the control channel is absent or closed
-	mode     PermissionMode
-	live     bool
-	quiet    time.Duration
-	tr       *tracer
+	cfg    DriverConfig
+	out    *emit.Writer
+	screen *heuristics.Screen
+	engine *heuristics.Engine
+	src    source
+	clock  clock
+	policy *permission.Policy
+	quiet  time.Duration
+	tr     *tracer
 
-	start        time.Time     // wall clock origin (live)
-	vnow         time.Duration // virtual clock (replay)
-	soonAt       time.Duration // 0 = not scheduled
-	quietAt      time.Duration
-	quitAt       time.Duration // retype the quit keys (driver_tui.go)
-	enterAt      time.Duration // submit a pasted prompt
-	timer        *time.Timer
-	timerPending bool
-
-	pending    *pending
-	capture    *capture
-	suggestion string // last command a suggestion rule showed
-	revision   string // feedback to type at the next input question
-	// answering is set from typing keys until the screen settles: the
+	st      state
+	pending *pending // the question, while awaiting
+	capture *capture // the output, while capturing
+	// settling is set from typing keys until the screen settles: the
 	// program is still echoing and redrawing, so only a settled screen may
 	// fire (an echoed "(y/N) n" must not look like a new question).
-	answering bool
+	settling bool
+
+	// Deadlines on the session clock (0 = none): rules that wait on the
+	// cursor, the settled screen, the Enter after a pasted prompt, the
+	// grace after the quit keys.
+	soonAt, quietAt, enterAt, quitAt time.Duration
+
+	suggestion string // last command a suggestion rule showed
+	revision   string // feedback to type at the next input question
+	revising   bool   // …once a revision was asked for
+	decided    bool   // an earlier question was answered…
+	approved   bool   // …and this was the answer (for follow-ups)
 	// lastInput is the last question yume-cli answered itself, the keys it
 	// typed, and how often it typed them again (inputPending).
 	lastInput     *heuristics.Detection
 	lastInputKeys heuristics.Keys
 	inputRetries  int
-	revising      bool // …once a revision was asked for
-	decided       bool // an earlier question was answered…
-	approved      bool // …and this was the answer
 	lastText      string
 	texts         map[string]bool // assistant texts already emitted
 	queued        string          // a prompt waiting for the ready screen
@@ -70,31 +104,25 @@ type driver struct {
 	screenResults bool
 	outcome       Outcome
 	fault         error // a driver fault that ends the session
-	ended         bool  // the turn already has its result
 }
 
-func newDriver(cfg DriverConfig) *driver {
+func newDriver(cfg DriverConfig, src source, clk clock) *driver {
 	cols, rows := cfg.Cols, cfg.Rows
 	if cols <= 0 || rows <= 0 {
 		cols, rows = 120, 40
 	}
 	d := &driver{
-		cfg:      cfg,
-		out:      cfg.Out,
-		screen:   heuristics.NewScreen(cols, rows),
-		engine:   heuristics.NewEngine(cfg.Profile),
-		controls: cfg.Controls,
-		noChan:   cfg.Controls == nil && cfg.Decide == nil,
-		mode:     cfg.Mode,
-		live:     cfg.Term.Live(),
-		quiet:    cfg.Quiet,
-		start:    time.Now(),
-		texts:    make(map[string]bool),
+		cfg:    cfg,
+		out:    cfg.Out,
+		screen: heuristics.NewScreen(cols, rows),
+		engine: heuristics.NewEngine(cfg.Profile),
+		src:    src,
+		clock:  clk,
+		policy: permission.New(cfg.Mode, src.canAsk()),
+		quiet:  cfg.Quiet,
+		texts:  make(map[string]bool),
 	}
 	d.screenResults = readsResults(cfg.Profile)
-	if d.mode == "" {
-		d.mode = ModeDefault
-	}
 	if d.quiet <= 0 {
 		d.quiet = cfg.Profile.Settle()
 	}
@@ -116,122 +144,72 @@ func scrollbackNeeded(p *heuristics.Profile) int {
 	return n
 }
 
-// now is the session clock: wall time live, recorded time in a replay.
-func (d *driver) now() time.Duration {
-	if d.live {
-		return time.Since(d.start)
+// now is the session clock.
+func (d *driver) now() time.Duration { return d.clock.now() }
+
+// setFault records the first driver fault; the session ends on it.
+func (d *driver) setFault(err error) {
+	if d.fault == nil {
+		d.fault = err
 	}
-	return d.vnow
 }
 
-func (d *driver) state() state {
-	switch {
-	case d.pending != nil:
-		return stateAwaiting
-	case d.answering:
-		return stateAnswering
-	case d.capture != nil:
-		return stateCapturing
-	}
-	return stateIdle
-}
-
-// feed gives the screen a chunk and schedules evaluation after it.
-func (d *driver) feed(c chunk) {
-	d.feedBytes(c.data, c.at)
-	releaseChunk(c.data)
-}
-
-// feedBytes writes output that arrived at time at to the screen.
-func (d *driver) feedBytes(data []byte, at time.Duration) {
-	if !d.live {
-		d.vnow = at
-	}
+// feed writes output to the screen and schedules evaluation after it.
+func (d *driver) feed(data []byte) {
 	d.screen.Write(data)
 	t := d.now()
 	d.soonAt, d.quietAt = t+soon, t+d.quiet
-	d.armTimer()
 }
 
-// advance runs the evaluations due by time t, in order.
-func (d *driver) advance(t time.Duration) {
-	if d.soonAt != 0 && d.soonAt <= t && !d.ended {
-		if !d.live {
-			d.vnow = d.soonAt
-		}
-		d.soonAt = 0
-		d.evaluate(false)
-	}
-	if d.quietAt != 0 && d.quietAt <= t && !d.ended {
-		if !d.live {
-			d.vnow = d.quietAt
-		}
-		d.quietAt = 0
-		d.evaluate(true)
-	}
-	if d.enterAt != 0 && d.enterAt <= t && !d.ended {
-		d.enterAt = 0
-		d.send(&heuristics.Rule{Name: "prompt"}, "submit prompt", enterKey)
-	}
-	if d.quitAt != 0 && d.quitAt <= t && !d.ended {
-		d.quitTimer()
-	}
-	if !d.live && t > d.vnow {
-		d.vnow = t
-	}
-	d.armTimer()
-}
-
-// enterKey submits a typed prompt.
-var enterKey, _ = heuristics.ParseKeys("<Enter>")
-
-// armTimer points the one live timer at the next deadline.
-func (d *driver) armTimer() {
-	if !d.live {
-		return
-	}
+// deadline is the next time something is due, or 0.
+func (d *driver) deadline() time.Duration {
 	var next time.Duration
 	for _, at := range []time.Duration{d.soonAt, d.quietAt, d.quitAt, d.enterAt} {
 		if at != 0 && (next == 0 || at < next) {
 			next = at
 		}
 	}
-	if next == 0 {
-		d.timerPending = false
-		return
-	}
-	wait := next - d.now()
-	if d.timer == nil {
-		d.timer = time.NewTimer(wait)
-	} else {
-		d.timer.Reset(wait) // Go ≥1.23: Reset drains a fired timer
-	}
-	d.timerPending = true
+	return next
 }
 
-func (d *driver) timerC() <-chan time.Time {
-	if d.timer == nil || !d.timerPending {
-		return nil
+// advance runs the evaluations due by time t, in order, each at its own
+// time on the clock.
+func (d *driver) advance(t time.Duration) {
+	if d.soonAt != 0 && d.soonAt <= t && d.st != stateEnded {
+		d.clock.reach(d.soonAt)
+		d.soonAt = 0
+		d.evaluate(false)
 	}
-	return d.timer.C
+	if d.quietAt != 0 && d.quietAt <= t && d.st != stateEnded {
+		d.clock.reach(d.quietAt)
+		d.quietAt = 0
+		d.evaluate(true)
+	}
+	if d.enterAt != 0 && d.enterAt <= t && d.st != stateEnded {
+		d.enterAt = 0
+		d.send(&heuristics.Rule{Name: "prompt"}, "submit prompt", enterKey)
+	}
+	if d.quitAt != 0 && d.quitAt <= t && d.st != stateEnded {
+		d.quitTimer()
+	}
+	d.clock.reach(t)
 }
 
-func (d *driver) stopTimer() {
-	if d.timer != nil {
-		d.timer.Stop()
-	}
-}
+// enterKey submits a typed prompt.
+var enterKey, _ = heuristics.ParseKeys("<Enter>")
 
 // startCapture begins collecting a command's output. Lines leaving the
 // screen are turned into text only while a capture runs: the screen's hot
 // path stays free of it otherwise.
 func (d *driver) startCapture(c *capture) {
+	d.to(stateCapturing, "capturing the output of "+c.id)
 	d.capture = c
 	if !d.screenResults {
 		d.screen.OnRetire(d.onRetire)
 	}
 }
 
+// stopCapture detaches the capture; to() calls it when capturing ends.
 func (d *driver) stopCapture() *capture {
 	c := d.capture
 	d.capture = nil
@@ -253,8 +231,23 @@ type replyWriter struct{ d *driver }
 func (w replyWriter) Write(p []byte) (int, error) {
 	w.d.tr.keys("reply", "", p)
 	n, err := w.d.cfg.Term.Write(p)
-	if err != nil && !w.d.live && w.d.fault == nil {
-		w.d.fault = &KeysError{Why: "terminal query reply", Err: err, Screen: w.d.screen.String()}
-	}
+	w.d.keyFault("terminal query reply", "", err)
 	return n, err
+}
+
+// keyFault ends a replay whose typed keys differ from the recording's; a
+// live program that no longer reads its terminal is not a fault.
+func (d *driver) keyFault(why, rule string, err error) {
+	var m *KeyMismatch
+	if errors.As(err, &m) {
+		d.setFault(&KeysError{Rule: rule, Why: why, Err: m.Err, Screen: d.screen.String()})
+	}
+}
+
+// emitErr records a failure to write stdout: nobody is listening, so the
+// session ends.
+func (d *driver) emitErr(err error) {
+	if err != nil {
+		d.setFault(fmt.Errorf("writing events: %w", err))
+	}
 }

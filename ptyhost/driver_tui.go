@@ -47,10 +47,10 @@ func readsResults(p *heuristics.Profile) bool {
 
 // result ends the capture with the output a result rule read.
 func (d *driver) result(det *heuristics.Detection) {
-	c := d.stopCapture()
-	if c == nil {
+	if d.st != stateCapturing {
 		return // not after an approval: an old block still on screen
 	}
+	c := d.stopCapture()
 	for _, l := range strings.Split(det.Output, "\n") {
 		c.add(l)
 	}
@@ -58,6 +58,7 @@ func (d *driver) result(det *heuristics.Detection) {
 	if text == "" {
 		text = noOutput
 	}
+	d.toIdle("the output of " + c.id + " is shown")
 	d.emitErr(d.out.ToolResult(c.id, text, false))
 }
 
@@ -70,7 +71,11 @@ func (d *driver) done(det *heuristics.Detection) {
 	}
 	d.text(det.Text)
 	d.endCapture(det)
-	if d.cfg.Profile.Quit.IsZero() || d.quitting > 0 {
+	if d.st == stateAwaiting {
+		d.supersede("the turn ended before a decision was made")
+	}
+	if d.cfg.Profile.Quit.IsZero() {
+		d.toIdle("the program's turn is done; it ends by itself")
 		return
 	}
 	d.quit()
@@ -82,7 +87,7 @@ func (d *driver) done(det *heuristics.Detection) {
 // not end before the output is shown. It gives up after maxInputRetries.
 func (d *driver) inputPending() bool {
 	in := d.lastInput
-	if d.capture == nil || in == nil || d.inputRetries >= maxInputRetries || !d.engine.StillShows(d.screen, in) {
+	if d.st != stateCapturing || in == nil || d.inputRetries >= maxInputRetries || !d.engine.StillShows(d.screen, in) {
 		return false
 	}
 	d.inputRetries++
@@ -110,12 +115,14 @@ func (d *driver) text(t string) {
 // has quitGrace to exit: a screen that never settles (an animation) gets
 // no retries, and must not keep the session open.
 func (d *driver) quit() {
+	if d.quitting == 0 {
+		d.to(stateQuitting, "the turn is done")
+	}
 	d.quitting++
 	d.tr.state(fmt.Sprintf("turn done: typing the quit keys (try %d of %d)", d.quitting, quitTries))
 	d.send(&heuristics.Rule{Name: "quit"}, "quit", d.cfg.Profile.Quit)
-	if d.quitting == 1 && d.live {
+	if d.quitting == 1 {
 		d.quitAt = d.now() + quitGrace
-		d.armTimer()
 	}
 }
 
@@ -130,7 +137,7 @@ func (d *driver) quitTimer() {
 // profile's ready regex matches the screen (no regex: at once). With
 // bracketed paste on, the text goes as one paste, then Enter submits it.
 func (d *driver) typePrompt() {
-	if d.queued == "" || d.pending != nil || d.quitting > 0 {
+	if d.queued == "" || d.st == stateAwaiting || d.st == stateQuitting {
 		return
 	}
 	if re := d.cfg.Profile.Ready; re != nil && !re.MatchString(d.screen.String()) {
@@ -150,5 +157,4 @@ func (d *driver) typePrompt() {
 	// Enter apart from the paste: a TUI that reads the paste as one event
 	// would otherwise take the Enter as part of the text.
 	d.enterAt = d.now() + soon
-	d.armTimer()
 }

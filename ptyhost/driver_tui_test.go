@@ -7,7 +7,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
-	"github.com/yume-cli/yume-cli/ptyhost"
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 // fakeTUI behaves like the AI TUIs in the ways the driver must handle: it
@@ -63,7 +63,7 @@ func TestDriveTUIResultDoneQuit(t *testing.T) {
 		// No output block before the turn ended: say so, not the layout.
 		{"approve, no output shown", true, true, "(the program showed no output for this command)", "Finished: said hi.",
 			`approve "y\r"`},
-		{"deny", false, false, "The user denied this command.", "Cancelled.", `deny "n\r"`},
+		{"deny", false, false, permission.UserDenied, "Cancelled.", `deny "n\r"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,7 +71,7 @@ func TestDriveTUIResultDoneQuit(t *testing.T) {
 			if tt.noBlock {
 				argv = []string{"env", "NOBLOCK=1", "sh", "-c", fakeTUI}
 			}
-			r := driveProfile(t, t.TempDir(), prof, ptyhost.ModeDefault, func(int, toolUse) bool { return tt.approve }, nil, nil, argv...)
+			r := driveProfile(t, t.TempDir(), prof, permission.Default, func(int, toolUse) bool { return tt.approve }, nil, nil, argv...)
 			if r.err != nil {
 				t.Fatal(r.err)
 			}
@@ -137,7 +137,7 @@ rules:
 		t.Fatal(err)
 	}
 	first := []emit.Control{{Kind: emit.ControlUser, Text: "hello there"}}
-	r := driveProfile(t, t.TempDir(), prof, ptyhost.ModeDefault, nil, nil, first, "bash", "--norc", "-c", fakeInputBox)
+	r := driveProfile(t, t.TempDir(), prof, permission.Default, nil, nil, first, "bash", "--norc", "-c", fakeInputBox)
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -166,7 +166,7 @@ rules:
 		t.Fatal(err)
 	}
 	script := `trap '' INT; printf '* Finished.\n'; sleep 0.3; while :; do printf '\033[2;1H%s' "$(date +%N)"; sleep 0.02; done`
-	r := driveProfile(t, t.TempDir(), prof, ptyhost.ModeDefault, nil, nil, nil, "sh", "-c", script)
+	r := driveProfile(t, t.TempDir(), prof, permission.Default, nil, nil, nil, "sh", "-c", script)
 	if r.err != nil {
 		t.Fatal(r.err)
 	}

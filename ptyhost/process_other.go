@@ -48,6 +48,3 @@ func (p *Process) Stop(grace time.Duration) error { return errUnsupported }
 
 // Close does nothing: there is nothing to release.
 func (p *Process) Close() error { return nil }
-
-// Live reports true, as for a real child.
-func (p *Process) Live() bool { return true }

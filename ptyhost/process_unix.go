@@ -155,9 +155,6 @@ func (p *Process) Wait() (ExitStatus, error) {
 	return p.status, p.waitErr
 }
 
-// Live reports that time is wall-clock time: this is a real child.
-func (p *Process) Live() bool { return true }
-
 // Close stops the child's process group (Stop with DefaultGrace; at once if
 // the child has already exited) and closes the PTY master, which makes a
 // blocked Read return io.EOF. Later calls return the first call's result.

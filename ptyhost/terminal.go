@@ -18,8 +18,6 @@ type Terminal interface {
 	Wait() (ExitStatus, error)
 	// Close stops the child (its whole process group) and releases it.
 	Close() error
-	// Live is false for a recording: time is virtual and nobody sleeps.
-	Live() bool
 }
 
 // ExitStatus is how a child ended: an exit code, or the signal that killed it.

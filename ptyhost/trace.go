@@ -28,7 +28,8 @@ func newTracer(w io.Writer, d *driver) *tracer {
 
 type traceLine struct {
 	TimeMS  float64           `json:"t_ms"`
-	State   state             `json:"state"`
+	State   string            `json:"state"`
+	Typing  bool              `json:"typing,omitempty"` // keys typed, the screen not settled yet
 	Event   string            `json:"event"`
 	Settled *bool             `json:"settled,omitempty"`
 	Rule    string            `json:"rule,omitempty"`
@@ -46,7 +47,10 @@ func (t *tracer) write(l traceLine) {
 		return
 	}
 	l.TimeMS = float64(t.d.now().Microseconds()) / 1000
-	l.State = t.d.state()
+	l.State = t.d.st.String()
+	if t.d.settling && t.d.st != stateEnded {
+		l.Typing = true
+	}
 	_ = t.enc.Encode(l) // Best effort: tracing never stops a session.
 }
 
@@ -66,6 +70,11 @@ func (t *tracer) evaluate(settled bool, steps []heuristics.TraceStep) {
 
 func (t *tracer) keys(why, rule string, b []byte) {
 	t.write(traceLine{Event: "keys", Why: why, Rule: rule, Keys: strconv.Quote(string(b))})
+}
+
+// move traces a state change.
+func (t *tracer) move(from, to state, why string) {
+	t.write(traceLine{Event: "move", Detail: from.String() + " → " + to.String() + ": " + why})
 }
 
 func (t *tracer) state(detail string) {

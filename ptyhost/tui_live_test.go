@@ -15,6 +15,7 @@ import (
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 	"github.com/yume-cli/yume-cli/internal/fakemodel/offline"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/ptyhost/internal/leakcheck"
 )
@@ -161,7 +162,7 @@ func driveTUI(t *testing.T, provider string, approve bool) tuiRun {
 	r := tuiRun{ws: sb.Workspace}
 	start := time.Now()
 	r.outcome, r.err = ptyhost.Drive(ctx, ptyhost.DriverConfig{
-		Term: clock, Profile: prof, Out: w, Controls: out.controls, Mode: ptyhost.ModeDefault,
+		Term: clock, Profile: prof, Out: w, Controls: out.controls, Mode: permission.Default,
 		Prompt: prompt, CommandLine: strings.Join(argv, " "), Cols: cols, Rows: rows, Trace: &trace,
 	})
 	r.took = time.Since(start)

@@ -14,8 +14,9 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
-	"github.com/yume-cli/yume-cli/ptyhost"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/recordings"
+	"github.com/yume-cli/yume-cli/replay"
 )
 
 // updating reports -update, the flag recorder_test.go defines for this
@@ -109,11 +110,6 @@ func replayCase(tb testing.TB, c *recordings.Cast, cc corpusCase) *replayed {
 		}
 		prof = prof.Merge(over)
 	}
-	for i, e := range c.Events {
-		if e.Code == recordings.CodeInput {
-			c.Events[i].Data = string(ptyhost.StripQueryReplies([]byte(e.Data)))
-		}
-	}
 	var interruptAt time.Duration
 	if cc.interrupt != "" {
 		for _, e := range c.Events {
@@ -126,24 +122,18 @@ func replayCase(tb testing.TB, c *recordings.Cast, cc corpusCase) *replayed {
 			tb.Fatalf("no output %q to interrupt at", cc.interrupt)
 		}
 	}
-	rp := recordings.NewReplay(c)
 	var out bytes.Buffer
 	r := &replayed{}
-	w := emit.NewWriter(&out, emit.Config{Model: "corpus"})
-	_ = emit.Guard(w, func() error {
-		if err := w.Init("default", []string{"Bash"}); err != nil {
-			return err
-		}
-		_, r.err = ptyhost.Drive(context.Background(), ptyhost.DriverConfig{
-			Term: ptyhost.NewReplayTerminal(rp), Profile: prof, Out: w,
-			Decide:      func(n int, _ *heuristics.Detection) bool { return cc.approve == nil || cc.approve[n] },
-			Revise:      func(n int, _ *heuristics.Detection) bool { return cc.revise[n] },
-			CommandLine: c.Header.Command, Cols: c.Header.Width, Rows: c.Header.Height,
-			InterruptAt: interruptAt, Trace: &r.trace,
-		})
-		return r.err
+	res := replay.Run(context.Background(), c, replay.Options{
+		Profile: prof, Out: emit.NewWriter(&out, emit.Config{Model: "corpus"}), InterruptAt: interruptAt, Trace: &r.trace,
+		Answer: func(n int, _ *heuristics.Detection) permission.Answer {
+			if cc.revise[n] {
+				return permission.Answer{Revise: true}
+			}
+			return permission.Answer{Allow: cc.approve == nil || cc.approve[n]}
+		},
 	})
-	r.stdout, r.mismatches, r.pending = out.Bytes(), rp.Mismatches(), rp.PendingInput()
+	r.stdout, r.err, r.mismatches, r.pending = out.Bytes(), res.Err, res.Mismatches, res.Pending
 	return r
 }
 

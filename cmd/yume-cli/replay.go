@@ -13,9 +13,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
+	"github.com/yume-cli/yume-cli/replay"
 )
 
 func init() {
@@ -148,8 +150,13 @@ func parseDecisions(s string) (decisions, error) {
 	return d, nil
 }
 
-func (d decisions) decide(n int, _ *heuristics.Detection) bool  { return d.all || d.approve[n] }
-func (d decisions) revises(n int, _ *heuristics.Detection) bool { return d.revise[n] }
+// answer decides question n: approve, revise (feedback as recorded), or deny.
+func (d decisions) answer(n int, _ *heuristics.Detection) permission.Answer {
+	if d.revise[n] {
+		return permission.Answer{Revise: true}
+	}
+	return permission.Answer{Allow: d.all || d.approve[n]}
+}
 
 // runReplay drives the recording and reports how its keys compare.
 func runReplay(o *ReplayOptions) error {
@@ -169,31 +176,19 @@ func runReplay(o *ReplayOptions) error {
 	if err != nil {
 		return err
 	}
-	stripReplies(cast)
-	rp := recordings.NewReplay(cast)
 	proto, _ := emit.ParseProtocol(o.Protocol)
-	w := emit.NewWriter(o.IO.Out, emit.Config{Protocol: proto})
-	cfg := ptyhost.DriverConfig{
-		Term: ptyhost.NewReplayTerminal(rp), Profile: profile, Out: w,
-		Decide: o.decisions.decide, Revise: o.decisions.revises,
-		Prompt: o.Prompt, CommandLine: cast.Header.Command,
-		Cols: cast.Header.Width, Rows: cast.Header.Height, InterruptAt: o.interruptAt,
+	ro := replay.Options{
+		Profile: profile, Out: emit.NewWriter(o.IO.Out, emit.Config{Protocol: proto}),
+		Answer: o.decisions.answer, Prompt: o.Prompt, InterruptAt: o.interruptAt,
 	}
 	if o.Trace {
-		cfg.Trace = o.IO.ErrOut
+		ro.Trace = o.IO.ErrOut
 	}
-	var driveErr error
-	_ = emit.Guard(w, func() error {
-		if err := w.Init(string(ptyhost.ModeDefault), []string{"Bash"}); err != nil {
-			return err
-		}
-		_, driveErr = ptyhost.Drive(context.Background(), cfg)
-		return driveErr
-	})
-	bad := reportMismatches(o.IO.ErrOut, cast, rp, driveErr)
+	r := replay.Run(context.Background(), cast, ro)
+	bad := reportMismatches(o.IO.ErrOut, cast, r)
 	var ke *ptyhost.KeysError
-	if driveErr != nil && !errors.As(driveErr, &ke) {
-		return driveErr
+	if r.Err != nil && !errors.As(r.Err, &ke) {
+		return r.Err
 	}
 	if bad > 0 {
 		return &exitError{1}
@@ -213,16 +208,6 @@ func readCast(path string) (*recordings.Cast, error) {
 		return nil, fmt.Errorf("replay: %s: %w", path, err)
 	}
 	return c, nil
-}
-
-// stripReplies removes terminal-query replies from the recorded input, the
-// other half of NewReplayTerminal's policy (see the command's help).
-func stripReplies(c *recordings.Cast) {
-	for i, e := range c.Events {
-		if e.Code == recordings.CodeInput {
-			c.Events[i].Data = string(ptyhost.StripQueryReplies([]byte(e.Data)))
-		}
-	}
 }
 
 // guessProvider picks the profile for a recorded command line by the

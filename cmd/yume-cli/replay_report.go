@@ -11,6 +11,7 @@ import (
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
+	"github.com/yume-cli/yume-cli/replay"
 )
 
 // screenAt is the screen a person saw at time t of the recording: every
@@ -60,12 +61,12 @@ func trimScreen(lines []string) string {
 // reportMismatches tells, for each place where the rules and the recording
 // typed different keys, what each typed, which rule chose the keys and what
 // the screen showed. It returns how many problems it reported.
-func reportMismatches(w io.Writer, c *recordings.Cast, rp *recordings.Replay, driveErr error) int {
+func reportMismatches(w io.Writer, c *recordings.Cast, r replay.Result) int {
 	var ke *ptyhost.KeysError
-	_ = errors.As(driveErr, &ke)
+	_ = errors.As(r.Err, &ke)
 	var km *recordings.KeyMismatch
-	_ = errors.As(driveErr, &km)
-	ms := rp.Mismatches()
+	_ = errors.As(r.Err, &km)
+	ms := r.Mismatches
 	for _, m := range ms {
 		fmt.Fprintf(w, "yume-cli replay: keys differ at %.3fs (recorded input byte %d)\n", m.At.Seconds(), m.Index)
 		screen := ""
@@ -84,7 +85,7 @@ func reportMismatches(w io.Writer, c *recordings.Cast, rp *recordings.Replay, dr
 		fmt.Fprintf(w, "  screen at that moment:\n%s", indent(trimScreen(strings.Split(screen, "\n"))))
 	}
 	n := len(ms)
-	if pending := rp.PendingInput(); driveErr == nil && pending != "" {
+	if pending := r.Pending; r.Err == nil && pending != "" {
 		fmt.Fprintf(w, "yume-cli replay: after the last output the recording typed %s; no rule typed it\n", strconv.Quote(pending))
 		n++
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/structured"
@@ -137,7 +138,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
 		Profile:     profile,
 		Out:         w,
 		Controls:    readControls(ctx, o, w),
-		Mode:        ptyhost.PermissionMode(o.PermissionMode),
+		Mode:        permission.Mode(o.PermissionMode),
 		Prompt:      o.Prompt,
 		CommandLine: shellJoin(argv),
 		Cols:        o.Cols,
