@@ -57,6 +57,11 @@ type Control struct {
 	Mode   permission.Mode // set_permission_mode
 }
 
+// Answer is an approval frame's answer.
+func (c Control) Answer() permission.Answer {
+	return permission.Answer{Allow: c.Approved, Message: c.Message, Revise: c.Revise != "", Feedback: c.Revise}
+}
+
 // ErrEmptyControl is returned for a blank line; callers may skip it.
 var ErrEmptyControl = errors.New("empty control frame")
 

@@ -128,7 +128,7 @@ func (a *approver) answer(c emit.Control) {
 		_ = a.w.SystemError(fmt.Sprintf("approval for %q, which is not pending", id)) // Best effort, as above.
 		return
 	}
-	ch <- permission.Answer{Allow: c.Approved, Message: c.Message, Revise: c.Revise}
+	ch <- c.Answer()
 }
 
 // closeChannel denies everything pending: stdin EOF while an approval is
