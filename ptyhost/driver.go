@@ -2,7 +2,6 @@ package ptyhost
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"time"
 
@@ -84,12 +83,4 @@ func (d *driver) run(ctx context.Context) (Outcome, error) {
 			return d.finishEarly()
 		}
 	}
-}
-
-// describeExit is the error text for a program that did not succeed.
-func describeExit(s ExitStatus) string {
-	if s.Signal != "" {
-		return "the program was " + s.Signal
-	}
-	return fmt.Sprintf("the program exited with status %d", s.Code)
 }

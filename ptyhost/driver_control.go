@@ -98,12 +98,12 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	r := emit.Result{Text: d.lastText}
 	if !st.Success() {
 		r.IsError = true
-		r.Errors = []string{describeExit(st)}
+		r.Errors = []string{st.String()}
 	}
 	if r.Text == "" {
-		r.Text = describeExit(st)
+		r.Text = st.String()
 	}
-	d.to(stateEnded, "program ended: "+describeExit(st))
+	d.to(stateEnded, "program ended: "+st.String())
 	return d.outcome, d.out.Result(r)
 }
 

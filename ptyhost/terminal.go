@@ -1,6 +1,9 @@
 package ptyhost
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Terminal is the child the driver drives: a live program in a PTY, or a
 // recording played back on a virtual clock. Both satisfy it, so tests replay
@@ -24,6 +27,15 @@ type Terminal interface {
 type ExitStatus struct {
 	Code   int    // exit code; -1 when killed by a signal
 	Signal string // e.g. "killed", "terminated"; empty when it exited
+}
+
+// String says how the program ended, for people: "exited with status 1",
+// "was killed".
+func (s ExitStatus) String() string {
+	if s.Signal != "" {
+		return "the program was " + s.Signal
+	}
+	return fmt.Sprintf("the program exited with status %d", s.Code)
 }
 
 // Success reports a zero exit code.

@@ -10,8 +10,6 @@ import (
 	"github.com/yume-cli/yume-cli/providers"
 )
 
-func init() { extraCommands = append(extraCommands, newDoctorCmd) }
-
 func newDoctorCmd(ios *IOStreams) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{

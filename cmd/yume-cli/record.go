@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/kballard/go-shellquote"
 	"io"
 	"os"
 	"os/signal"
@@ -16,10 +17,6 @@ import (
 	"github.com/yume-cli/yume-cli/recordings"
 	"golang.org/x/term"
 )
-
-func init() {
-	extraCommands = append(extraCommands, func(ios *IOStreams) *cobra.Command { return NewCmdRecord(ios, nil) })
-}
 
 // RecordOptions is what `yume-cli record` was asked to do.
 type RecordOptions struct {
@@ -104,7 +101,7 @@ func runRecord(o *RecordOptions) error {
 	// machine and the person, and a replay needs none of them.
 	rec, err := recordings.NewRecorder(f, recordings.Header{
 		Version: 2, Width: cols, Height: rows, Timestamp: start.Unix(),
-		Env: map[string]string{"TERM": termName}, Command: shellJoin(o.Command), Title: o.Title,
+		Env: map[string]string{"TERM": termName}, Command: shellquote.Join(o.Command...), Title: o.Title,
 	}, start)
 	if err != nil {
 		return err
@@ -119,7 +116,7 @@ func runRecord(o *RecordOptions) error {
 		return fmt.Errorf("record: %w", err)
 	}
 	defer proc.Close()
-	fmt.Fprintf(o.IO.ErrOut, "yume-cli: recording %s to %s; the recording ends when the program exits\r\n", shellJoin(o.Command), o.Output)
+	fmt.Fprintf(o.IO.ErrOut, "yume-cli: recording %s to %s; the recording ends when the program exits\r\n", shellquote.Join(o.Command...), o.Output)
 	if inTTY {
 		// Raw mode: every key goes to the program as typed. The deferred
 		// restore runs on every return and during a panic; signals end the
@@ -142,7 +139,7 @@ func runRecord(o *RecordOptions) error {
 	}
 	stop()
 	fmt.Fprintf(o.IO.ErrOut, "yume-cli: recorded to %s (%.1fs); see the rules at work with: yume-cli replay %s --trace\r\n",
-		o.Output, time.Since(start).Seconds(), shellJoin([]string{o.Output}))
+		o.Output, time.Since(start).Seconds(), shellquote.Join(o.Output))
 	if code != 0 {
 		return &exitError{code}
 	}

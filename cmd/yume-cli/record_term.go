@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/kballard/go-shellquote"
 	"os"
 	"time"
 
@@ -27,7 +28,7 @@ func startRecording(o *StartOptions, argv []string, t ptyhost.Terminal) (*record
 	h := recordings.Header{
 		Version: 2, Width: o.Cols, Height: o.Rows, Timestamp: start.Unix(),
 		Env:     map[string]string{"TERM": "xterm-256color"},
-		Command: shellJoin(argv),
+		Command: shellquote.Join(argv...),
 	}
 	rec, err := recordings.NewRecorder(f, h, start)
 	if err != nil {

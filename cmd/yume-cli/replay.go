@@ -20,10 +20,6 @@ import (
 	"github.com/yume-cli/yume-cli/replay"
 )
 
-func init() {
-	extraCommands = append(extraCommands, func(ios *IOStreams) *cobra.Command { return NewCmdReplay(ios, nil) })
-}
-
 // ReplayOptions is what `yume-cli replay` was asked to do.
 type ReplayOptions struct {
 	IO *IOStreams

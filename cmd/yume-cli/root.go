@@ -92,15 +92,10 @@ a Bash tool_use, waits for an approval frame on stdin, and types the answer.`,
 		},
 	}
 	addStartFlags(start.Flags(), opts)
-	root.AddCommand(start, newVersionCmd(ios), newRulesCmd(ios))
-	for _, c := range extraCommands {
-		root.AddCommand(c(ios))
-	}
+	root.AddCommand(start, newDoctorCmd(ios), NewCmdRecord(ios, nil), NewCmdReplay(ios, nil),
+		newRulesCmd(ios), newVersionCmd(ios))
 	return root
 }
-
-// extraCommands lets other files register subcommands without editing root.go.
-var extraCommands []func(*IOStreams) *cobra.Command
 
 // dashArgs accepts positional arguments only after "--".
 func dashArgs(cmd *cobra.Command, args []string) error {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/kballard/go-shellquote"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
@@ -140,13 +141,13 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
 		Controls:    readControls(ctx, o, w),
 		Mode:        permission.Mode(o.PermissionMode),
 		Prompt:      o.Prompt,
-		CommandLine: shellJoin(argv),
+		CommandLine: shellquote.Join(argv...),
 		Cols:        o.Cols,
 		Rows:        o.Rows,
 		Trace:       trace,
 	})
 	if o.Verbose {
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, exitText(outcome.Exit))
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Exit)
 	}
 	if err != nil {
 		return err
@@ -155,13 +156,6 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
 		return &exitError{1}
 	}
 	return nil
-}
-
-func exitText(s ptyhost.ExitStatus) string {
-	if s.Signal != "" {
-		return "program " + s.Signal
-	}
-	return fmt.Sprintf("program exited %d", s.Code)
 }
 
 // loadProfile returns the provider's embedded profile merged with --rules.
@@ -203,22 +197,6 @@ func commandLine(o *StartOptions, p *heuristics.Profile) ([]string, error) {
 		argv[0] = o.Bin
 	}
 	return argv, nil
-}
-
-// shellJoin quotes argv the way a person would type it.
-func shellJoin(argv []string) string {
-	parts := make([]string, len(argv))
-	for i, a := range argv {
-		if a != "" && strings.IndexFunc(a, func(r rune) bool {
-			return !(r == '-' || r == '_' || r == '.' || r == '/' || r == '=' || r == ':' || r == ',' || r == '+' || r == '@' ||
-				r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-		}) < 0 {
-			parts[i] = a
-			continue
-		}
-		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-	}
-	return strings.Join(parts, " ")
 }
 
 func traceWriter(o *StartOptions) (io.Writer, func(), error) {
