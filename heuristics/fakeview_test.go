@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"strings"
 
 	"github.com/clipperhouse/displaywidth"
@@ -14,8 +15,8 @@ type fakeView struct {
 	curRow     int
 	curCol     int
 	hidden     bool
-	styles     map[[2]int]Style // per cell; missing cells are plain
-	rowStyles  map[int]Style    // whole-row styles, below per-cell ones
+	styles     map[[2]int]vt.Style // per cell; missing cells are plain
+	rowStyles  map[int]vt.Style    // whole-row styles, below per-cell ones
 	retired    uint64
 	appCursor  bool
 	back       []string
@@ -50,7 +51,7 @@ func (v *fakeView) Line(r int) string {
 	return strings.TrimRight(v.lines[r], " ")
 }
 func (v *fakeView) Cursor() (int, int, bool) { return v.curRow, v.curCol, !v.hidden }
-func (v *fakeView) Style(r, c int) Style {
+func (v *fakeView) Style(r, c int) vt.Style {
 	if s, ok := v.styles[[2]int{r, c}]; ok {
 		return s
 	}
@@ -67,9 +68,9 @@ func (v *fakeView) Scrollback(n int) []string {
 }
 
 // styleRow gives every cell of row r style s.
-func (v *fakeView) styleRow(r int, s Style) *fakeView {
+func (v *fakeView) styleRow(r int, s vt.Style) *fakeView {
 	if v.rowStyles == nil {
-		v.rowStyles = map[int]Style{}
+		v.rowStyles = map[int]vt.Style{}
 	}
 	v.rowStyles[r] = s
 	return v

@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"fmt"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -91,7 +92,7 @@ func highlighted(v View, block []menuRow) int {
 	if hi >= 0 {
 		return hi
 	}
-	styles := make([]Style, len(block))
+	styles := make([]vt.Style, len(block))
 	for i, m := range block {
 		styles[i] = v.Style(m.row, m.textCol)
 	}
@@ -132,7 +133,7 @@ func highlighted(v View, block []menuRow) int {
 }
 
 // emphasised reports a style that stands out from plain text.
-func emphasised(s Style) bool {
+func emphasised(s vt.Style) bool {
 	return s.Reverse || s.Bold || s.FG != 0 || s.BG != 0 || s.Underline
 }
 

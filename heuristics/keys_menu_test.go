@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"strings"
 	"testing"
 )
@@ -26,7 +27,7 @@ func TestKeysSelectOption(t *testing.T) {
 	styled := func() *fakeView {
 		// No pointer glyph: the highlight is reverse video on row 3.
 		v := screenOf(40, 10, "Pick a colour:\n  red\n  green\n  blue\n  black\n")
-		return v.styleRow(3, Style{Reverse: true})
+		return v.styleRow(3, vt.Style{Reverse: true})
 	}
 	tests := []struct {
 		name    string
@@ -41,7 +42,7 @@ func TestKeysSelectOption(t *testing.T) {
 		{"inquirer up", screenOf(60, 10, "? Pick one (Use arrow keys)\n  alpha\n  beta\n❯ gamma\n"), "select:^alpha", up + up + "\r", ""},
 		{"style highlight", styled(), "select:^green", up + "\r", ""},
 		{"style highlight down", styled(), "select:^black", down + "\r", ""},
-		{"colour highlight", screenOf(40, 10, "  one\n  two\n  three\n").styleRow(1, Style{FG: 7}), "select:three", down + "\r", ""},
+		{"colour highlight", screenOf(40, 10, "  one\n  two\n  three\n").styleRow(1, vt.Style{FG: 7}), "select:three", down + "\r", ""},
 		{"no target", screenOf(80, 24, surveySelect), "select:^Delete", "", `no menu option matches; options are ["Copy command to clipboard"`},
 		{"two targets", screenOf(80, 24, surveySelect), "select:command", "", "4 options match"},
 		{"no highlight", screenOf(40, 10, "  one\n  two\n  three\n"), "select:two", "", "no highlighted menu option"},

@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"strings"
 	"testing"
 )
@@ -36,7 +37,7 @@ Suggestion:
 `
 
 // cyanBold is survey's SelectFocus format "cyan+b".
-var cyanBold = Style{FG: 7, Bold: true}
+var cyanBold = vt.Style{FG: 7, Bold: true}
 
 // surveyScreen lays text out on a 120x40 screen and styles the focused
 // option row of the last select as survey does.

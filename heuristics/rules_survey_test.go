@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"fmt"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"strings"
 	"testing"
 
@@ -50,9 +51,9 @@ func renderSelect(t *testing.T, msg string, opts []string, focus int) string {
 		strings.Repeat("\x1b[1A\x1b[0G", len(opts)-focus)
 }
 
-func feed(t *testing.T, chunks ...string) *Screen {
+func feed(t *testing.T, chunks ...string) *vt.Screen {
 	t.Helper()
-	s := NewScreen(120, 40)
+	s := vt.NewScreen(120, 40)
 	for _, c := range chunks {
 		if _, err := s.Write([]byte(c)); err != nil {
 			t.Fatal(err)

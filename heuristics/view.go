@@ -1,8 +1,14 @@
-// Package heuristics turns the bytes a terminal program prints into what a
-// person would see (Screen), and decides what that screen means (Engine,
-// driven by declarative rule profiles). It is pure: no processes, no clock
-// reads; time is passed in.
+// Package heuristics decides what a terminal screen means: declarative rule
+// profiles (embedded YAML, --rules), the matching engine, and the keys that
+// answer. It reads the screen through View, which the terminal emulator in
+// heuristics/vt implements. It is pure: no processes, no clock reads; time
+// is passed in.
 package heuristics
+
+import "github.com/yume-cli/yume-cli/heuristics/vt"
+
+// The emulator's screen is what the driver hands the engine.
+var _ View = (*vt.Screen)(nil)
 
 // View is the read-only face of a screen that rules look at. Screen
 // implements it; tests may use a fake.
@@ -17,7 +23,7 @@ type View interface {
 	Cursor() (row, col int, visible bool)
 	// Style is the style of the cell at (r, c); it finds the highlighted
 	// option of a menu (reverse video, a distinct colour, bold).
-	Style(r, c int) Style
+	Style(r, c int) vt.Style
 	// AltScreen reports whether the alternate screen is active.
 	AltScreen() bool
 	// Retired counts every line that ever left the visible main screen, so
@@ -28,14 +34,4 @@ type View interface {
 	// Scrollback is the last n lines that left the visible screen (scrolled
 	// off the top or cleared), oldest first; fewer if fewer are kept.
 	Scrollback(n int) []string
-}
-
-// Color is a terminal colour: 0 is the default, 1..256 are palette index+1,
-// and values with bit 24 set are 24-bit RGB (0x1RRGGBB).
-type Color uint32
-
-// Style is a cell's rendition.
-type Style struct {
-	FG, BG                                Color
-	Bold, Dim, Italic, Underline, Reverse bool
 }

@@ -3,6 +3,7 @@ package ptyhost
 import (
 	"errors"
 	"fmt"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -64,7 +65,7 @@ type pending struct {
 type driver struct {
 	cfg    DriverConfig
 	out    *emit.Writer
-	screen *heuristics.Screen
+	screen *vt.Screen
 	engine *heuristics.Engine
 	src    source
 	clock  clock
@@ -114,7 +115,7 @@ func newDriver(cfg DriverConfig, src source, clk clock) *driver {
 	d := &driver{
 		cfg:    cfg,
 		out:    cfg.Out,
-		screen: heuristics.NewScreen(cols, rows),
+		screen: vt.NewScreen(cols, rows),
 		engine: heuristics.NewEngine(cfg.Profile),
 		src:    src,
 		clock:  clk,

@@ -4,6 +4,7 @@ package ptyhost_test
 
 import (
 	"bytes"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"io"
 	"net"
 	"net/http"
@@ -129,14 +130,14 @@ func endLeftovers(procs map[int]string) {
 type dialogClock struct {
 	ptyhost.Terminal
 	mu     sync.Mutex
-	screen *heuristics.Screen
+	screen *vt.Screen
 	rules  []*heuristics.Rule
 	start  time.Time
 	shown  time.Duration // 0 until the dialog appeared
 }
 
 func newDialogClock(term ptyhost.Terminal, p *heuristics.Profile, cols, rows int) *dialogClock {
-	c := &dialogClock{Terminal: term, screen: heuristics.NewScreen(cols, rows), start: time.Now()}
+	c := &dialogClock{Terminal: term, screen: vt.NewScreen(cols, rows), start: time.Now()}
 	for _, r := range p.Rules {
 		if r.Kind == heuristics.KindMenu || r.Kind == heuristics.KindConfirm {
 			c.rules = append(c.rules, r)

@@ -5,6 +5,7 @@ package recordings_test
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"io"
 	"os"
 	"os/exec"
@@ -13,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
@@ -159,7 +159,7 @@ func recordHuman(t *testing.T, dir string, env []string, s corpusSession) {
 	screen := make(chan string, 64)
 	// The person's terminal: it answers queries (cursor position) as a
 	// real one does, and its answers are recorded as input.
-	tty := heuristics.NewScreen(80, 24)
+	tty := vt.NewScreen(80, 24)
 	tty.SetReplyWriter(proc)
 	go func() {
 		var all strings.Builder

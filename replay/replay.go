@@ -6,6 +6,7 @@ package replay
 
 import (
 	"context"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"io"
 	"time"
 
@@ -73,7 +74,7 @@ func withoutReplies(cast *recordings.Cast) *recordings.Cast {
 	c.Events = make([]recordings.Event, len(cast.Events))
 	for i, e := range cast.Events {
 		if e.Code == recordings.CodeInput {
-			e.Data = string(ptyhost.StripQueryReplies([]byte(e.Data)))
+			e.Data = string(vt.StripQueryReplies([]byte(e.Data)))
 		}
 		c.Events[i] = e
 	}

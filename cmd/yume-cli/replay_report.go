@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"io"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
 	"github.com/yume-cli/yume-cli/replay"
@@ -17,8 +17,8 @@ import (
 // screenAt is the screen a person saw at time t of the recording: every
 // output event up to t, at the recorded window sizes, through the same
 // screen model the driver uses. Query replies go nowhere.
-func screenAt(c *recordings.Cast, t time.Duration) *heuristics.Screen {
-	s := heuristics.NewScreen(max(c.Header.Width, 1), max(c.Header.Height, 1))
+func screenAt(c *recordings.Cast, t time.Duration) *vt.Screen {
+	s := vt.NewScreen(max(c.Header.Width, 1), max(c.Header.Height, 1))
 	for _, e := range c.Events {
 		if e.Time > t {
 			break

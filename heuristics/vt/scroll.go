@@ -1,4 +1,4 @@
-package heuristics
+package vt
 
 // index is IND / LF: down one row, scrolling the region at its bottom
 // margin. Below the region the cursor stops at the last row.

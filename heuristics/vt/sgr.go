@@ -1,4 +1,4 @@
-package heuristics
+package vt
 
 // sgr applies Select Graphic Rendition (CSI Pm m) to the pen.
 func (s *Screen) sgr() {

@@ -1,4 +1,7 @@
-package heuristics
+// Package vt is a terminal emulator: it turns the bytes a program writes
+// to its PTY into the screen a person would see (Screen), answers the
+// program's terminal queries, and knows those replies (StripQueryReplies).
+package vt
 
 // Screen is a terminal emulator for the bytes a child writes to its PTY.
 //
@@ -74,7 +77,6 @@ type Screen struct {
 	reply    io.Writer
 	replyBuf []byte
 	onRetire func(line string)
-	onOSC    func(code int, data string)
 	title    string
 
 	retired uint64
@@ -129,11 +131,6 @@ func (s *Screen) OnRetire(fn func(line string)) { s.onRetire = fn }
 // SetScrollbackLimit sets how many retired lines Scrollback keeps (the
 // newest ones); n <= 0 keeps none. Retired still counts every line.
 func (s *Screen) SetScrollbackLimit(n int) { s.ring.setLimit(n) }
-
-// OnOSC sets a function called with every OSC sequence after the screen
-// has handled it: code is the leading number (-1 if none) and data what
-// follows its ';'. nil removes it.
-func (s *Screen) OnOSC(fn func(code int, data string)) { s.onOSC = fn }
 
 // Cols is the width of the visible grid.
 func (s *Screen) Cols() int { return s.cols }
@@ -208,5 +205,3 @@ func (s *Screen) Title() string { return s.title }
 // Generation increments whenever visible content, the cursor or its
 // visibility changes, so a caller can skip re-examining an unchanged screen.
 func (s *Screen) Generation() uint64 { return s.gen }
-
-var _ View = (*Screen)(nil)

@@ -1,4 +1,4 @@
-package heuristics
+package vt
 
 import (
 	"bytes"
@@ -8,23 +8,22 @@ import (
 )
 
 // screenRun is everything a screen produced from some input: the dump,
-// the replies it sent, the OSCs it reported and the lines it retired.
+// the replies it sent, its title and the lines it retired.
 type screenRun struct {
-	dump, replies, oscs, retired string
-	styles                       []Style
+	dump, replies, title, retired string
+	styles                        []Style
 }
 
 // runChunks feeds input to a fresh 40x8 screen in the given chunks.
 func runChunks(chunks [][]byte) screenRun {
 	s := NewScreen(40, 8)
-	var replies, oscs, retired bytes.Buffer
+	var replies, retired bytes.Buffer
 	s.SetReplyWriter(&replies)
-	s.OnOSC(func(code int, data string) { fmt.Fprintf(&oscs, "%d:%q ", code, data) })
 	s.OnRetire(func(line string) { fmt.Fprintf(&retired, "%q ", line) })
 	for _, c := range chunks {
 		s.Write(c)
 	}
-	run := screenRun{dump: screenDump(s), replies: replies.String(), oscs: oscs.String(), retired: retired.String()}
+	run := screenRun{dump: screenDump(s), replies: replies.String(), title: s.Title(), retired: retired.String()}
 	for r := range s.Rows() {
 		for c := range s.Cols() {
 			run.styles = append(run.styles, s.Style(r, c))
@@ -39,8 +38,8 @@ func (a screenRun) diff(b screenRun) string {
 		return fmt.Sprintf("screen:\n%s\nvs\n%s", a.dump, b.dump)
 	case a.replies != b.replies:
 		return fmt.Sprintf("replies %q vs %q", a.replies, b.replies)
-	case a.oscs != b.oscs:
-		return fmt.Sprintf("OSCs %s vs %s", a.oscs, b.oscs)
+	case a.title != b.title:
+		return fmt.Sprintf("title %q vs %q", a.title, b.title)
 	case a.retired != b.retired:
 		return fmt.Sprintf("retired %s vs %s", a.retired, b.retired)
 	}
@@ -70,7 +69,7 @@ var splitFrame = []byte("\x1b[?1049l\x1b[?2004h\x1b[?1004h\x1b[>1u\x1b]0;title\x
 // on where reads split the stream.
 func TestScreenSplitEscapes(t *testing.T) {
 	whole := runChunks([][]byte{splitFrame})
-	if whole.replies == "" || whole.oscs == "" || whole.retired == "" {
+	if whole.replies == "" || whole.title == "" || whole.retired == "" {
 		t.Fatalf("frame exercised too little: %+v", whole)
 	}
 	var bytewise [][]byte

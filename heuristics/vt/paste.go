@@ -1,4 +1,4 @@
-package heuristics
+package vt
 
 // modeBracketedPaste is DEC private mode 2004.
 const modeBracketedPaste = 2004

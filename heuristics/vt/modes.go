@@ -1,4 +1,4 @@
-package heuristics
+package vt
 
 // DEC private modes Screen acts on.
 const (

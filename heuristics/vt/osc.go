@@ -1,4 +1,4 @@
-package heuristics
+package vt
 
 import "bytes"
 
@@ -89,9 +89,6 @@ func (s *Screen) dispatchOSC(st bool) {
 				s.replyColor(12, -1, screenCursorColor, st)
 			}
 		}
-	}
-	if s.onOSC != nil {
-		s.onOSC(code, string(data))
 	}
 }
 

@@ -1,4 +1,4 @@
-package heuristics
+package vt
 
 // Resize changes the grid to cols x rows (each at least 1), as a terminal
 // does when its window changes; the caller also tells the PTY so the

@@ -1,4 +1,4 @@
-package heuristics
+package vt
 
 import (
 	"flag"

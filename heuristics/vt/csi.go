@@ -1,4 +1,4 @@
-package heuristics
+package vt
 
 // dispatchCSI performs a complete CSI sequence with final byte f.
 func (s *Screen) dispatchCSI(f byte) {

@@ -1,4 +1,4 @@
-package heuristics
+package vt
 
 // stepParams collects the parameters, private marker and intermediates of
 // a CSI or DCS (entry is stCSIEntry or stDCSEntry; the Param and Inter
