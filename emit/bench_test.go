@@ -4,6 +4,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/yume-cli/yume-cli/emit/emittest"
 )
 
 func BenchmarkWriterSmallEvents(b *testing.B) {
@@ -55,7 +57,7 @@ func BenchmarkValidate(b *testing.B) {
 	b.SetBytes(int64(len(stream)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if errs := Validate(stream); len(errs) > 0 {
+		if errs := emittest.Validate(stream); len(errs) > 0 {
 			b.Fatal(errs)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/yume-cli/yume-cli/emit/emittest"
 )
 
 // fakeClock is a Config.Now that moves only when told to.
@@ -57,7 +59,7 @@ func decodeLines(t *testing.T, out []byte) []map[string]any {
 // mustValidate fails the test with every problem Validate finds.
 func mustValidate(t *testing.T, out []byte) {
 	t.Helper()
-	if errs := Validate(out); len(errs) > 0 {
+	if errs := emittest.Validate(out); len(errs) > 0 {
 		var b strings.Builder
 		for _, e := range errs {
 			b.WriteString("\n  " + e.Error())

@@ -1,10 +1,10 @@
 package heuristics
 
 import (
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"strings"
 
 	"github.com/clipperhouse/displaywidth"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 )
 
 // fakeView is a View built from text rows, for rule tests that need no

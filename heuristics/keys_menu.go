@@ -2,12 +2,12 @@ package heuristics
 
 import (
 	"fmt"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/clipperhouse/displaywidth"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 )
 
 // pointerGlyphs mark the highlighted option of a menu (survey's ">",

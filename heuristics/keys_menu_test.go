@@ -1,9 +1,10 @@
 package heuristics
 
 import (
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"strings"
 	"testing"
+
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 )
 
 // surveySelect is gh copilot's menu as survey/v2's SelectQuestionTemplate

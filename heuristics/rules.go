@@ -182,9 +182,6 @@ type Rule struct {
 	Source   string
 }
 
-// Where is "source:line" for messages about the rule.
-func (r *Rule) Where() string { return fmt.Sprintf("%s:%d", r.Source, r.Line) }
-
 // Merge returns base overridden by over (a --rules file): rules with a name
 // base already has replace that rule in place; new rules are tried first, in
 // over's order; scalar fields override when over sets them. Neither input is

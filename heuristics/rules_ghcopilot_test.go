@@ -1,9 +1,10 @@
 package heuristics
 
 import (
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"strings"
 	"testing"
+
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 )
 
 // Screens of `gh copilot suggest` as survey/v2 v2.3.7 draws them

@@ -2,12 +2,12 @@ package heuristics
 
 import (
 	"fmt"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"strings"
 	"testing"
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/core"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 )
 
 // These tests render gh copilot's prompts with survey/v2's own templates

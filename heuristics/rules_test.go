@@ -105,8 +105,8 @@ func TestParseProfileFields(t *testing.T) {
 		r.Cursor != CursorEnd || r.Approve.String() != "y<Enter>" || r.Deny.String() != "<C-c>" || r.Line != 5 {
 		t.Errorf("rule = %+v", r)
 	}
-	if got := r.Where(); got != "testdata/rules/ok-override.yaml:5" {
-		t.Errorf("Where() = %q", got)
+	if r.Source != "testdata/rules/ok-override.yaml" {
+		t.Errorf("Source = %q", r.Source)
 	}
 }
 

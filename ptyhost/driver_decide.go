@@ -136,6 +136,9 @@ func (d *driver) ask(det *heuristics.Detection) {
 	}
 	d.outcome.Questions++
 	p := &pending{id: emit.NewToolUseID(), n: d.outcome.Questions, det: det, input: input}
+	if m, ok := d.cfg.Term.(Marker); ok {
+		m.Mark(fmt.Sprintf("question %d: %s", p.n, command))
+	}
 	d.emitErr(d.out.ToolUse(p.id, "Bash", input))
 	dec, early := d.policy.Decide(p.id, command)
 	if dec.Notice != "" {

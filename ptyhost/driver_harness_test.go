@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/ptyhost"
@@ -146,7 +147,7 @@ func driveProfile(t *testing.T, dir string, prof *heuristics.Profile, mode permi
 		t.Fatalf("session did not end within %v; trace:\n%s", testTimeout, trace.String())
 	}
 	r.raw = out.buf.Bytes()
-	for _, p := range emit.Validate(r.raw) {
+	for _, p := range emittest.Validate(r.raw) {
 		t.Errorf("conformance: %v", p)
 	}
 	r.parse(t, trace.Bytes())

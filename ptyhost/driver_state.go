@@ -3,11 +3,11 @@ package ptyhost
 import (
 	"errors"
 	"fmt"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"github.com/yume-cli/yume-cli/permission"
 )
 

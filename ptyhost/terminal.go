@@ -23,6 +23,12 @@ type Terminal interface {
 	Close() error
 }
 
+// Marker is a Terminal that keeps chapter marks (a recording): the driver
+// marks each question it asks.
+type Marker interface {
+	Mark(label string)
+}
+
 // ExitStatus is how a child ended: an exit code, or the signal that killed it.
 type ExitStatus struct {
 	Code   int    // exit code; -1 when killed by a signal

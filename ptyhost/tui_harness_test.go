@@ -4,7 +4,6 @@ package ptyhost_test
 
 import (
 	"bytes"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"io"
 	"net"
 	"net/http"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 	"github.com/yume-cli/yume-cli/ptyhost"
 )

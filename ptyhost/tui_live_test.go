@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 	"github.com/yume-cli/yume-cli/internal/fakemodel/offline"
@@ -182,7 +183,7 @@ func driveTUI(t *testing.T, provider string, approve bool) tuiRun {
 		}
 	}
 	r.raw = out.buf.Bytes()
-	for _, p := range emit.Validate(r.raw) {
+	for _, p := range emittest.Validate(r.raw) {
 		t.Errorf("conformance: %v", p)
 	}
 	r.parse(t, trace.Bytes())

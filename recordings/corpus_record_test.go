@@ -5,7 +5,6 @@ package recordings_test
 import (
 	"bufio"
 	"encoding/json"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"io"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"github.com/yume-cli/yume-cli/ptyhost"
 )
 

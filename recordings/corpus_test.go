@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/recordings"
@@ -159,7 +160,7 @@ func TestCorpus(t *testing.T) {
 			if r.pending != "" && cc.interrupt == "" && cc.knownBug == "" {
 				t.Errorf("recorded input %q was never typed", r.pending)
 			}
-			for _, p := range emit.Validate(r.stdout) {
+			for _, p := range emittest.Validate(r.stdout) {
 				t.Errorf("conformance: %v", p)
 			}
 			got := normalize(r.stdout)

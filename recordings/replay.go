@@ -129,18 +129,6 @@ func (r *Replay) ReadChunk() ([]byte, time.Duration, error) {
 	return nil, r.at, io.EOF
 }
 
-// NextAt peeks at the time of the next output without consuming it; ok is
-// false at the end. A driver on the virtual clock uses it to tell whether
-// the screen stays quiet long enough to count as settled.
-func (r *Replay) NextAt() (at time.Duration, ok bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if i := r.nextOutput(); !r.closed && i < len(r.cast.Events) {
-		return r.cast.Events[i].Time, true
-	}
-	return 0, false
-}
-
 // Write compares p, typed by the driver, with the recorded input (see the
 // type's comment). It returns len(p) and, when p differs from the
 // recording, a *KeyMismatch (also kept for Mismatches).

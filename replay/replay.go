@@ -6,12 +6,12 @@ package replay
 
 import (
 	"context"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"io"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"

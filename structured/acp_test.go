@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/permission"
 )
 
@@ -114,7 +115,7 @@ func TestACPCaptures(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := replayACP(t, strings.Split(name, "-")[0], rec)
-			for _, e := range emit.Validate(out) {
+			for _, e := range emittest.Validate(out) {
 				t.Errorf("conformance: %v", e)
 			}
 			checkGolden(t, strings.TrimSuffix(f, ".acp")+".golden", normalize(out))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 	"github.com/yume-cli/yume-cli/internal/fakemodel/offline"
 )
@@ -160,7 +161,7 @@ func TestLiveResume(t *testing.T) {
 				if err != nil {
 					t.Fatalf("turn %d: %v\n%s", i, err, stderr.String())
 				}
-				for _, e := range emit.Validate(out.Bytes()) {
+				for _, e := range emittest.Validate(out.Bytes()) {
 					t.Errorf("turn %d conformance: %v", i, e)
 				}
 				res := finalResult(t, out.Bytes())

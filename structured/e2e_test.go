@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 	"github.com/yume-cli/yume-cli/internal/fakemodel/offline"
 )
@@ -156,7 +157,7 @@ func (lv *live) run(t *testing.T) {
 		Prompt: "create the file please", PermissionMode: lv.perm, Controls: controls, Stderr: &syncWriter{w: &stderr},
 		Verbose: true, Env: sb.Env}, w)
 	lv.out, lv.stderr = tap.bytes(), stderr.String()
-	for _, e := range emit.Validate(lv.out) {
+	for _, e := range emittest.Validate(lv.out) {
 		t.Errorf("conformance: %v", e)
 	}
 	assertNoLeftovers(t, sb.Home)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/emit/emittest"
 )
 
 // event is one emitted line, decoded loosely for assertions.
@@ -144,7 +144,7 @@ not json at all
 			if malformed != tc.malformed {
 				t.Errorf("malformed = %d, want %d", malformed, tc.malformed)
 			}
-			for _, e := range emit.Validate(out) {
+			for _, e := range emittest.Validate(out) {
 				t.Errorf("conformance: %v", e)
 			}
 		})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/emit/emittest"
 )
 
 // fakeRun runs Run with the test binary as the provider CLI playing scenario.
@@ -41,7 +42,7 @@ func (f fakeRun) run(t *testing.T) (out []byte, stderr string, err error) {
 		PermissionMode: f.perm, Controls: controls, Stderr: &syncWriter{w: &errBuf}, Verbose: true,
 		Env: []string{"YUME_FAKE_CLI=" + f.scenario, "HOME=" + home}}, w)
 	out = tap.bytes()
-	for _, e := range emit.Validate(out) {
+	for _, e := range emittest.Validate(out) {
 		t.Errorf("conformance: %v", e)
 	}
 	assertNoLeftovers(t, home)
@@ -148,7 +149,7 @@ func TestRunSetupErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: err %v, want %q", tc.opts, err, tc.want)
 		}
-		for _, e := range emit.Validate(out.Bytes()) {
+		for _, e := range emittest.Validate(out.Bytes()) {
 			t.Errorf("%+v: conformance: %v", tc.opts, e)
 		}
 	}

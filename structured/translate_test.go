@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/emit/emittest"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files from the translators' output")
@@ -84,7 +85,7 @@ func TestCapturedStreams(t *testing.T) {
 			if malformed != 0 {
 				t.Errorf("%d malformed lines in a real capture", malformed)
 			}
-			for _, e := range emit.Validate(out) {
+			for _, e := range emittest.Validate(out) {
 				t.Errorf("conformance: %v", e)
 			}
 			checkGolden(t, strings.TrimSuffix(f, ".jsonl")+".golden", normalize(out))

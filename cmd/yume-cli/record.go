@@ -5,13 +5,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/kballard/go-shellquote"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
+	"github.com/kballard/go-shellquote"
 	"github.com/spf13/cobra"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"

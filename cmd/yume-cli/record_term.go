@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/kballard/go-shellquote"
 	"os"
 	"time"
 
+	"github.com/kballard/go-shellquote"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
 )
@@ -50,6 +50,10 @@ func (r *recordingTerm) Write(p []byte) (int, error) {
 	r.rec.Input(time.Since(r.start), p)
 	return r.Terminal.Write(p)
 }
+
+// Mark records a chapter marker where the driver asked a question, so a
+// player can jump to it.
+func (r *recordingTerm) Mark(label string) { r.rec.Marker(time.Since(r.start), label) }
 
 func (r *recordingTerm) Resize(cols, rows int) error {
 	r.rec.Resize(time.Since(r.start), cols, rows)

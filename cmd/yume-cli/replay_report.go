@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"io"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
 	"github.com/yume-cli/yume-cli/replay"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/emit/emittest"
 )
 
 // runMain runs the command line in memory and returns exit code, stdout, stderr.
@@ -24,7 +24,7 @@ func runMain(t *testing.T, stdin string, args ...string) (int, string, string) {
 // on any PROTOCOL.md violation.
 func streamTypes(t *testing.T, stdout string) []string {
 	t.Helper()
-	for _, p := range emit.Validate([]byte(stdout)) {
+	for _, p := range emittest.Validate([]byte(stdout)) {
 		t.Errorf("conformance: %v", p)
 	}
 	var types []string

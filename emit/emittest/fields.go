@@ -1,4 +1,4 @@
-package emit
+package emittest
 
 import (
 	"encoding/json"

@@ -1,4 +1,7 @@
-package emit
+// Package emittest checks streams against the output contract (PROTOCOL.md):
+// the conformance checker every package's tests run their event streams
+// through. Test support only: no production code imports it.
+package emittest
 
 import (
 	"bytes"
@@ -11,7 +14,7 @@ import (
 // PROTOCOL.md and returns every problem found (nil for a good stream):
 //
 //   - every line is one JSON object with a string "type", valid UTF-8,
-//     newline-terminated and strictly shorter than MaxLine;
+//     newline-terminated and strictly shorter than maxLine;
 //   - each known type has its required fields with the right JSON types
 //     (tool_result content is a string, also inside user messages), and
 //     no unknown type appears (Yume would show it raw);
@@ -90,8 +93,8 @@ func (v *validator) fail(format string, args ...any) {
 
 func (v *validator) line(n int, line []byte) {
 	v.n, v.typ = n, ""
-	if len(line)+1 >= MaxLine {
-		v.fail("%d bytes with its newline; Yume drops lines of %d bytes or more", len(line)+1, MaxLine)
+	if len(line)+1 >= maxLine {
+		v.fail("%d bytes with its newline; Yume drops lines of %d bytes or more", len(line)+1, maxLine)
 	}
 	if !utf8.Valid(line) {
 		v.fail("invalid UTF-8")
