@@ -1,0 +1,169 @@
+// Command yume-sandbox runs a command inside the offline sandbox the live
+// tests use: a throwaway home whose config points a real coding CLI at a
+// fake model server on 127.0.0.1, which answers from a script. It is for
+// people exploring what a CLI release draws (run it in tmux) and for the
+// drift matrix; tests use the packages directly.
+//
+//	yume-sandbox -provider claude -script s.json -dir .wt/sb -- claude 'hi'
+//
+// The script is JSON: {"replies":[{"text":"…","tool_calls":[{"name":"Bash",
+// "args":{"command":"ls"}}]},…]}. At exit it writes the model requests it
+// saw to DIR/requests.jsonl.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/yume-cli/yume-cli/internal/fakemodel"
+	"github.com/yume-cli/yume-cli/internal/fakemodel/offline"
+)
+
+type scriptFile struct {
+	Replies []struct {
+		Text      string `json:"text"`
+		ToolCalls []struct {
+			ID   string          `json:"id"`
+			Name string          `json:"name"`
+			Args json.RawMessage `json:"args"`
+		} `json:"tool_calls"`
+		Status int  `json:"status"`
+		Stall  bool `json:"stall"`
+	} `json:"replies"`
+}
+
+func main() {
+	provider := flag.String("provider", "", "claude, codex, copilot or gemini")
+	scriptPath := flag.String("script", "", "JSON script of model replies")
+	dir := flag.String("dir", "", "directory for the sandbox's home and workspace (created)")
+	binDir := flag.String("bin", "", "directory put first on PATH (where the CLIs are)")
+	printEnv := flag.Bool("env", false, "print the sandbox environment and the workspace, then serve until killed")
+	flag.Parse()
+	if err := run(*provider, *scriptPath, *dir, *binDir, *printEnv, flag.Args()); err != nil {
+		fmt.Fprintln(os.Stderr, "yume-sandbox:", err)
+		os.Exit(1)
+	}
+}
+
+func run(provider, scriptPath, dir, binDir string, printEnv bool, argv []string) error {
+	if provider == "" || dir == "" || (len(argv) == 0 && !printEnv) {
+		return errors.New("usage: yume-sandbox -provider P -dir DIR [-script S] [-bin DIR] -- CMD ARGS…")
+	}
+	script, err := loadScript(scriptPath)
+	if err != nil {
+		return err
+	}
+	srv, err := fakemodel.New(script)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	defer dumpRequests(srv, filepath.Join(dir, "requests.jsonl"))
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	var paths []string
+	if binDir != "" {
+		if b, err := filepath.Abs(binDir); err == nil {
+			paths = append(paths, b)
+		}
+	}
+	sb, err := offline.Setup(provider, abs, srv.URL(), paths...)
+	if err != nil {
+		return err
+	}
+	if printEnv {
+		for _, e := range sb.Env {
+			fmt.Println("export", shellQuote(e))
+		}
+		fmt.Println("cd", shellQuote(sb.Workspace))
+		select {} // serve until killed
+	}
+	path, err := lookPathIn(argv[0], sb.Env)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(path, argv[1:]...)
+	cmd.Env, cmd.Dir = sb.Env, sb.Workspace
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	return cmd.Run()
+}
+
+func loadScript(path string) (fakemodel.Script, error) {
+	s := fakemodel.Script{}
+	if path == "" {
+		return s, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return s, err
+	}
+	var f scriptFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return s, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, r := range f.Replies {
+		reply := fakemodel.Reply{Text: r.Text, Status: r.Status, Stall: r.Stall}
+		for _, c := range r.ToolCalls {
+			reply.ToolCalls = append(reply.ToolCalls, fakemodel.ToolCall{ID: c.ID, Name: c.Name, Args: c.Args})
+		}
+		s.Replies = append(s.Replies, reply)
+	}
+	return s, nil
+}
+
+func dumpRequests(srv *fakemodel.Server, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	enc := json.NewEncoder(f)
+	for _, r := range srv.Requests() {
+		_ = enc.Encode(map[string]any{"dialect": r.Dialect, "path": r.Path, "agent": r.Agent, "reply": r.Reply, "body": json.RawMessage(validJSON(r.Body))})
+	}
+}
+
+func validJSON(b []byte) []byte {
+	if json.Valid(b) {
+		return b
+	}
+	q, _ := json.Marshal(string(b))
+	return q
+}
+
+func shellQuote(s string) string {
+	out := "'"
+	for _, r := range s {
+		if r == '\'' {
+			out += `'\''`
+		} else {
+			out += string(r)
+		}
+	}
+	return out + "'"
+}
+
+// lookPathIn finds name on the PATH of env.
+func lookPathIn(name string, env []string) (string, error) {
+	if filepath.IsAbs(name) {
+		return name, nil
+	}
+	for _, e := range env {
+		if len(e) > 5 && e[:5] == "PATH=" {
+			for _, d := range filepath.SplitList(e[5:]) {
+				p := filepath.Join(d, name)
+				if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+					return p, nil
+				}
+			}
+		}
+	}
+	return exec.LookPath(name)
+}
