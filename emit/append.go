@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/yume-cli/yume-cli/internal/jsonfast"
 )
 
 // Hand-written encoders for the lines a busy stream is made of (assistant
@@ -22,7 +23,7 @@ type appender interface {
 
 func (l messageLine) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, '{'), "type")
-	dst = appendString(dst, l.Type)
+	dst = jsonfast.AppendString(dst, l.Type)
 	dst = appendKey(append(dst, ','), "message")
 	dst, err := appendValue(dst, l.Message)
 	if err != nil {
@@ -31,20 +32,20 @@ func (l messageLine) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, ','), "parent_tool_use_id")
 	dst = appendStringPtr(dst, l.ParentToolUseID)
 	dst = appendKey(append(dst, ','), "session_id")
-	dst = appendString(dst, l.SessionID)
+	dst = jsonfast.AppendString(dst, l.SessionID)
 	dst = appendKey(append(dst, ','), "uuid")
-	return append(appendString(dst, l.UUID), '}'), nil
+	return append(jsonfast.AppendString(dst, l.UUID), '}'), nil
 }
 
 func (m assistantMessage) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, '{'), "id")
-	dst = appendString(dst, m.ID)
+	dst = jsonfast.AppendString(dst, m.ID)
 	dst = appendKey(append(dst, ','), "type")
-	dst = appendString(dst, m.Type)
+	dst = jsonfast.AppendString(dst, m.Type)
 	dst = appendKey(append(dst, ','), "role")
-	dst = appendString(dst, m.Role)
+	dst = jsonfast.AppendString(dst, m.Role)
 	dst = appendKey(append(dst, ','), "model")
-	dst = appendString(dst, m.Model)
+	dst = jsonfast.AppendString(dst, m.Model)
 	dst = appendKey(append(dst, ','), "content")
 	if m.Content == nil {
 		dst = append(dst, "null"...)
@@ -72,7 +73,7 @@ func (m assistantMessage) appendJSON(dst []byte) ([]byte, error) {
 
 func (m userMessage) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, '{'), "role")
-	dst = appendString(dst, m.Role)
+	dst = jsonfast.AppendString(dst, m.Role)
 	dst = appendKey(append(dst, ','), "content")
 	if m.Content == nil {
 		return append(dst, "null}"...), nil
@@ -89,18 +90,18 @@ func (m userMessage) appendJSON(dst []byte) ([]byte, error) {
 
 func (b textBlock) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, '{'), "type")
-	dst = appendString(dst, b.Type)
+	dst = jsonfast.AppendString(dst, b.Type)
 	dst = appendKey(append(dst, ','), "text")
-	return append(appendString(dst, b.Text), '}'), nil
+	return append(jsonfast.AppendString(dst, b.Text), '}'), nil
 }
 
 func (b toolUseBlock) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, '{'), "type")
-	dst = appendString(dst, b.Type)
+	dst = jsonfast.AppendString(dst, b.Type)
 	dst = appendKey(append(dst, ','), "id")
-	dst = appendString(dst, b.ID)
+	dst = jsonfast.AppendString(dst, b.ID)
 	dst = appendKey(append(dst, ','), "name")
-	dst = appendString(dst, b.Name)
+	dst = jsonfast.AppendString(dst, b.Name)
 	dst = appendKey(append(dst, ','), "input")
 	dst, err := appendValue(dst, b.Input)
 	if err != nil {
@@ -111,82 +112,82 @@ func (b toolUseBlock) appendJSON(dst []byte) ([]byte, error) {
 
 func (b toolResultBlock) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, '{'), "type")
-	dst = appendString(dst, b.Type)
+	dst = jsonfast.AppendString(dst, b.Type)
 	dst = appendKey(append(dst, ','), "tool_use_id")
-	dst = appendString(dst, b.ToolUseID)
+	dst = jsonfast.AppendString(dst, b.ToolUseID)
 	dst = appendKey(append(dst, ','), "content")
-	dst = appendString(dst, b.Content)
+	dst = jsonfast.AppendString(dst, b.Content)
 	dst = appendKey(append(dst, ','), "is_error")
 	return append(strconv.AppendBool(dst, b.IsError), '}'), nil
 }
 
 func (l textLine) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, '{'), "type")
-	dst = appendString(dst, l.Type)
+	dst = jsonfast.AppendString(dst, l.Type)
 	dst = appendKey(append(dst, ','), "content")
-	dst = appendString(dst, l.Content)
+	dst = jsonfast.AppendString(dst, l.Content)
 	dst = appendKey(append(dst, ','), "uuid")
-	return append(appendString(dst, l.UUID), '}'), nil
+	return append(jsonfast.AppendString(dst, l.UUID), '}'), nil
 }
 
 func (l toolUseLine) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, '{'), "type")
-	dst = appendString(dst, l.Type)
+	dst = jsonfast.AppendString(dst, l.Type)
 	dst = appendKey(append(dst, ','), "id")
-	dst = appendString(dst, l.ID)
+	dst = jsonfast.AppendString(dst, l.ID)
 	dst = appendKey(append(dst, ','), "name")
-	dst = appendString(dst, l.Name)
+	dst = jsonfast.AppendString(dst, l.Name)
 	dst = appendKey(append(dst, ','), "input")
 	dst, err := appendValue(dst, l.Input)
 	if err != nil {
 		return nil, err
 	}
 	dst = appendKey(append(dst, ','), "uuid")
-	return append(appendString(dst, l.UUID), '}'), nil
+	return append(jsonfast.AppendString(dst, l.UUID), '}'), nil
 }
 
 func (l toolResultLine) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, '{'), "type")
-	dst = appendString(dst, l.Type)
+	dst = jsonfast.AppendString(dst, l.Type)
 	dst = appendKey(append(dst, ','), "tool_use_id")
-	dst = appendString(dst, l.ToolUseID)
+	dst = jsonfast.AppendString(dst, l.ToolUseID)
 	dst = appendKey(append(dst, ','), "content")
-	dst = appendString(dst, l.Content)
+	dst = jsonfast.AppendString(dst, l.Content)
 	dst = appendKey(append(dst, ','), "is_error")
 	dst = strconv.AppendBool(dst, l.IsError)
 	dst = appendKey(append(dst, ','), "uuid")
-	return append(appendString(dst, l.UUID), '}'), nil
+	return append(jsonfast.AppendString(dst, l.UUID), '}'), nil
 }
 
 func (l usageLine) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, '{'), "type")
-	dst = appendString(dst, l.Type)
+	dst = jsonfast.AppendString(dst, l.Type)
 	dst = appendKey(append(dst, ','), "input_tokens")
 	dst = strconv.AppendInt(dst, int64(l.InputTokens), 10)
 	dst = appendKey(append(dst, ','), "output_tokens")
 	dst = strconv.AppendInt(dst, int64(l.OutputTokens), 10)
 	dst = appendKey(append(dst, ','), "uuid")
-	return append(appendString(dst, l.UUID), '}'), nil
+	return append(jsonfast.AppendString(dst, l.UUID), '}'), nil
 }
 
 func (l bareLine) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, '{'), "type")
-	dst = appendString(dst, l.Type)
+	dst = jsonfast.AppendString(dst, l.Type)
 	dst = appendKey(append(dst, ','), "uuid")
-	return append(appendString(dst, l.UUID), '}'), nil
+	return append(jsonfast.AppendString(dst, l.UUID), '}'), nil
 }
 
 func (l systemLine) appendJSON(dst []byte) ([]byte, error) {
 	dst = appendKey(append(dst, '{'), "type")
-	dst = appendString(dst, l.Type)
+	dst = jsonfast.AppendString(dst, l.Type)
 	dst = appendKey(append(dst, ','), "subtype")
-	dst = appendString(dst, l.Subtype)
+	dst = jsonfast.AppendString(dst, l.Subtype)
 	dst = appendKey(append(dst, ','), "message")
-	dst = appendString(dst, l.Message)
+	dst = jsonfast.AppendString(dst, l.Message)
 	dst = appendKey(append(dst, ','), "session_id")
-	dst = appendString(dst, l.SessionID)
+	dst = jsonfast.AppendString(dst, l.SessionID)
 	dst = appendKey(append(dst, ','), "uuid")
-	return append(appendString(dst, l.UUID), '}'), nil
+	return append(jsonfast.AppendString(dst, l.UUID), '}'), nil
 }
 
 // appendValue encodes a value held in an `any` field: the shapes above
@@ -226,59 +227,5 @@ func appendStringPtr(dst []byte, s *string) []byte {
 	if s == nil {
 		return append(dst, "null"...)
 	}
-	return appendString(dst, *s)
-}
-
-// appendString appends s as a JSON string exactly as encoding/json does
-// with SetEscapeHTML(false): quote, backslash and control characters
-// escaped (\b \f \n \r \t short), each invalid UTF-8 byte as \ufffd, and
-// U+2028 and U+2029 escaped.
-func appendString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case c == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case c == '\u2028' || c == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return jsonfast.AppendString(dst, *s)
 }

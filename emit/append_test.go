@@ -87,19 +87,3 @@ func TestAppendLineFallsBack(t *testing.T) {
 		})
 	}
 }
-
-// FuzzAppendString compares appendString with encoding/json on any input.
-func FuzzAppendString(f *testing.F) {
-	for _, s := range trickyStrings {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, err := reflectMarshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := appendString(nil, s); !bytes.Equal(got, want[:len(want)-1]) {
-			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
-		}
-	})
-}

@@ -9,6 +9,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/yume-cli/yume-cli/internal/jsonfast"
 )
 
 // v1Hint is the whole answer to an asciicast v1 file: asciinema 3 converts it.
@@ -209,8 +211,8 @@ func appendHeader(b []byte, h Header) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = appendString(b, validString(k))
-			b = appendString(append(b, ": "...), validString(env[k]))
+			b = jsonfast.AppendString(b, validString(k))
+			b = jsonfast.AppendString(append(b, ": "...), validString(env[k]))
 		}
 		b = append(b, '}')
 	}
@@ -223,7 +225,7 @@ func appendHeader(b []byte, h Header) ([]byte, error) {
 		if err := json.Compact(&v, h.Extra[k]); err != nil {
 			return nil, fmt.Errorf("header extra field %q is not valid JSON (%v): %q", k, err, h.Extra[k])
 		}
-		b = appendString(append(b, ", "...), k)
+		b = jsonfast.AppendString(append(b, ", "...), k)
 		b = append(append(b, ": "...), v.Bytes()...)
 	}
 	return append(b, "}\n"...), nil
@@ -232,7 +234,7 @@ func appendHeader(b []byte, h Header) ([]byte, error) {
 // appendField appends `, "key": "value"`.
 func appendField(b []byte, key, value string) []byte {
 	b = append(b, ", "...)
-	b = appendString(b, key)
+	b = jsonfast.AppendString(b, key)
 	b = append(b, ": "...)
-	return appendString(b, value)
+	return jsonfast.AppendString(b, value)
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/yume-cli/yume-cli/internal/jsonfast"
 )
 
 // Write writes c to w as an asciicast v2 file (whatever c.Header.Version
@@ -74,9 +76,9 @@ func appendEvent(b []byte, at time.Duration, code byte, data string) []byte {
 	b = append(b, '[')
 	b = appendTime(b, at)
 	b = append(b, ", "...)
-	b = appendString(b, string(rune(code))) // ASCII: checkEvent saw to it.
+	b = jsonfast.AppendString(b, string(rune(code))) // ASCII: checkEvent saw to it.
 	b = append(b, ", "...)
-	b = appendString(b, validString(data))
+	b = jsonfast.AppendString(b, validString(data))
 	return append(b, "]\n"...)
 }
 
@@ -98,41 +100,4 @@ func appendTime(b []byte, at time.Duration) []byte {
 		b = append(b, '0')
 	}
 	return append(b, s...)
-}
-
-// hexDigits spell \u00XX escapes.
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string. Like asciinema (json.dumps with
-// ensure_ascii=False) it escapes only what JSON requires: quote, backslash
-// and control characters. s must be valid UTF-8.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

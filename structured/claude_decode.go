@@ -1,20 +1,21 @@
 package structured
 
+import "github.com/yume-cli/yume-cli/internal/jsonfast"
+
 // Fast decoding of Claude's busiest lines (assistant and user messages);
-// see jsonscan.go. fastDecode fills l exactly as json.Unmarshal would, or
+// see internal/jsonfast. fastDecode fills l exactly as json.Unmarshal would, or
 // reports false and the caller decodes with json.Unmarshal.
 
-// claudeLineFields are the JSON names of claudeLine's fields ("Usage" has
-// no tag), which encoding/json would match case-insensitively.
-var claudeLineFields = []string{"type", "subtype", "session_id", "tools", "message", "error",
-	"is_error", "result", "errors", "num_turns", "total_cost_usd", "Usage", "permission_denials",
-	"attempt", "max_retries", "error_status", "request_id", "request"}
-
-var claudeBlockFields = []string{"type", "text", "id", "name", "input", "tool_use_id", "content", "is_error"}
+// The JSON names of the decoded structs' fields, from their tags.
+var (
+	claudeLineFields    = jsonNames(claudeLine{})
+	claudeMessageFields = jsonNames(claudeMessage{})
+	claudeBlockFields   = jsonNames(claudeBlock{})
+)
 
 // fastDecode decodes an assistant or user line; other shapes fall back.
 func (l *claudeLine) fastDecode(line []byte) bool {
-	return eachMember(line, func(key []byte, esc bool, v []byte) (ok bool) {
+	return jsonfast.EachMember(line, func(key []byte, esc bool, v []byte) (ok bool) {
 		switch string(key) {
 		case "type":
 			l.Type, ok = jstring(v)
@@ -45,9 +46,9 @@ func (m *claudeMessage) fastDecode(v []byte) bool {
 		return false
 	}
 	seen := false
-	return eachMember(v, func(key []byte, esc bool, v []byte) bool {
+	return jsonfast.EachMember(v, func(key []byte, esc bool, v []byte) bool {
 		if string(key) != "content" {
-			return !foldsToField(key, esc, []string{"content"})
+			return !foldsToField(key, esc, claudeMessageFields)
 		}
 		if seen {
 			return false
@@ -67,7 +68,7 @@ func (c *claudeContent) fastDecode(v []byte) bool {
 		return true
 	case '[':
 		c.Blocks = []claudeBlock{}
-		return eachElement(v, func(_ []byte, _ bool, el []byte) bool {
+		return jsonfast.EachElement(v, func(_ []byte, _ bool, el []byte) bool {
 			c.Blocks = append(c.Blocks, claudeBlock{})
 			return isNull(el) || c.Blocks[len(c.Blocks)-1].fastDecode(el)
 		})
@@ -79,7 +80,7 @@ func (b *claudeBlock) fastDecode(v []byte) bool {
 	if v[0] != '{' {
 		return false
 	}
-	return eachMember(v, func(key []byte, esc bool, v []byte) (ok bool) {
+	return jsonfast.EachMember(v, func(key []byte, esc bool, v []byte) (ok bool) {
 		switch string(key) {
 		case "type":
 			b.Type, ok = jstring(v)

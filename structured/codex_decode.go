@@ -1,17 +1,20 @@
 package structured
 
-// Fast decoding of Codex's item lines; see jsonscan.go. fastDecode fills l
+import "github.com/yume-cli/yume-cli/internal/jsonfast"
+
+// Fast decoding of Codex's item lines; see internal/jsonfast. fastDecode fills l
 // exactly as json.Unmarshal would, or reports false and the caller decodes
 // with json.Unmarshal. Items with lists or nested objects (file changes,
 // MCP calls, plans, errors) and usage lines take the slow path.
 
-var codexLineFields = []string{"type", "thread_id", "message", "item", "error", "usage"}
-
-var codexItemFields = []string{"id", "type", "text", "command", "aggregated_output", "exit_code",
-	"status", "changes", "server", "tool", "arguments", "result", "error", "query", "items", "message"}
+// The JSON names of the decoded structs' fields, from their tags.
+var (
+	codexLineFields = jsonNames(codexLine{})
+	codexItemFields = jsonNames(codexItem{})
+)
 
 func (l *codexLine) fastDecode(line []byte) bool {
-	return eachMember(line, func(key []byte, esc bool, v []byte) (ok bool) {
+	return jsonfast.EachMember(line, func(key []byte, esc bool, v []byte) (ok bool) {
 		switch string(key) {
 		case "type":
 			l.Type, ok = jstring(v)
@@ -39,7 +42,7 @@ func (it *codexItem) fastDecode(v []byte) bool {
 	if v[0] != '{' {
 		return false
 	}
-	return eachMember(v, func(key []byte, esc bool, v []byte) (ok bool) {
+	return jsonfast.EachMember(v, func(key []byte, esc bool, v []byte) (ok bool) {
 		switch string(key) {
 		case "id":
 			it.ID, ok = jstring(v)

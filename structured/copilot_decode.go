@@ -1,21 +1,25 @@
 package structured
 
-import "encoding/json"
+import (
+	"encoding/json"
 
-// Fast decoding of Copilot's lines; see jsonscan.go. The fastDecode
+	"github.com/yume-cli/yume-cli/internal/jsonfast"
+)
+
+// Fast decoding of Copilot's lines; see internal/jsonfast. The fastDecode
 // methods fill their struct exactly as json.Unmarshal would, or report
 // false and the caller decodes with json.Unmarshal.
 
-var copilotLineFields = []string{"type", "ephemeral", "data", "sessionId", "exitCode"}
-
-var copilotDataFields = []string{"messageId", "deltaContent", "content", "toolRequests",
-	"toolCallId", "toolName", "arguments", "success", "result", "error", "inputTokens",
-	"outputTokens", "cacheReadTokens", "message", "errorType"}
-
-var copilotRequestFields = []string{"toolCallId", "name", "arguments"}
+// The JSON names of the decoded structs' fields, from their tags.
+var (
+	copilotLineFields    = jsonNames(copilotLine{})
+	copilotDataFields    = jsonNames(copilotData{})
+	copilotRequestFields = jsonNames(copilotToolRequest{})
+	copilotResultFields  = jsonNames(copilotData{}.Result)
+)
 
 func (l *copilotLine) fastDecode(line []byte) bool {
-	return eachMember(line, func(key []byte, esc bool, v []byte) (ok bool) {
+	return jsonfast.EachMember(line, func(key []byte, esc bool, v []byte) (ok bool) {
 		switch string(key) {
 		case "type":
 			l.Type, ok = jstring(v)
@@ -38,7 +42,7 @@ func (l *copilotLine) fastDecode(line []byte) bool {
 
 func (d *copilotData) fastDecode(data []byte) bool {
 	var argsSeen, requestsSeen bool
-	return eachMember(data, func(key []byte, esc bool, v []byte) (ok bool) {
+	return jsonfast.EachMember(data, func(key []byte, esc bool, v []byte) (ok bool) {
 		switch string(key) {
 		case "messageId":
 			d.MessageID, ok = jstring(v)
@@ -98,12 +102,12 @@ func (d *copilotData) fastResult(v []byte) bool {
 	d.Result = &struct {
 		Content json.RawMessage `json:"content"`
 	}{}
-	return eachMember(v, func(key []byte, esc bool, v []byte) bool {
+	return jsonfast.EachMember(v, func(key []byte, esc bool, v []byte) bool {
 		if string(key) == "content" {
 			d.Result.Content = jraw(v)
 			return true
 		}
-		return !foldsToField(key, esc, []string{"content"})
+		return !foldsToField(key, esc, copilotResultFields)
 	})
 }
 
@@ -115,7 +119,7 @@ func (d *copilotData) fastRequests(v []byte) bool {
 		return false
 	}
 	d.ToolRequests = []copilotToolRequest{}
-	return eachElement(v, func(_ []byte, _ bool, el []byte) bool {
+	return jsonfast.EachElement(v, func(_ []byte, _ bool, el []byte) bool {
 		d.ToolRequests = append(d.ToolRequests, copilotToolRequest{})
 		return isNull(el) || d.ToolRequests[len(d.ToolRequests)-1].fastDecode(el)
 	})
@@ -126,7 +130,7 @@ func (r *copilotToolRequest) fastDecode(v []byte) bool {
 		return false
 	}
 	argsSeen := false
-	return eachMember(v, func(key []byte, esc bool, v []byte) (ok bool) {
+	return jsonfast.EachMember(v, func(key []byte, esc bool, v []byte) (ok bool) {
 		switch string(key) {
 		case "toolCallId":
 			r.ToolCallID, ok = jstring(v)

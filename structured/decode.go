@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -66,7 +67,7 @@ func blocksText(raw json.RawMessage) string {
 }
 
 // fastDecoder is a line struct with a hand-written decoder (see
-// jsonscan.go) that fills it as json.Unmarshal would or reports false.
+// internal/jsonfast) that fills it as json.Unmarshal would or reports false.
 type fastDecoder[T any] interface {
 	*T
 	fastDecode(line []byte) bool
@@ -82,4 +83,32 @@ func decodeFast[T any, P fastDecoder[T]](line []byte, v P) error {
 	var zero T
 	*v = zero
 	return decode(line, v)
+}
+
+// jsonNames lists the JSON names encoding/json gives the fields of v's
+// struct type (v may be a nil pointer to it): the tag's name, else the Go
+// name; "-" fields have none. The fast decoders read these lists, made
+// from the tags once at start, to know which keys they must not ignore, so
+// a field added to a struct is never dropped by a fast path that does not
+// know it yet: its key sends the line to encoding/json.
+func jsonNames(v any) []string {
+	t := reflect.TypeOf(v)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var names []string
+	for f := range t.Fields() {
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch name {
+		case "-":
+			continue
+		case "":
+			name = f.Name
+		}
+		names = append(names, name)
+	}
+	return names
 }

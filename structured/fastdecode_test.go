@@ -159,3 +159,20 @@ func FuzzFastDecode(f *testing.F) {
 	}
 	f.Fuzz(checkAllDecoders)
 }
+
+// TestJSONNames: the fast decoders' key lists come from the struct tags,
+// so a new field is never dropped: its key sends a line to encoding/json.
+func TestJSONNames(t *testing.T) {
+	type sample struct {
+		A      string `json:"a,omitempty"`
+		B      int
+		Hidden string `json:"-"`
+		lower  int
+	}
+	if got := strings.Join(jsonNames(sample{}), ","); got != "a,B" {
+		t.Errorf("jsonNames = %s, want a,B", got)
+	}
+	if got := strings.Join(jsonNames(copilotData{}.Result), ","); got != "content" {
+		t.Errorf("jsonNames of a nil *struct = %s, want content", got)
+	}
+}

@@ -1,15 +1,17 @@
 package structured
 
-// Fast decoding of Gemini's lines; see jsonscan.go. fastDecode fills l
+import "github.com/yume-cli/yume-cli/internal/jsonfast"
+
+// Fast decoding of Gemini's lines; see internal/jsonfast. fastDecode fills l
 // exactly as json.Unmarshal would, or reports false and the caller decodes
 // with json.Unmarshal. Result lines (stats) always take the slow path.
 
-var geminiLineFields = []string{"type", "session_id", "role", "content", "tool_name", "tool_id",
-	"parameters", "status", "output", "severity", "message", "error", "stats"}
+// geminiLineFields are the JSON names of geminiLine's fields, from its tags.
+var geminiLineFields = jsonNames(geminiLine{})
 
 func (l *geminiLine) fastDecode(line []byte) bool {
 	paramsSeen := false
-	return eachMember(line, func(key []byte, esc bool, v []byte) (ok bool) {
+	return jsonfast.EachMember(line, func(key []byte, esc bool, v []byte) (ok bool) {
 		switch string(key) {
 		case "type":
 			l.Type, ok = jstring(v)
@@ -67,7 +69,7 @@ func (l *geminiLine) fastError(v []byte) bool {
 		Message string `json:"message"`
 	}{}
 	e := l.Error
-	return eachMember(v, func(key []byte, esc bool, v []byte) (ok bool) {
+	return jsonfast.EachMember(v, func(key []byte, esc bool, v []byte) (ok bool) {
 		switch string(key) {
 		case "type":
 			e.Type, ok = jstring(v)

@@ -6,9 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/yume-cli/yume-cli/internal/jsonfast"
 )
 
-// Converters from a raw, already validated JSON value (jsonscan.go) to the
+// Converters from a raw, already validated JSON value (internal/jsonfast) to the
 // Go value json.Unmarshal would store in a field of that type. Each reports
 // false where json.Unmarshal would fail (a type mismatch) or where it is
 // simpler to let json.Unmarshal decide; the caller then falls back to it.
@@ -84,7 +86,7 @@ func jmap(v []byte) (map[string]any, bool) {
 		return nil, false
 	}
 	m := map[string]any{}
-	ok := eachMember(v, func(key []byte, esc bool, val []byte) bool {
+	ok := jsonfast.EachMember(v, func(key []byte, esc bool, val []byte) bool {
 		k, ok := jkey(key, esc)
 		if !ok {
 			return false
@@ -115,7 +117,7 @@ func jany(v []byte) (any, bool) {
 		return jmap(v)
 	case c == '[':
 		list := []any{}
-		ok := eachElement(v, func(_ []byte, _ bool, el []byte) bool {
+		ok := jsonfast.EachElement(v, func(_ []byte, _ bool, el []byte) bool {
 			x, ok := jany(el)
 			list = append(list, x)
 			return ok
