@@ -13,14 +13,22 @@ import (
 // plays a scenario on stdin/stdout instead of running tests, so Run is
 // tested with real processes, pipes and signals but without the real CLIs.
 func TestMain(m *testing.M) {
-	if len(os.Args) == 2 && os.Args[1] == "--version" {
-		fmt.Println("fake-cli 9.9.9") // DetectVersion asks without a scenario.
+	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "--help") {
+		fmt.Println("fake-cli 9.9.9") // The version probe asks without a scenario.
 		os.Exit(0)
 	}
 	if sc := os.Getenv("YUME_FAKE_CLI"); sc != "" {
 		os.Exit(fakeCLI(sc))
 	}
-	os.Exit(m.Run())
+	// Probe answers are cached under YUME_HOME: keep them in the test's own.
+	home, err := os.MkdirTemp("", "yume-home-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("YUME_HOME", home)
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
 }
 
 func fakeCLI(scenario string) int {

@@ -10,6 +10,14 @@ import (
 
 // TestMain lets testscript run this binary as the yume-cli command.
 func TestMain(m *testing.M) {
+	// In-process tests keep yume-cli's caches and sessions in a directory
+	// of their own.
+	home, err := os.MkdirTemp("", "yume-home-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(home)
+	os.Setenv("YUME_HOME", home)
 	testscript.Main(m, map[string]func(){
 		"yume-cli": func() { os.Exit(Main(os.Args[1:], defaultIO())) },
 	})
@@ -23,6 +31,7 @@ func TestScripts(t *testing.T) {
 		// on a machine where no provider CLI is found.
 		path := env.Getenv("PATH")
 		env.Setenv("BINDIR", strings.SplitN(path, string(os.PathListSeparator), 2)[0])
+		env.Setenv("YUME_HOME", env.WorkDir+"/.yume") // caches and sessions stay in the script's dir
 		return nil
 	}})
 }

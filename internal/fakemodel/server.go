@@ -179,6 +179,20 @@ func dialectOf(r *http.Request) Dialect {
 	return Other
 }
 
+// sideMarkers start the side requests CLIs make with tools offered that
+// are not agent turns: Codex asks for a task title with apply_patch
+// available. They get the Aux reply, so they never shift the script.
+var sideMarkers = [][]byte{[]byte("Generate a concise, single-line task title")}
+
+func sideRequest(body []byte) bool {
+	for _, m := range sideMarkers {
+		if bytes.Contains(body, m) {
+			return true
+		}
+	}
+	return false
+}
+
 // offersTools reports whether a JSON request body has a non-empty "tools".
 func offersTools(body []byte) bool {
 	var probe struct {
@@ -202,7 +216,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.serveOther(w, r)
 		return
 	}
-	req.Agent = offersTools(body)
+	req.Agent = offersTools(body) && !sideRequest(body)
 	reply, idx := s.take(req)
 	req.Reply = idx
 	s.record(req)

@@ -1,0 +1,142 @@
+package providers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Probe is what yume-cli learns by asking a provider's program about
+// itself: its version and its --help, from which flags are detected.
+type Probe struct {
+	Version string `json:"version"`
+	Help    string `json:"help"`
+}
+
+// probeTimeout bounds one --version or --help run.
+const probeTimeout = 30 * time.Second
+
+var (
+	probeMu  sync.Mutex
+	probeMem = map[string]Probe{}
+)
+
+// ProbeBinary returns bin's version and --help. Yume starts a process per
+// turn, so answers are cached on disk, per binary file (path, size and
+// modification time: an update asks again), in CacheDir.
+func ProbeBinary(ctx context.Context, bin string) (Probe, error) {
+	path, err := exec.LookPath(bin)
+	if err != nil {
+		return Probe{}, fmt.Errorf("%s not found in PATH: %w", bin, err)
+	}
+	key := path
+	if fi, err := os.Stat(path); err == nil {
+		key = fmt.Sprintf("%s|%d|%d", path, fi.Size(), fi.ModTime().UnixNano())
+	}
+	probeMu.Lock()
+	defer probeMu.Unlock()
+	if p, ok := probeMem[key]; ok {
+		return p, nil
+	}
+	cache := loadProbeCache()
+	if p, ok := cache[key]; ok {
+		probeMem[key] = p
+		return p, nil
+	}
+	p, err := runProbe(ctx, path)
+	if err != nil {
+		return p, err
+	}
+	probeMem[key] = p
+	cache[key] = p
+	saveProbeCache(cache)
+	return p, nil
+}
+
+// DetectVersion is ProbeBinary's version: the first x.y.z of `bin --version`.
+func DetectVersion(ctx context.Context, bin string) (string, error) {
+	p, err := ProbeBinary(ctx, bin)
+	return p.Version, err
+}
+
+func runProbe(ctx context.Context, path string) (Probe, error) {
+	out, err := probeRun(ctx, path, "--version")
+	v := versionRE.FindString(out)
+	if v == "" {
+		if err != nil {
+			return Probe{}, fmt.Errorf("%s --version failed: %w", path, err)
+		}
+		return Probe{}, fmt.Errorf("%s --version printed no version number: %q", path, strings.TrimSpace(out))
+	}
+	help, _ := probeRun(ctx, path, "--help") // Best effort: no help means no detected flags.
+	return Probe{Version: v, Help: help}, nil
+}
+
+func probeRun(ctx context.Context, path, flag string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, flag)
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "CI=1", "COLUMNS=200")
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
+	return string(out), err
+}
+
+// CacheDir is where yume-cli keeps what it learned about binaries:
+// $YUME_HOME/cache, else the user's cache directory.
+func CacheDir() string {
+	if h := os.Getenv("YUME_HOME"); h != "" {
+		return filepath.Join(h, "cache")
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "yume-cli")
+	}
+	return ""
+}
+
+func probeCachePath() string {
+	if d := CacheDir(); d != "" {
+		return filepath.Join(d, "probes.json")
+	}
+	return ""
+}
+
+func loadProbeCache() map[string]Probe {
+	m := map[string]Probe{}
+	if path := probeCachePath(); path != "" {
+		if b, err := os.ReadFile(path); err == nil {
+			_ = json.Unmarshal(b, &m) // A corrupt cache is asked again.
+		}
+	}
+	return m
+}
+
+// saveProbeCache writes the cache atomically; failing to is not an error
+// (the next process asks the binary again).
+func saveProbeCache(m map[string]Probe) {
+	path := probeCachePath()
+	if path == "" || os.MkdirAll(filepath.Dir(path), 0o700) != nil {
+		return
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".probes-*")
+	if err != nil {
+		return
+	}
+	if _, err := tmp.Write(b); err != nil || tmp.Close() != nil {
+		_ = os.Remove(tmp.Name())
+		return
+	}
+	if os.Rename(tmp.Name(), path) != nil {
+		_ = os.Remove(tmp.Name())
+	}
+}

@@ -1,0 +1,63 @@
+// Package transcript follows a coding CLI's own record of a session: the
+// JSONL file it appends to while the session runs (Claude Code's project
+// transcript, Codex's rollout, Copilot's session events, Gemini's chat
+// log). The screen of a TUI says when something happens; the record says
+// what: the exact command of a tool call, all of its output, the end of
+// the turn. Providers parse their own format into Events (see providers).
+package transcript
+
+// Kind says what an Event is.
+type Kind int
+
+const (
+	// Text is assistant text.
+	Text Kind = iota + 1
+	// ToolCall is a tool call with its complete input, before it runs.
+	ToolCall
+	// ToolResult is a tool call's output.
+	ToolResult
+	// TurnEnd says the model finished the turn.
+	TurnEnd
+	// Session names the provider's own session id.
+	Session
+)
+
+var kindNames = [...]string{"", "text", "tool_call", "tool_result", "turn_end", "session"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Event is one thing the provider recorded.
+type Event struct {
+	Kind Kind
+	// ID is the provider's tool call id (ToolCall, ToolResult).
+	ID string
+	// Name and Input are the call in Claude's vocabulary (Bash{command},
+	// Write{file_path,content}, …): providers map their own.
+	Name  string
+	Input map[string]any
+	// Output and IsError are a ToolResult's.
+	Output  string
+	IsError bool
+	// Text is assistant text.
+	Text string
+	// Session is the provider's session id.
+	Session string
+}
+
+// Parser turns one complete line of a record into events. A parser may
+// keep state between lines (a record that rewrites an entry in place).
+type Parser func(line []byte) []Event
+
+// Source is a record being followed.
+type Source interface {
+	// Poll returns the events recorded since the last call; none, with a
+	// nil error, while the record does not exist yet.
+	Poll() ([]Event, error)
+	// Path is the file being read ("" until it is found).
+	Path() string
+}
