@@ -26,10 +26,13 @@ type seg struct {
 	line  string
 }
 
-// boxChars are drawn by TUIs as frames (lines, and the half blocks Copilot
-// CLI draws its input box with); a full-width row ending in one is a
-// frame, not a soft-wrapped line.
-const boxChars = "│┃║╭╮╰╯─━═┌┐└┘├┤┬┴┼╔╗╚╝|▄▀▔▁╻╹"
+// isFrame reports a character TUIs draw frames with: box drawing (solid,
+// dashed, rounded), block elements (the half blocks of Copilot's input
+// box), '|'. A full-width row ending in one, or a row starting with one,
+// is a frame, not a soft-wrapped line.
+func isFrame(r rune) bool {
+	return r >= 0x2500 && r <= 0x259F || r == '|' || r == '▔' || r == '▁'
+}
 
 // buildLook assembles the text of look on v.
 func buildLook(v View, look Look) *lookText {
@@ -98,7 +101,7 @@ func softWrapped(line, next string, cols int) bool {
 	}
 	last, _ := utf8.DecodeLastRuneInString(line)
 	first, _ := utf8.DecodeRuneInString(next)
-	return !strings.ContainsRune(boxChars, last) && !strings.ContainsRune(boxChars, first)
+	return !isFrame(last) && !isFrame(first)
 }
 
 // lower returns the lower-cased text, computing it once.

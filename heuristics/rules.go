@@ -143,6 +143,10 @@ type Profile struct {
 	// Ready, when set, must match the screen before a prompt is typed: a
 	// TUI drops keys that arrive before its input box is drawn.
 	Ready *regexp.Regexp
+	// Busy matches a screen on which the program is still working (its
+	// spinner, "esc to interrupt"): a ready input box under it is not the
+	// end of the turn.
+	Busy *regexp.Regexp
 	// Echo matches lines the program prints to echo an answer (survey's
 	// "> Yes"); they are dropped from the start of a command's output.
 	Echo *regexp.Regexp
@@ -209,6 +213,9 @@ func (p *Profile) Merge(over *Profile) *Profile {
 	}
 	if over.Ready != nil {
 		out.Ready = over.Ready
+	}
+	if over.Busy != nil {
+		out.Busy = over.Busy
 	}
 	if !over.Quit.IsZero() {
 		out.Quit = over.Quit

@@ -15,7 +15,7 @@ import (
 
 // Field names of a profile and of a rule, in the order messages list them.
 var (
-	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "echo", "quit", "rules"}
+	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "echo", "quit", "rules"}
 	ruleFields    = []string{"name", "look", "match", "kind", "cursor", "approve", "deny", "revise", "followup"}
 	groupNames    = []string{"command", "prompt", "description", "text", "option", "output", "context"}
 )
@@ -27,6 +27,7 @@ var (
 //	command: [gh, copilot, suggest, '{prompt}']  # argv template; [] for generic
 //	quiet_ms: 40           # settle period; default 40
 //	ready: 'regex'         # optional: screen must match before a prompt is typed (as a bracketed paste when the program enabled it)
+//	busy: 'regex'          # optional: the program is working (a spinner, "esc to interrupt"): not at rest even at its ready box
 //	echo: 'regex'          # optional: lines the program prints to echo an answer, dropped from the start of tool output
 //	quit: '<C-c>'          # optional: keys that leave the program; typed when a done rule fires, again while it lingers
 //	rules:
@@ -88,6 +89,8 @@ func ParseProfile(name string, data []byte) (*Profile, error) {
 			}
 		case "ready":
 			p.Ready = compileRegex(ps, val, key, false)
+		case "busy":
+			p.Busy = compileRegex(ps, val, key, false)
 		case "echo":
 			p.Echo = compileRegex(ps, val, key, false)
 		case "quit":

@@ -1,6 +1,13 @@
 package providers
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/yume-cli/yume-cli/permission"
+)
 
 // Claude Code: `claude -p --output-format stream-json`, with its stdio
 // permission relay so its permission requests reach the GUI.
@@ -20,7 +27,54 @@ func init() {
 		Structured: []Mode{
 			{Name: ModeJSON, Since: "1.0.0", Format: "claude-stream-json", Resumes: true, Command: claudeJSON},
 		},
+		TUI: &TUI{Args: claudeTUI, NewSession: newUUID, Record: claudeRecord, ModeName: claudeModeName},
 	})
+}
+
+// claudeTUI starts the TUI in the permission mode yume-cli's mode needs,
+// on the session yume-cli named (so its record is found), with the
+// prompt after "--".
+func claudeTUI(l Launch) ([]string, error) {
+	mode, err := claudeMode(l)
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"--permission-mode", mode}
+	switch {
+	case l.Resume:
+		args = append(args, "--resume", l.Session)
+	case l.Session != "":
+		args = append(args, "--session-id", l.Session)
+	}
+	args = appendFlag(args, "--model", l.Model)
+	if l.Prompt != "" {
+		args = append(args, "--", l.Prompt)
+	}
+	return args, nil
+}
+
+// claudeMode picks --permission-mode from the values this release lists:
+// a mode that asks ("manual" since 2.1.3xx, "default" before) unless
+// yume-cli's mode is auto, which takes Claude's own "auto".
+func claudeMode(l Launch) (string, error) {
+	have := flagChoices(l.Help, "--permission-mode")
+	if l.Mode == permission.Auto {
+		if m := firstOf(have, "auto", "acceptEdits"); m != "" {
+			return m, nil
+		}
+	}
+	if m := firstOf(have, "manual", "default"); m != "" {
+		return m, nil
+	}
+	if len(have) == 0 {
+		return "", errors.New("cannot read claude's permission modes from `claude --help`; yume-cli does not start it without a mode that asks")
+	}
+	return "", fmt.Errorf("claude offers no permission mode that asks (it lists %s); yume-cli does not let it run commands unasked: use --permission-mode auto, or another release", strings.Join(have, ", "))
+}
+
+func claudeModeName(l Launch) string {
+	m, _ := claudeMode(l)
+	return "claude " + m + " mode"
 }
 
 // claudeJSON reads the prompt as a stream-json user message on stdin and

@@ -13,6 +13,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // Provider describes one CLI.
@@ -44,6 +48,47 @@ type Provider struct {
 	// MapTool turns one of its tool calls into Claude's tool name and
 	// input (nil: its tools already have Claude's names).
 	MapTool func(name string, args map[string]any) (string, map[string]any)
+	// TUI says how to drive its interactive program in a PTY (nil: the
+	// rule profile's command line, no record).
+	TUI *TUI
+}
+
+// TUI is how to run a provider's interactive program for one turn.
+type TUI struct {
+	// Args is the command line after the program: the permission mode,
+	// the session to start or resume, the model, then the prompt as text
+	// (after "--"). It fails when the program cannot be put in a mode
+	// that asks while l.Mode must ask.
+	Args func(l Launch) ([]string, error)
+	// NewSession makes the id of a new provider session, when the
+	// program takes one (Claude, Copilot, Gemini: --session-id); nil when
+	// the program picks its own, which Record then finds.
+	NewSession func() string
+	// Record follows the program's own record of the session.
+	Record func(l Launch) transcript.Source
+	// ModeName names the program's own mode for l.Mode, for the reports
+	// of tool calls it ran without asking ("claude auto mode").
+	ModeName func(l Launch) string
+}
+
+// Launch is what one PTY turn asks of a TUI.
+type Launch struct {
+	Prompt string
+	Model  string
+	Mode   permission.Mode
+	// Session is the provider's own session id: the one to start with
+	// (NewSession), or to continue when Resume is set.
+	Session string
+	Resume  bool
+	Cwd     string
+	// Getenv reads the program's environment (HOME and the like: where
+	// it keeps its records).
+	Getenv func(string) string
+	// Help is the program's --help, from which flags are detected.
+	Help string
+	// Started is when the program was started: a record it creates is
+	// newer.
+	Started time.Time
 }
 
 // Mode is one machine-readable mode of a provider.

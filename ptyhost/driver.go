@@ -8,6 +8,7 @@ import (
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // DriverConfig wires a terminal to the heuristics and the emitter.
@@ -28,7 +29,34 @@ type DriverConfig struct {
 	Cols, Rows  int
 	Quiet       time.Duration // settle period; 0 = the profile's, else 40ms
 	Trace       io.Writer     // one JSON line per decision; nil = off
+	// Record is the program's own record of the session (nil: none): the
+	// exact calls, their whole output and the end of the turn come from
+	// it (driver_record.go).
+	Record transcript.Source
+	// UnaskedBy says who let a call run that the program did not ask
+	// about ("claude auto mode"), in that call's report.
+	UnaskedBy string
+	// UnaskedAfter reports a recorded call that has run this long with no
+	// question on screen as run without asking, before its result: for a
+	// program in its own auto mode, which asks nothing. 0 waits for the
+	// result (a program that may still ask, in a dialog no rule knows).
+	UnaskedAfter time.Duration
+	// IdleTimeout ends a turn whose program is back at its ready input
+	// box, not busy, with nothing ending the turn (default 5s).
+	IdleTimeout time.Duration
+	// TurnTimeout ends any turn that runs longer, waiting for the GUI
+	// aside (default 10 minutes).
+	TurnTimeout time.Duration
 }
+
+// Defaults of the bounded-time rule.
+const (
+	DefaultIdleTimeout = 5 * time.Second
+	DefaultTurnTimeout = 10 * time.Minute
+	// denialIdle is the idle timeout after a denial: the program stops
+	// the turn, and only needs to draw that it did.
+	denialIdle = time.Second
+)
 
 // Outcome is how a driven session ended.
 type Outcome struct {

@@ -2,6 +2,7 @@ package ptyhost
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -50,6 +51,7 @@ func (d *driver) evaluate(settled bool) {
 		return
 	}
 	if settled {
+		d.pollRecord()
 		d.typePrompt()
 	}
 	// One screen may hold several detections (a suggestion, then the menu
@@ -60,12 +62,15 @@ func (d *driver) evaluate(settled bool) {
 			d.tr.evaluate(settled, steps)
 		}
 		if det == nil {
-			return
+			break
 		}
 		d.handle(det)
-		if d.st == stateAwaiting || d.settling {
+		if d.st == stateAwaiting || d.settling || d.rec.waiting != nil {
 			return // keys were typed: this screen is about to change
 		}
+	}
+	if settled {
+		d.checkIdle()
 	}
 }
 
@@ -78,7 +83,9 @@ func (d *driver) handle(det *heuristics.Detection) {
 	case heuristics.KindSuggestion:
 		d.suggestion = det.Command
 	case heuristics.KindText:
-		d.text(det.Text)
+		if !d.recordLive() { // the record has the text, exact
+			d.text(det.Text)
+		}
 	case heuristics.KindResult:
 		d.result(det)
 	case heuristics.KindDone:
@@ -104,7 +111,9 @@ func (d *driver) handle(det *heuristics.Detection) {
 			d.supersede("the program moved on before a decision was made")
 		}
 		d.endCapture(det)
-		d.ask(det)
+		if !d.askWithRecord(det) {
+			d.ask(det)
+		}
 	}
 }
 
@@ -135,11 +144,22 @@ func (d *driver) ask(det *heuristics.Detection) {
 		input["description"] = desc
 	}
 	d.outcome.Questions++
-	p := &pending{id: emit.NewToolUseID(), n: d.outcome.Questions, det: det, input: input}
+	p := &pending{id: emit.NewToolUseID(), n: d.outcome.Questions, det: det, input: input, tool: "Bash"}
+	if c := d.pendingCall(); c != nil && d.recordLive() {
+		// The record says what: the exact call, in Claude's words.
+		p.input, p.tool, c.toolUse = maps.Clone(c.ev.Input), c.ev.Name, p.id
+		if _, ok := p.input["description"]; !ok && desc != "" {
+			p.input["description"] = desc
+		}
+		command = describeCall(c.ev.Name, p.input)
+		d.tr.state(fmt.Sprintf("question %d: the call comes from the program's record (%s %s)", p.n, c.ev.Name, c.ev.ID))
+	} else if d.cfg.Record != nil {
+		d.tr.state(fmt.Sprintf("question %d: the call comes from the screen (nothing in the program's record)", p.n))
+	}
 	if m, ok := d.cfg.Term.(Marker); ok {
 		m.Mark(fmt.Sprintf("question %d: %s", p.n, command))
 	}
-	d.emitErr(d.out.ToolUse(p.id, "Bash", input))
+	d.emitErr(d.out.ToolUse(p.id, p.tool, p.input))
 	dec, early := d.policy.Decide(p.id, command)
 	if dec.Notice != "" {
 		d.emitErr(d.out.Notice(dec.Notice))
@@ -152,7 +172,7 @@ func (d *driver) ask(det *heuristics.Detection) {
 	case dec.Verdict == permission.Refuse:
 		d.deny(p, dec.Message)
 	default:
-		_, err := d.out.PermissionRequest(p.id, "Bash", input)
+		_, err := d.out.PermissionRequest(p.id, p.tool, p.input)
 		d.emitErr(err)
 		d.to(stateAwaiting, "asked the GUI about "+p.id)
 		d.pending = p
@@ -187,16 +207,17 @@ func (d *driver) approve(p *pending) {
 		d.toIdle("the approval of " + p.id + " could not be typed")
 		return
 	}
-	d.decided, d.approved = true, true
+	d.decided, d.approved, d.deniedLast = true, true, false
 	d.startCapture(newCapture(p.id, p.input, d.markAfter(p.det), emit.MaxToolOutput, d.cfg.Profile.Echo))
 }
 
 func (d *driver) deny(p *pending, msg string) {
 	d.send(p.det.Rule, "deny", p.det.Rule.Deny)
-	d.decided, d.approved = true, false
+	d.decided, d.approved, d.deniedLast = true, false, true
 	d.outcome.Denials++
+	d.markDenied(p.id)
 	d.toIdle("denied " + p.id)
-	d.emitErr(d.out.Deny(p.id, "Bash", p.input, msg))
+	d.emitErr(d.out.Deny(p.id, p.tool, p.input, msg))
 }
 
 // revise answers with the program's own revise action and remembers the
@@ -205,8 +226,9 @@ func (d *driver) revise(p *pending, a permission.Answer) {
 	d.send(p.det.Rule, "revise", p.det.Rule.Revise)
 	d.revision, d.revising = a.Feedback, true
 	d.outcome.Denials++
+	d.markDenied(p.id)
 	d.toIdle("revising " + p.id)
-	d.emitErr(d.out.Deny(p.id, "Bash", p.input, a.Denial()))
+	d.emitErr(d.out.Deny(p.id, p.tool, p.input, a.Denial()))
 }
 
 // toIdle ends a question or a capture: the program works on.

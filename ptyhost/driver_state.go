@@ -59,6 +59,7 @@ type pending struct {
 	id    string
 	n     int // the session's question number, from 1
 	det   *heuristics.Detection
+	tool  string // Claude's name for the call: Bash, or the record's
 	input map[string]any
 }
 
@@ -85,6 +86,11 @@ type driver struct {
 	// cursor, the settled screen, the Enter after a pasted prompt, the
 	// grace after the quit keys.
 	soonAt, quietAt, enterAt, quitAt time.Duration
+	// …and the next read of the record, the idle end, the turn's end.
+	recordAt, idleAt, turnAt time.Duration
+	idleGen                  uint64 // the screen generation idleAt was set on
+	rec                      recordState
+	deniedLast               bool // the last question was denied: the program stops the turn
 
 	suggestion string // last command a suggestion rule showed
 	revision   string // feedback to type at the next input question
@@ -127,6 +133,16 @@ func newDriver(cfg DriverConfig, src source, clk clock) *driver {
 	if d.quiet <= 0 {
 		d.quiet = cfg.Profile.Settle()
 	}
+	if d.cfg.IdleTimeout <= 0 {
+		d.cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if d.cfg.TurnTimeout <= 0 {
+		d.cfg.TurnTimeout = DefaultTurnTimeout
+	}
+	d.turnAt = d.cfg.TurnTimeout
+	if cfg.Record != nil {
+		d.recordAt = recordEvery
+	}
 	d.screen.SetScrollbackLimit(scrollbackNeeded(cfg.Profile))
 	d.tr = newTracer(cfg.Trace, d)
 	d.screen.SetReplyWriter(replyWriter{d})
@@ -165,7 +181,7 @@ func (d *driver) feed(data []byte) {
 // deadline is the next time something is due, or 0.
 func (d *driver) deadline() time.Duration {
 	var next time.Duration
-	for _, at := range []time.Duration{d.soonAt, d.quietAt, d.quitAt, d.enterAt} {
+	for _, at := range []time.Duration{d.soonAt, d.quietAt, d.quitAt, d.enterAt, d.recordAt, d.idleAt, d.turnAt} {
 		if at != 0 && (next == 0 || at < next) {
 			next = at
 		}
@@ -192,6 +208,20 @@ func (d *driver) advance(t time.Duration) {
 	}
 	if d.quitAt != 0 && d.quitAt <= t && d.st != stateEnded {
 		d.quitTimer()
+	}
+	if d.recordAt != 0 && d.recordAt <= t && d.st != stateEnded {
+		d.clock.reach(d.recordAt)
+		d.recordAt = d.now() + recordEvery
+		d.pollRecord()
+	}
+	if d.idleAt != 0 && d.idleAt <= t && d.st != stateEnded {
+		d.clock.reach(d.idleAt)
+		d.idleAt = 0
+		d.idleEnd()
+	}
+	if d.turnAt != 0 && d.turnAt <= t && d.st != stateEnded {
+		d.clock.reach(d.turnAt)
+		d.turnTimeout()
 	}
 	d.clock.reach(t)
 }

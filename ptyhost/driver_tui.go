@@ -50,6 +50,10 @@ func (d *driver) result(det *heuristics.Detection) {
 	if d.st != stateCapturing {
 		return // not after an approval: an old block still on screen
 	}
+	if d.recordLive() && d.recordHas(d.capture.id) {
+		d.tr.state("a result rule fired; the output comes from the program's record")
+		return
+	}
 	c := d.stopCapture()
 	for _, l := range strings.Split(det.Output, "\n") {
 		c.add(l)
@@ -62,22 +66,40 @@ func (d *driver) result(det *heuristics.Detection) {
 	d.emitErr(d.out.ToolResult(c.id, text, false))
 }
 
-// done ends the turn the program finished: the final answer once, the open
-// capture, and, for a program that stays open, its quit keys.
+// done is a done rule seeing the end of the turn on screen. With the
+// program's record, the record's end of the turn counts (the screen's
+// wording changes between releases); after a denial the screen is enough,
+// since the program stops the turn without a word in its record.
 func (d *driver) done(det *heuristics.Detection) {
 	if d.inputPending() {
 		d.engine.Forget(det) // done again once the program took the keys
 		return
 	}
+	if d.recordLive() {
+		d.pollRecord()
+		if d.st == stateQuitting || d.st == stateEnded || !d.deniedLast {
+			d.engine.Forget(det) // the record ends the turn, or will
+			return
+		}
+	}
 	d.text(det.Text)
+	d.turnDone(det, "a done rule fired")
+}
+
+// turnDone ends the turn: calls the record still holds unreported, the open
+// capture (stopping before det's rows), a question the program dropped;
+// then, for a program that stays open, its quit keys.
+func (d *driver) turnDone(det *heuristics.Detection, why string) {
+	d.reportUnasked(0)
 	d.endCapture(det)
 	if d.st == stateAwaiting {
 		d.supersede("the turn ended before a decision was made")
 	}
 	if d.cfg.Profile.Quit.IsZero() {
-		d.toIdle("the program's turn is done; it ends by itself")
+		d.toIdle("the program's turn is done (" + why + "); it ends by itself")
 		return
 	}
+	d.tr.state("the turn is done: " + why)
 	d.quit()
 }
 
@@ -98,17 +120,24 @@ func (d *driver) inputPending() bool {
 
 const maxInputRetries = 3
 
-// text emits assistant text unless the same text was already emitted this
-// session: a TUI redraws (and scrolls) its answers, so one answer is seen
-// at several rows.
+// text emits assistant text read from the screen, unless the same text was
+// already emitted this session: a TUI redraws (and scrolls) its answers,
+// so one answer is seen at several rows.
 func (d *driver) text(t string) {
 	t = strings.TrimSpace(t)
 	if t == "" || d.texts[t] {
 		return
 	}
 	d.texts[t] = true
-	d.emitErr(d.out.Text(t))
-	d.lastText = t
+	d.say(t)
+}
+
+// say emits assistant text as it is (the record's, once each).
+func (d *driver) say(t string) {
+	if t = strings.TrimSpace(t); t != "" {
+		d.emitErr(d.out.Text(t))
+		d.lastText = t
+	}
 }
 
 // quit types the profile's quit keys. From the first try a live program

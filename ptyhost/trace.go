@@ -2,11 +2,13 @@ package ptyhost
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // tracer writes --trace lines: one JSON object per decision, so a user can
@@ -70,6 +72,20 @@ func (t *tracer) evaluate(settled bool, steps []heuristics.TraceStep) {
 
 func (t *tracer) keys(why, rule string, b []byte) {
 	t.write(traceLine{Event: "keys", Why: why, Rule: rule, Keys: strconv.Quote(string(b))})
+}
+
+// record traces an event read from the program's record.
+func (t *tracer) record(e transcript.Event) {
+	detail := e.Kind.String()
+	switch e.Kind {
+	case transcript.ToolCall:
+		detail += " " + e.ID + " " + e.Name + " " + describeCall(e.Name, e.Input)
+	case transcript.ToolResult:
+		detail += fmt.Sprintf(" %s (%d bytes, error %v)", e.ID, len(e.Output), e.IsError)
+	case transcript.Text:
+		detail += fmt.Sprintf(" (%d bytes)", len(e.Text))
+	}
+	t.write(traceLine{Event: "record", Detail: detail})
 }
 
 // move traces a state change.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
@@ -32,6 +33,8 @@ type StartOptions struct {
 	TraceFile      string
 	Bin            string
 	Cols, Rows     int
+	IdleTimeout    time.Duration
+	TurnTimeout    time.Duration
 	Command        []string // after "--"
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // exitError ends the process with code after its message (if any) was
@@ -153,5 +154,7 @@ func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
 	fs.StringVar(&o.Bin, "bin", "", "path of the provider's program (default: looked up in PATH)")
 	fs.IntVar(&o.Cols, "cols", 120, "terminal width the program sees")
 	fs.IntVar(&o.Rows, "rows", 40, "terminal height the program sees")
+	fs.DurationVar(&o.IdleTimeout, "idle-timeout", ptyhost.DefaultIdleTimeout, "end a PTY turn whose program sits at its input box with nothing ending the turn for this long")
+	fs.DurationVar(&o.TurnTimeout, "turn-timeout", ptyhost.DefaultTurnTimeout, "end any turn that runs longer (interrupt and an error result; waiting for approval aside)")
 	fs.SortFlags = false
 }

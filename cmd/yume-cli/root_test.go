@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/yume-cli/yume-cli/emit/emittest"
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // runMain runs the command line in memory and returns exit code, stdout, stderr.
@@ -59,7 +60,7 @@ func TestYumeSpawnLine(t *testing.T) {
 		}
 		want := StartOptions{Provider: "gemini", Model: "gemini-2.5-pro", Cwd: dir, Resume: "sess-1", HistoryFile: "h.json",
 			Prompt: "fix the test", OutputFormat: "stream-json", Verbose: true, PermissionMode: "default", Mode: "auto",
-			Protocol: "claude", Cols: 120, Rows: 40}
+			Protocol: "claude", Cols: 120, Rows: 40, IdleTimeout: ptyhost.DefaultIdleTimeout, TurnTimeout: ptyhost.DefaultTurnTimeout}
 		got.IO = nil
 		if !reflect.DeepEqual(*got, want) {
 			t.Errorf("%v:\n got %+v\nwant %+v", args, *got, want)

@@ -11,12 +11,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/kballard/go-shellquote"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
-	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
-	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/structured"
 )
 
@@ -97,67 +94,6 @@ func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode st
 	}, w)
 }
 
-// runPTY drives the provider's interactive program in a pseudo-terminal.
-func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
-	profile, err := loadProfile(o.provider().Profile, o.RulesFile)
-	if err != nil {
-		return err
-	}
-	argv, err := commandLine(o, profile)
-	if err != nil {
-		return err
-	}
-	w.SetDriveMode("pty")
-	if err := w.Init(o.PermissionMode, []string{"Bash"}); err != nil {
-		return err
-	}
-	proc, err := ptyhost.Start(ptyhost.Options{Argv: argv, Dir: o.Cwd, Cols: o.Cols, Rows: o.Rows})
-	if err != nil {
-		var nf *ptyhost.NotFoundError
-		if errors.As(err, &nf) {
-			return fmt.Errorf("provider binary %q not found in PATH: install it or pass --bin PATH", nf.Name)
-		}
-		return fmt.Errorf("starting %s: %w", argv[0], err)
-	}
-	defer proc.Close()
-	var term ptyhost.Terminal = proc
-	if o.RecordFile != "" {
-		rec, err := startRecording(o, argv, proc)
-		if err != nil {
-			return err
-		}
-		defer rec.finish(proc)
-		term = rec
-	}
-	trace, closeTrace, err := traceWriter(o)
-	if err != nil {
-		return err
-	}
-	defer closeTrace()
-	outcome, err := ptyhost.Drive(ctx, ptyhost.DriverConfig{
-		Term:        term,
-		Profile:     profile,
-		Out:         w,
-		Controls:    readControls(ctx, o, w),
-		Mode:        permission.Mode(o.PermissionMode),
-		Prompt:      o.Prompt,
-		CommandLine: shellquote.Join(argv...),
-		Cols:        o.Cols,
-		Rows:        o.Rows,
-		Trace:       trace,
-	})
-	if o.Verbose {
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Exit)
-	}
-	if err != nil {
-		return err
-	}
-	if outcome.Interrupted || !outcome.Exit.Success() {
-		return &exitError{1}
-	}
-	return nil
-}
-
 // loadProfile returns the provider's embedded profile merged with --rules.
 func loadProfile(name, rulesFile string) (*heuristics.Profile, error) {
 	p, err := heuristics.LoadProfile(name)
@@ -176,27 +112,6 @@ func loadProfile(name, rulesFile string) (*heuristics.Profile, error) {
 		return nil, err
 	}
 	return p.Merge(over), nil
-}
-
-// commandLine is the program to run: "-- CMD ARGS…" wins, else the
-// profile's template with --bin as the program.
-func commandLine(o *StartOptions, p *heuristics.Profile) ([]string, error) {
-	if len(o.Command) > 0 {
-		return o.Command, nil
-	}
-	if len(p.Command) == 0 {
-		return nil, fmt.Errorf("the %s profile does not say how to start %s: pass -- CMD ARGS…", p.Name, o.provider().Name)
-	}
-	argv := make([]string, 0, len(p.Command))
-	for _, a := range p.Command {
-		a = strings.ReplaceAll(a, "{prompt}", o.Prompt)
-		a = strings.ReplaceAll(a, "{model}", o.Model)
-		argv = append(argv, a)
-	}
-	if o.Bin != "" {
-		argv[0] = o.Bin
-	}
-	return argv, nil
 }
 
 func traceWriter(o *StartOptions) (io.Writer, func(), error) {

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/kballard/go-shellquote"
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/ptyhost"
+	"github.com/yume-cli/yume-cli/transcript"
+)
+
+// runPTY drives the provider's interactive program in a pseudo-terminal.
+func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
+	profile, err := loadProfile(o.provider().Profile, o.RulesFile)
+	if err != nil {
+		return err
+	}
+	l, err := launchTUI(ctx, o, profile)
+	if err != nil {
+		return err
+	}
+	argv := l.argv
+	w.SetDriveMode("pty")
+	if err := w.Init(o.PermissionMode, []string{"Bash"}); err != nil {
+		return err
+	}
+	proc, err := ptyhost.Start(ptyhost.Options{Argv: argv, Dir: o.Cwd, Cols: o.Cols, Rows: o.Rows})
+	if err != nil {
+		var nf *ptyhost.NotFoundError
+		if errors.As(err, &nf) {
+			return fmt.Errorf("provider binary %q not found in PATH: install it or pass --bin PATH", nf.Name)
+		}
+		return fmt.Errorf("starting %s: %w", argv[0], err)
+	}
+	defer proc.Close()
+	var term ptyhost.Terminal = proc
+	if o.RecordFile != "" {
+		rec, err := startRecording(o, argv, proc)
+		if err != nil {
+			return err
+		}
+		defer rec.finish(proc)
+		term = rec
+	}
+	trace, closeTrace, err := traceWriter(o)
+	if err != nil {
+		return err
+	}
+	defer closeTrace()
+	outcome, err := ptyhost.Drive(ctx, ptyhost.DriverConfig{
+		Term:         term,
+		Profile:      profile,
+		Out:          w,
+		Controls:     readControls(ctx, o, w),
+		Mode:         permission.Mode(o.PermissionMode),
+		Prompt:       o.Prompt,
+		CommandLine:  shellquote.Join(argv...),
+		Cols:         o.Cols,
+		Rows:         o.Rows,
+		Trace:        trace,
+		Record:       l.record,
+		UnaskedBy:    l.unaskedBy,
+		UnaskedAfter: l.unaskedAfter,
+		IdleTimeout:  o.IdleTimeout,
+		TurnTimeout:  o.TurnTimeout,
+	})
+	if o.Verbose {
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Exit)
+	}
+	if err != nil {
+		return err
+	}
+	if outcome.Interrupted || !outcome.Exit.Success() {
+		return &exitError{1}
+	}
+	return nil
+}
+
+// tuiLaunch is how one PTY turn starts: the command line, the program's
+// own record of the session, and who approves what it runs unasked.
+type tuiLaunch struct {
+	argv      []string
+	record    transcript.Source
+	unaskedBy string
+	// unaskedAfter: a program in its own auto mode asks nothing, so a
+	// recorded call is reported as soon as it is seen to run.
+	unaskedAfter time.Duration
+	session      string // the provider's session id
+}
+
+// launchTUI builds the command line: "-- CMD ARGS…" as given; else the
+// provider's TUI descriptor (its permission mode set from ours, detected
+// from its --help; the prompt after "--"); else the profile's template.
+func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile) (tuiLaunch, error) {
+	if len(o.Command) > 0 {
+		return tuiLaunch{argv: o.Command}, nil
+	}
+	p := o.provider()
+	if p.TUI == nil {
+		argv, err := commandLine(o, profile)
+		return tuiLaunch{argv: argv}, err
+	}
+	bin := p.Program(o.Bin)
+	probe, err := providers.ProbeBinary(ctx, bin)
+	if err != nil {
+		return tuiLaunch{}, fmt.Errorf("%s: %w; %s, or pass --bin PATH", p.Name, err, p.InstallHint())
+	}
+	l := providers.Launch{Prompt: o.Prompt, Model: o.Model, Mode: permission.Mode(o.PermissionMode),
+		Cwd: o.Cwd, Getenv: os.Getenv, Help: probe.Help}
+	if p.TUI.NewSession != nil {
+		l.Session = p.TUI.NewSession()
+	}
+	args, err := p.TUI.Args(l)
+	if err != nil {
+		return tuiLaunch{}, err
+	}
+	t := tuiLaunch{argv: append([]string{bin}, args...), session: l.Session}
+	if p.TUI.Record != nil {
+		t.record = p.TUI.Record(l)
+	}
+	if p.TUI.ModeName != nil {
+		t.unaskedBy = p.TUI.ModeName(l)
+		if l.Mode != permission.Auto {
+			t.unaskedBy += " (it did not ask: a read-only tool, or allowed by its settings)"
+		} else {
+			t.unaskedAfter = 1500 * time.Millisecond
+		}
+	}
+	return t, nil
+}
+
+// commandLine is the program to run: "-- CMD ARGS…" wins, else the
+// profile's template with --bin as the program.
+func commandLine(o *StartOptions, p *heuristics.Profile) ([]string, error) {
+	if len(o.Command) > 0 {
+		return o.Command, nil
+	}
+	if len(p.Command) == 0 {
+		return nil, fmt.Errorf("the %s profile does not say how to start %s: pass -- CMD ARGS…", p.Name, o.provider().Name)
+	}
+	argv := make([]string, 0, len(p.Command))
+	for _, a := range p.Command {
+		a = strings.ReplaceAll(a, "{prompt}", o.Prompt)
+		a = strings.ReplaceAll(a, "{model}", o.Model)
+		argv = append(argv, a)
+	}
+	if o.Bin != "" {
+		argv[0] = o.Bin
+	}
+	return argv, nil
+}

@@ -1,0 +1,109 @@
+package providers
+
+import (
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/yume-cli/yume-cli/transcript"
+)
+
+// Claude Code appends every message of a session to
+// <config>/projects/<cwd made a file name>/<session id>.jsonl, where
+// <config> is $CLAUDE_CONFIG_DIR or ~/.claude. The assistant's text and
+// tool calls (Claude's own tool names) are there before a permission
+// question is drawn, tool results after a call ran, and a system
+// "turn_duration" line when the turn ends.
+func claudeRecord(l Launch) transcript.Source {
+	dir := l.Getenv("CLAUDE_CONFIG_DIR")
+	if dir == "" {
+		dir = filepath.Join(l.Getenv("HOME"), ".claude")
+	}
+	pattern := filepath.Join(dir, "projects", "*", l.Session+".jsonl")
+	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, parseClaudeRecord)
+}
+
+// firstMatch is the first file matching pattern.
+func firstMatch(pattern string) (string, bool) {
+	m, _ := filepath.Glob(pattern)
+	if len(m) == 0 {
+		return "", false
+	}
+	return m[0], true
+}
+
+type claudeRecordLine struct {
+	Type        string `json:"type"`
+	Subtype     string `json:"subtype"`
+	IsSidechain bool   `json:"isSidechain"`
+	SessionID   string `json:"sessionId"`
+	Message     *struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
+type claudeRecordBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     map[string]any  `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+// parseClaudeRecord reads one line of a Claude Code session record.
+// Sub-agents' lines (sidechains) are not the session's own work.
+func parseClaudeRecord(line []byte) []transcript.Event {
+	var l claudeRecordLine
+	if json.Unmarshal(line, &l) != nil || l.IsSidechain {
+		return nil
+	}
+	switch {
+	case l.Type == "system" && l.Subtype == "turn_duration":
+		return []transcript.Event{{Kind: transcript.TurnEnd}}
+	case (l.Type == "assistant" || l.Type == "user") && l.Message != nil:
+		var blocks []claudeRecordBlock
+		if json.Unmarshal(l.Message.Content, &blocks) != nil {
+			return nil // a prompt as a plain string
+		}
+		var out []transcript.Event
+		for _, b := range blocks {
+			switch {
+			case l.Type == "assistant" && b.Type == "text" && b.Text != "":
+				out = append(out, transcript.Event{Kind: transcript.Text, Text: b.Text})
+			case l.Type == "assistant" && b.Type == "tool_use":
+				out = append(out, transcript.Event{Kind: transcript.ToolCall, ID: b.ID, Name: b.Name, Input: b.Input})
+			case l.Type == "user" && b.Type == "tool_result":
+				out = append(out, transcript.Event{Kind: transcript.ToolResult, ID: b.ToolUseID, Output: blocksOrString(b.Content), IsError: b.IsError})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// blocksOrString reads tool output: a string, or text blocks joined.
+func blocksOrString(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return string(raw)
+	}
+	var out string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			if out != "" {
+				out += "\n"
+			}
+			out += b.Text
+		}
+	}
+	return out
+}

@@ -1,0 +1,60 @@
+package ptyhost
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Bounded time: no state waits forever on the program. A program back at
+// its ready input box, not busy, with nothing ending the turn, ends it
+// after IdleTimeout (a second after a denial, which stops its turn); every
+// turn ends after TurnTimeout. Waiting for the GUI's answer is not the
+// program's stall: the turn timeout waits while a question is open.
+
+// checkIdle starts the idle clock on a settled screen at rest.
+func (d *driver) checkIdle() {
+	p := d.cfg.Profile
+	if d.st != stateIdle || d.queued != "" || p.Ready == nil || d.idleAt != 0 || d.rec.waiting != nil {
+		return
+	}
+	screen := d.screen.String()
+	if !p.Ready.MatchString(screen) || p.Busy != nil && p.Busy.MatchString(screen) {
+		return
+	}
+	wait := d.cfg.IdleTimeout
+	if d.deniedLast {
+		wait = min(wait, denialIdle)
+	}
+	d.idleAt, d.idleGen = d.now()+wait, d.screen.Generation()
+}
+
+// idleEnd ends a turn the program left at rest, if the screen has not
+// changed since the idle clock started (a change starts it again on the
+// next settled screen).
+func (d *driver) idleEnd() {
+	if d.st != stateIdle || d.screen.Generation() != d.idleGen {
+		return
+	}
+	d.pollRecord()
+	if d.st != stateIdle {
+		return // the record ended the turn
+	}
+	why := "denied, and the program stopped its turn"
+	if !d.deniedLast {
+		why = fmt.Sprintf("the program is back at its input box and nothing ended the turn for %v", d.cfg.IdleTimeout)
+		d.emitErr(d.out.Notice(fmt.Sprintf("yume-cli: %s (profile %s, state %s); the turn ends here", why, d.cfg.Profile.Name, d.st)))
+	}
+	d.turnDone(nil, why)
+}
+
+// turnTimeout ends a turn that ran too long, unless it waits for the GUI.
+func (d *driver) turnTimeout() {
+	d.turnAt = 0
+	if d.st == stateAwaiting {
+		d.turnAt = d.now() + d.cfg.TurnTimeout/10 // the person decides; look again later
+		return
+	}
+	screen := strings.TrimRight(d.screen.String(), "\n ")
+	d.interrupt(fmt.Sprintf("the turn took longer than %v (profile %s, state %s); the last screen:\n%s",
+		d.cfg.TurnTimeout, d.cfg.Profile.Name, d.st, screen))
+}
