@@ -27,7 +27,7 @@ func init() {
 		Structured: []Mode{
 			{Name: ModeJSON, Since: "1.0.0", Format: "claude-stream-json", Resumes: true, Command: claudeJSON},
 		},
-		TUI: &TUI{Args: claudeTUI, NewSession: newUUID, Record: claudeRecord, ModeName: claudeModeName},
+		TUI: &TUI{RecordEndsTurns: true, Args: claudeTUI, NewSession: newUUID, Record: claudeRecord, ModeName: claudeModeName},
 	})
 }
 

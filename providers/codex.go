@@ -1,5 +1,11 @@
 package providers
 
+import (
+	"errors"
+
+	"github.com/yume-cli/yume-cli/permission"
+)
+
 // Codex: `codex exec --json`. It cannot ask for approvals: the sandbox is
 // chosen up front.
 func init() {
@@ -18,7 +24,41 @@ func init() {
 		Structured: []Mode{
 			{Name: ModeJSON, Since: "0.44.0", Format: "codex-exec-json", Resumes: true, Command: codexJSON},
 		},
+		TUI: &TUI{RecordEndsTurns: true, Args: codexTUI, Record: codexRecord, ModeName: codexModeName},
 	})
+}
+
+// codexTUI asks before anything can change: approval on request and a
+// read-only sandbox, so a write needs the model to ask for a run outside
+// it. yume-cli's auto mode is Codex's own bypass. The prompt comes after
+// "--"; a resumed session is `codex resume ID`.
+func codexTUI(l Launch) ([]string, error) {
+	var args []string
+	if l.Resume {
+		args = append(args, "resume", l.Session)
+	}
+	if l.Mode == permission.Auto && hasFlag(l.Help, "--dangerously-bypass-approvals-and-sandbox") {
+		args = append(args, "--dangerously-bypass-approvals-and-sandbox")
+	} else {
+		policy := firstOf(flagChoices(l.Help, "--ask-for-approval"), "untrusted", "on-request")
+		sandbox := firstOf(flagChoices(l.Help, "--sandbox"), "read-only")
+		if policy == "" || sandbox == "" {
+			return nil, errors.New("cannot read codex's approval policies and sandboxes from `codex --help`; yume-cli does not start it without a policy that asks")
+		}
+		args = append(args, "--ask-for-approval", policy, "--sandbox", sandbox)
+	}
+	args = appendFlag(args, "--model", l.Model)
+	if l.Prompt != "" {
+		args = append(args, "--", l.Prompt)
+	}
+	return args, nil
+}
+
+func codexModeName(l Launch) string {
+	if l.Mode == permission.Auto {
+		return "codex without approvals or sandbox"
+	}
+	return "codex read-only sandbox"
 }
 
 func codexJSON(r Request) Invocation {

@@ -1,5 +1,11 @@
 package providers
 
+import (
+	"errors"
+
+	"github.com/yume-cli/yume-cli/permission"
+)
+
 // GitHub Copilot CLI: `copilot -p --output-format json`, or ACP
 // (`--acp --stdio`). Version floors from its changelog: 0.0.422 JSONL,
 // 0.0.397 --acp.
@@ -21,7 +27,49 @@ func init() {
 			{Name: ModeJSON, Since: "0.0.422", Format: "copilot-json", Resumes: true, Command: copilotJSON},
 		},
 		MapTool: copilotTool,
+		TUI: &TUI{RecordEndsTurns: true, Args: copilotTUI, NewSession: newUUID, Record: copilotRecord, Env: copilotEnv,
+			ModeName: func(l Launch) string {
+				if l.Mode == permission.Auto {
+					return "copilot --allow-all-tools"
+				}
+				return "copilot manual approval"
+			}},
 	})
+}
+
+// copilotTUI: Copilot asks for every tool unless told otherwise, so only
+// auto says --allow-all-tools. The session id is both how a new session is
+// named and how an old one is resumed. The prompt is the value of
+// --interactive=, which is never read as an option.
+func copilotTUI(l Launch) ([]string, error) {
+	var args []string
+	if l.Mode == permission.Auto {
+		if !hasFlag(l.Help, "--allow-all-tools") {
+			return nil, errors.New("`copilot --help` lists no --allow-all-tools: use --permission-mode default")
+		}
+		args = append(args, "--allow-all-tools")
+	}
+	if l.Session != "" {
+		flag := "--session-id"
+		if !hasFlag(l.Help, flag) {
+			flag = "--resume"
+		}
+		args = append(args, flag, l.Session)
+	}
+	args = appendFlag(args, "--model", l.Model)
+	if l.Prompt != "" {
+		args = append(args, "--interactive="+l.Prompt)
+	}
+	return args, nil
+}
+
+// copilotEnv turns off COPILOT_ALLOW_ALL, which would let every tool run
+// unasked, unless yume-cli's mode is auto.
+func copilotEnv(l Launch) []string {
+	if l.Mode == permission.Auto {
+		return nil
+	}
+	return []string{"COPILOT_ALLOW_ALL=false"}
 }
 
 func copilotJSON(r Request) Invocation {

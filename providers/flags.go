@@ -10,35 +10,47 @@ import (
 // Flag detection from a program's --help, so a release that renames a
 // flag's values is read, not assumed.
 
-var choicesRE = regexp.MustCompile(`(?s)^[^\n]*?\(choices: ([^)]*)\)|^[^\n]*?\[choices: ([^\]]*)\]`)
+// The ways help texts list a flag's values: commander's (choices: "a",
+// "b"), yargs' [choices: "a", "b"], clap's [possible values: a, b], and
+// clap's long form "Possible values: - a: … - b: …".
+var (
+	choicesRE  = regexp.MustCompile(`\((?:choices|possible values): ([^)]*)\)|\[(?:choices|possible values): ([^\]]*)\]`)
+	possibleRE = regexp.MustCompile(`Possible values:(.*)`)
+	itemRE     = regexp.MustCompile(`(?:^| )- ([\w-]+):`)
+)
 
-// flagChoices lists the values --help gives for flag, from commander's
-// `(choices: "a", "b")` or yargs' `[choices: "a", "b"]`; nil when help
-// does not list them.
+// flagChoices lists the values --help gives for flag; nil when help does
+// not list them.
 func flagChoices(help, flag string) []string {
 	i := flagIndex(help, flag)
 	if i < 0 {
 		return nil
 	}
-	// The choices may wrap onto the next lines of the option's text.
-	rest := help[i:]
-	if end := strings.Index(rest, "\n  -"); end > 0 {
-		rest = rest[:end]
+	// The option's text runs to the next option; choices may wrap.
+	rest := help[i+len(flag):]
+	if end := nextOption.FindStringIndex(rest); end != nil {
+		rest = rest[:end[0]]
 	}
 	rest = strings.Join(strings.Fields(rest), " ")
-	m := choicesRE.FindStringSubmatch(rest)
-	if m == nil {
-		return nil
+	var list []string
+	if m := choicesRE.FindStringSubmatch(rest); m != nil {
+		list = strings.Split(m[1]+m[2], ",")
+	} else if m := possibleRE.FindStringSubmatch(rest); m != nil {
+		for _, it := range itemRE.FindAllStringSubmatch(m[1], -1) {
+			list = append(list, it[1])
+		}
 	}
-	list := m[1] + m[2]
 	var out []string
-	for _, q := range strings.Split(list, ",") {
+	for _, q := range list {
 		if v := strings.Trim(strings.TrimSpace(q), `"'`); v != "" {
 			out = append(out, v)
 		}
 	}
 	return out
 }
+
+// nextOption finds the start of the next option in a help text.
+var nextOption = regexp.MustCompile(`\n\s*(?:-\w, )?--[\w-]`)
 
 // hasFlag reports whether help documents flag.
 func hasFlag(help, flag string) bool { return flagIndex(help, flag) >= 0 }

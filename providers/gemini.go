@@ -1,5 +1,11 @@
 package providers
 
+import (
+	"errors"
+
+	"github.com/yume-cli/yume-cli/permission"
+)
+
 // Gemini CLI: `gemini --output-format stream-json`, or ACP (`--acp`).
 func init() {
 	register(&Provider{
@@ -22,7 +28,39 @@ func init() {
 			{Name: ModeJSON, Since: "0.11.0", Format: "gemini-stream-json", Resumes: true, Command: geminiJSON},
 		},
 		MapTool: geminiTool,
+		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, Record: geminiRecord, RecordAfterRun: true,
+			ModeName: func(l Launch) string { return "gemini --approval-mode " + geminiMode(l) }},
 	})
+}
+
+// geminiTUI: --approval-mode default asks before every tool that changes
+// anything; auto is yolo. A new session takes our id (--session-id), an
+// old one is --resume'd; the prompt is the value of --prompt-interactive=.
+func geminiTUI(l Launch) ([]string, error) {
+	mode := geminiMode(l)
+	if mode == "" {
+		return nil, errors.New("cannot read gemini's approval modes from `gemini --help`; yume-cli does not start it without a mode that asks")
+	}
+	args := []string{"--approval-mode", mode}
+	switch {
+	case l.Resume:
+		args = append(args, "--resume", l.Session)
+	case l.Session != "" && hasFlag(l.Help, "--session-id"):
+		args = append(args, "--session-id", l.Session)
+	}
+	args = appendFlag(args, "--model", l.Model)
+	if l.Prompt != "" {
+		args = append(args, "--prompt-interactive="+l.Prompt)
+	}
+	return args, nil
+}
+
+func geminiMode(l Launch) string {
+	have := flagChoices(l.Help, "--approval-mode")
+	if l.Mode == permission.Auto {
+		return firstOf(have, "yolo")
+	}
+	return firstOf(have, "default")
 }
 
 func geminiJSON(r Request) Invocation {

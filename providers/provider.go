@@ -66,9 +66,18 @@ type TUI struct {
 	NewSession func() string
 	// Record follows the program's own record of the session.
 	Record func(l Launch) transcript.Source
+	// RecordAfterRun: the record holds a call only once it ran (Gemini),
+	// so a question is reported from the screen without waiting for it.
+	RecordAfterRun bool
+	// RecordEndsTurns: the record marks the end of each turn; otherwise
+	// the screen's done rules (and the idle timeout) end it.
+	RecordEndsTurns bool
 	// ModeName names the program's own mode for l.Mode, for the reports
 	// of tool calls it ran without asking ("claude auto mode").
 	ModeName func(l Launch) string
+	// Env is environment the program gets on top of yume-cli's (nil:
+	// none): a variable that would let it run tools unasked, turned off.
+	Env func(l Launch) []string
 }
 
 // Launch is what one PTY turn asks of a TUI.

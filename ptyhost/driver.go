@@ -41,6 +41,12 @@ type DriverConfig struct {
 	// program in its own auto mode, which asks nothing. 0 waits for the
 	// result (a program that may still ask, in a dialog no rule knows).
 	UnaskedAfter time.Duration
+	// RecordAfterRun: the record holds a call only once it ran, so a
+	// question does not wait for it (driver_record.go).
+	RecordAfterRun bool
+	// RecordEndsTurns: the record marks each turn's end, so a done rule on
+	// screen waits for it; otherwise done rules end turns.
+	RecordEndsTurns bool
 	// IdleTimeout ends a turn whose program is back at its ready input
 	// box, not busy, with nothing ending the turn (default 5s).
 	IdleTimeout time.Duration

@@ -154,12 +154,16 @@ func (d *driver) ask(det *heuristics.Detection) {
 		command = describeCall(c.ev.Name, p.input)
 		d.tr.state(fmt.Sprintf("question %d: the call comes from the program's record (%s %s)", p.n, c.ev.Name, c.ev.ID))
 	} else if d.cfg.Record != nil {
-		d.tr.state(fmt.Sprintf("question %d: the call comes from the screen (nothing in the program's record)", p.n))
+		d.tr.state(fmt.Sprintf("question %d: the call comes from the screen (nothing in the program's record yet)", p.n))
+		d.rec.orphans = append(d.rec.orphans, orphan{toolUse: p.id, tool: p.tool, command: command})
 	}
 	if m, ok := d.cfg.Term.(Marker); ok {
 		m.Mark(fmt.Sprintf("question %d: %s", p.n, command))
 	}
 	d.emitErr(d.out.ToolUse(p.id, p.tool, p.input))
+	if c := d.callOf(p.id); c != nil {
+		d.reportAlso(c, "the question about "+p.id)
+	}
 	dec, early := d.policy.Decide(p.id, command)
 	if dec.Notice != "" {
 		d.emitErr(d.out.Notice(dec.Notice))

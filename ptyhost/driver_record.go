@@ -30,9 +30,10 @@ const (
 type recCall struct {
 	ev      transcript.Event
 	seenAt  time.Duration
-	toolUse string // our tool_use id, once reported
-	denied  bool   // we answered its question with a denial
-	done    bool   // its result is reported
+	toolUse string   // our tool_use id, once reported
+	also    []string // the tool_use ids of ev.Also
+	denied  bool     // we answered its question with a denial
+	done    bool     // its result is reported
 }
 
 // recordState is what the driver learned from the record.
@@ -43,6 +44,16 @@ type recordState struct {
 	waiting *heuristics.Detection
 	waitEnd time.Duration
 	failed  bool // a read error was reported
+	// orphans are questions asked from the screen before the record held
+	// their call (a record written after a call ran): the next recorded
+	// calls are theirs.
+	orphans []orphan
+}
+
+// orphan is a question reported before its call reached the record.
+type orphan struct {
+	toolUse, tool, command string
+	denied                 bool
 }
 
 // recordLive reports whether the record is found and read.
@@ -88,8 +99,10 @@ func (d *driver) recordEvent(e transcript.Event) {
 			d.rec.calls = map[string]*recCall{}
 		}
 		if _, ok := d.rec.calls[e.ID]; !ok {
-			d.rec.calls[e.ID] = &recCall{ev: e, seenAt: d.now()}
+			c := &recCall{ev: e, seenAt: d.now()}
+			d.rec.calls[e.ID] = c
 			d.rec.order = append(d.rec.order, e.ID)
+			d.adopt(c)
 		}
 	case transcript.ToolResult:
 		d.recordResult(e)
@@ -120,7 +133,24 @@ func (d *driver) recordResult(e transcript.Event) {
 	if out == "" {
 		out = "(no output)"
 	}
-	d.emitErr(d.out.ToolResult(c.toolUse, out, e.IsError))
+	for _, id := range append([]string{c.toolUse}, c.also...) {
+		d.emitErr(d.out.ToolResult(id, out, e.IsError))
+	}
+}
+
+// reportAlso writes the tool_uses of the other files a call changes (a
+// patch of several files), each saying what approved it.
+func (d *driver) reportAlso(c *recCall, by string) {
+	for _, a := range c.ev.Also {
+		id := emit.NewToolUseID()
+		input := maps.Clone(a.Input)
+		if input == nil {
+			input = map[string]any{}
+		}
+		input["approved_by"] = by
+		c.also = append(c.also, id)
+		d.emitErr(d.out.ToolUse(id, a.Name, input))
+	}
 }
 
 // pendingCall is the newest recorded call not reported yet: the one a
@@ -166,12 +196,13 @@ func (d *driver) reportCall(c *recCall) {
 	input["approved_by"] = by
 	d.tr.state(fmt.Sprintf("the program ran %s %s without asking: reported as %s", c.ev.Name, c.ev.ID, c.toolUse))
 	d.emitErr(d.out.ToolUse(c.toolUse, c.ev.Name, input))
+	d.reportAlso(c, by)
 }
 
 // askWithRecord holds a question until its call is in the record (at
 // most recordWait); false when there is no record to wait for.
 func (d *driver) askWithRecord(det *heuristics.Detection) bool {
-	if !d.recordLive() {
+	if !d.recordLive() || d.cfg.RecordAfterRun {
 		return false
 	}
 	d.pollRecord()
@@ -184,22 +215,47 @@ func (d *driver) askWithRecord(det *heuristics.Detection) bool {
 	return true
 }
 
+// adopt links a newly recorded call to the oldest question asked from the
+// screen before the record had it, and says so if the screen showed a
+// different command than the one that ran.
+func (d *driver) adopt(c *recCall) {
+	if len(d.rec.orphans) == 0 {
+		return
+	}
+	o := d.rec.orphans[0]
+	d.rec.orphans = d.rec.orphans[1:]
+	c.toolUse, c.denied = o.toolUse, o.denied
+	d.tr.state(fmt.Sprintf("the record's %s %s is the question %s", c.ev.Name, c.ev.ID, o.toolUse))
+	if ran := describeCall(c.ev.Name, c.ev.Input); o.tool == c.ev.Name && ran != o.command && !c.denied {
+		d.emitErr(d.out.Notice(fmt.Sprintf("the program ran %q; its screen had shown %q", ran, o.command)))
+	}
+}
+
 // recordHas reports whether tool_use id is a call the record tracks.
-func (d *driver) recordHas(id string) bool {
+func (d *driver) recordHas(id string) bool { return d.callOf(id) != nil }
+
+// callOf is the recorded call reported as tool_use id, or nil.
+func (d *driver) callOf(id string) *recCall {
 	for _, c := range d.rec.calls {
 		if c.toolUse == id {
-			return true
+			return c
 		}
 	}
-	return false
+	return nil
 }
 
 // markDenied records that the call behind tool_use id was denied: its
 // result in the record is the program's note of the denial, not output.
 func (d *driver) markDenied(id string) {
-	for _, c := range d.rec.calls {
-		if c.toolUse == id {
-			c.denied = true
+	for i := range d.rec.orphans {
+		if d.rec.orphans[i].toolUse == id {
+			d.rec.orphans[i].denied = true
+		}
+	}
+	if c := d.callOf(id); c != nil {
+		c.denied = true
+		for i, a := range c.also {
+			d.emitErr(d.out.Deny(a, c.ev.Also[i].Name, c.ev.Also[i].Input, "Denied with "+id+"."))
 		}
 	}
 }

@@ -75,15 +75,21 @@ func (d *driver) done(det *heuristics.Detection) {
 		d.engine.Forget(det) // done again once the program took the keys
 		return
 	}
-	if d.recordLive() {
+	if d.recordLive() && d.cfg.RecordEndsTurns {
 		d.pollRecord()
 		if d.st == stateQuitting || d.st == stateEnded || !d.deniedLast {
 			d.engine.Forget(det) // the record ends the turn, or will
 			return
 		}
 	}
-	d.text(det.Text)
-	d.turnDone(det, "a done rule fired")
+	if d.recordLive() {
+		d.pollRecord() // the record's text, not the screen's
+	} else {
+		d.text(det.Text)
+	}
+	if d.st != stateQuitting && d.st != stateEnded {
+		d.turnDone(det, "a done rule fired")
+	}
 }
 
 // turnDone ends the turn: calls the record still holds unreported, the open

@@ -40,6 +40,9 @@ type Event struct {
 	// Write{file_path,content}, …): providers map their own.
 	Name  string
 	Input map[string]any
+	// Also are more changes of the same call (a patch that edits several
+	// files): each is reported as a tool_use of its own.
+	Also []Call
 	// Output and IsError are a ToolResult's.
 	Output  string
 	IsError bool
@@ -47,6 +50,12 @@ type Event struct {
 	Text string
 	// Session is the provider's session id.
 	Session string
+}
+
+// Call is a tool call in Claude's words.
+type Call struct {
+	Name  string
+	Input map[string]any
 }
 
 // Parser turns one complete line of a record into events. A parser may

@@ -32,7 +32,11 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
 	if err := w.Init(o.PermissionMode, []string{"Bash"}); err != nil {
 		return err
 	}
-	proc, err := ptyhost.Start(ptyhost.Options{Argv: argv, Dir: o.Cwd, Cols: o.Cols, Rows: o.Rows})
+	var env []string
+	if len(l.env) > 0 {
+		env = append(os.Environ(), l.env...)
+	}
+	proc, err := ptyhost.Start(ptyhost.Options{Argv: argv, Env: env, Dir: o.Cwd, Cols: o.Cols, Rows: o.Rows})
 	if err != nil {
 		var nf *ptyhost.NotFoundError
 		if errors.As(err, &nf) {
@@ -56,21 +60,23 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
 	}
 	defer closeTrace()
 	outcome, err := ptyhost.Drive(ctx, ptyhost.DriverConfig{
-		Term:         term,
-		Profile:      profile,
-		Out:          w,
-		Controls:     readControls(ctx, o, w),
-		Mode:         permission.Mode(o.PermissionMode),
-		Prompt:       o.Prompt,
-		CommandLine:  shellquote.Join(argv...),
-		Cols:         o.Cols,
-		Rows:         o.Rows,
-		Trace:        trace,
-		Record:       l.record,
-		UnaskedBy:    l.unaskedBy,
-		UnaskedAfter: l.unaskedAfter,
-		IdleTimeout:  o.IdleTimeout,
-		TurnTimeout:  o.TurnTimeout,
+		Term:            term,
+		Profile:         profile,
+		Out:             w,
+		Controls:        readControls(ctx, o, w),
+		Mode:            permission.Mode(o.PermissionMode),
+		Prompt:          o.Prompt,
+		CommandLine:     shellquote.Join(argv...),
+		Cols:            o.Cols,
+		Rows:            o.Rows,
+		Trace:           trace,
+		Record:          l.record,
+		UnaskedBy:       l.unaskedBy,
+		UnaskedAfter:    l.unaskedAfter,
+		RecordAfterRun:  l.recordAfterRun,
+		RecordEndsTurns: l.recordEndsTurns,
+		IdleTimeout:     o.IdleTimeout,
+		TurnTimeout:     o.TurnTimeout,
 	})
 	if o.Verbose {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Exit)
@@ -92,8 +98,11 @@ type tuiLaunch struct {
 	unaskedBy string
 	// unaskedAfter: a program in its own auto mode asks nothing, so a
 	// recorded call is reported as soon as it is seen to run.
-	unaskedAfter time.Duration
-	session      string // the provider's session id
+	unaskedAfter    time.Duration
+	recordAfterRun  bool     // the record holds a call only once it ran
+	recordEndsTurns bool     // the record marks each turn's end
+	env             []string // on top of yume-cli's environment
+	session         string   // the provider's session id
 }
 
 // launchTUI builds the command line: "-- CMD ARGS…" as given; else the
@@ -114,7 +123,7 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 		return tuiLaunch{}, fmt.Errorf("%s: %w; %s, or pass --bin PATH", p.Name, err, p.InstallHint())
 	}
 	l := providers.Launch{Prompt: o.Prompt, Model: o.Model, Mode: permission.Mode(o.PermissionMode),
-		Cwd: o.Cwd, Getenv: os.Getenv, Help: probe.Help}
+		Cwd: o.Cwd, Getenv: os.Getenv, Help: probe.Help, Started: time.Now()}
 	if p.TUI.NewSession != nil {
 		l.Session = p.TUI.NewSession()
 	}
@@ -122,9 +131,13 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	if err != nil {
 		return tuiLaunch{}, err
 	}
-	t := tuiLaunch{argv: append([]string{bin}, args...), session: l.Session}
+	t := tuiLaunch{argv: append([]string{bin}, args...), session: l.Session, recordAfterRun: p.TUI.RecordAfterRun,
+		recordEndsTurns: p.TUI.RecordEndsTurns}
 	if p.TUI.Record != nil {
 		t.record = p.TUI.Record(l)
+	}
+	if p.TUI.Env != nil {
+		t.env = p.TUI.Env(l)
 	}
 	if p.TUI.ModeName != nil {
 		t.unaskedBy = p.TUI.ModeName(l)

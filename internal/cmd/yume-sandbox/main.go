@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 	"github.com/yume-cli/yume-cli/internal/fakemodel/offline"
@@ -90,7 +91,7 @@ func run(provider, scriptPath, dir, binDir string, printEnv bool, argv []string)
 		return err
 	}
 	cmd := exec.Command(path, argv[1:]...)
-	cmd.Env, cmd.Dir = sb.Env, sb.Workspace
+	cmd.Env, cmd.Dir = interactiveEnv(sb.Env), sb.Workspace
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	return cmd.Run()
 }
@@ -148,6 +149,20 @@ func shellQuote(s string) string {
 		}
 	}
 	return out + "'"
+}
+
+// interactiveEnv is the sandbox's environment for a person's terminal: the
+// offline settings, but a real TERM and colour, as the live TUI tests use.
+func interactiveEnv(env []string) []string {
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "TERM", "NO_COLOR", "CI":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "TERM=xterm-256color", "COLORTERM=truecolor")
 }
 
 // lookPathIn finds name on the PATH of env.

@@ -1,0 +1,234 @@
+package providers
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/kballard/go-shellquote"
+	"github.com/yume-cli/yume-cli/transcript"
+)
+
+// Codex records a session as a rollout, $CODEX_HOME/sessions/YYYY/MM/DD/
+// rollout-<time>-<session id>.jsonl (CODEX_HOME defaults to ~/.codex): a
+// session_meta line with the cwd, then response items — the model's
+// messages, its function calls (exec_command with the exact command line,
+// apply_patch with the patch) written before a question is drawn, their
+// outputs — and a task_complete event when the turn ends. Codex picks the
+// session id, so a new session's rollout is the newest one for our cwd
+// started after the program.
+func codexRecord(l Launch) transcript.Source {
+	home := l.Getenv("CODEX_HOME")
+	if home == "" {
+		home = filepath.Join(l.Getenv("HOME"), ".codex")
+	}
+	pattern := filepath.Join(home, "sessions", "*", "*", "*", "rollout-*.jsonl")
+	locate := func() (string, bool) {
+		if l.Resume {
+			return firstMatch(filepath.Join(home, "sessions", "*", "*", "*", "rollout-*"+l.Session+".jsonl"))
+		}
+		return newestFor(pattern, l, codexCwd)
+	}
+	return transcript.NewTail(locate, parseCodexRecord)
+}
+
+// newestFor is the newest file matching pattern, modified since the
+// program started, whose first line says cwd is l.Cwd.
+func newestFor(pattern string, l Launch, cwdOf func(first []byte) string) (string, bool) {
+	paths, _ := filepath.Glob(pattern)
+	type cand struct {
+		path string
+		mod  int64
+	}
+	var cs []cand
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && !fi.ModTime().Before(l.Started) {
+			cs = append(cs, cand{p, fi.ModTime().UnixNano()})
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].mod > cs[j].mod })
+	for _, c := range cs {
+		if sameDir(cwdOf(firstLine(c.path)), l.Cwd) {
+			return c.path, true
+		}
+	}
+	return "", false
+}
+
+func firstLine(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 4<<20)
+	if sc.Scan() {
+		return sc.Bytes()
+	}
+	return nil
+}
+
+func sameDir(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 == nil && err2 == nil {
+		return ra == rb
+	}
+	return filepath.Clean(a) == filepath.Clean(b)
+}
+
+func codexCwd(first []byte) string {
+	var l struct {
+		Type    string `json:"type"`
+		Payload struct {
+			Cwd string `json:"cwd"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(first, &l) != nil || l.Type != "session_meta" {
+		return ""
+	}
+	return l.Payload.Cwd
+}
+
+type codexRolloutLine struct {
+	Type    string `json:"type"`
+	Payload struct {
+		Type      string          `json:"type"`
+		ID        string          `json:"id"`
+		Role      string          `json:"role"`
+		Content   json.RawMessage `json:"content"`
+		Name      string          `json:"name"`
+		Arguments string          `json:"arguments"`
+		Input     string          `json:"input"`
+		CallID    string          `json:"call_id"`
+		Output    json.RawMessage `json:"output"`
+	} `json:"payload"`
+}
+
+// parseCodexRecord reads one rollout line.
+func parseCodexRecord(line []byte) []transcript.Event {
+	var l codexRolloutLine
+	if json.Unmarshal(line, &l) != nil {
+		return nil
+	}
+	p := l.Payload
+	switch {
+	case l.Type == "session_meta":
+		return []transcript.Event{{Kind: transcript.Session, Session: p.ID}}
+	case l.Type == "event_msg" && p.Type == "task_complete":
+		return []transcript.Event{{Kind: transcript.TurnEnd}}
+	case l.Type != "response_item":
+		return nil
+	case p.Type == "message" && p.Role == "assistant":
+		var blocks []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		_ = json.Unmarshal(p.Content, &blocks) // Not blocks: no text.
+		var out []transcript.Event
+		for _, b := range blocks {
+			if b.Type == "output_text" && b.Text != "" {
+				out = append(out, transcript.Event{Kind: transcript.Text, Text: b.Text})
+			}
+		}
+		return out
+	case p.Type == "function_call" || p.Type == "custom_tool_call":
+		args := map[string]any{}
+		if p.Arguments != "" {
+			_ = json.Unmarshal([]byte(p.Arguments), &args) // Not an object: the raw input below.
+		}
+		if p.Input != "" {
+			args["input"] = p.Input
+		}
+		return []transcript.Event{codexCall(p.CallID, p.Name, args)}
+	case p.Type == "function_call_output" || p.Type == "custom_tool_call_output":
+		out, failed := codexOutput(p.Output)
+		return []transcript.Event{{Kind: transcript.ToolResult, ID: p.CallID, Output: out, IsError: failed}}
+	}
+	return nil
+}
+
+// codexCall maps Codex's tools to Claude's.
+func codexCall(id, name string, a map[string]any) transcript.Event {
+	e := transcript.Event{Kind: transcript.ToolCall, ID: id, Name: name, Input: a}
+	switch name {
+	case "exec_command", "shell", "local_shell", "container.exec":
+		cmd := ""
+		switch c := a["cmd"].(type) {
+		case string:
+			cmd = c
+		}
+		if cmd == "" {
+			cmd = commandString(a["command"])
+		}
+		e.Name, e.Input = "Bash", map[string]any{"command": cmd}
+		if j := str(a["justification"]); j != "" {
+			e.Input["description"] = j
+		}
+	case "apply_patch":
+		patch := str(a["input"])
+		if patch == "" {
+			patch = str(a["patch"])
+		}
+		if calls := PatchCalls(patch); len(calls) > 0 {
+			e.Name, e.Input, e.Also = calls[0].Name, calls[0].Input, calls[1:]
+		}
+	case "update_plan":
+		var items []any
+		if plan, ok := a["plan"].([]any); ok {
+			for _, it := range plan {
+				if m, ok := it.(map[string]any); ok {
+					items = append(items, map[string]any{"content": m["step"], "status": m["status"]})
+				}
+			}
+		}
+		e.Name, e.Input = "TodoWrite", map[string]any{"todos": Todos(items, "content")}
+	}
+	return e
+}
+
+// commandString is a command given as an argv list or a string, with a
+// shell wrapper ("bash -lc '…'") taken off.
+func commandString(v any) string {
+	switch c := v.(type) {
+	case string:
+		return c
+	case []any:
+		var words []string
+		for _, w := range c {
+			words = append(words, str(w))
+		}
+		if len(words) == 3 && (words[1] == "-lc" || words[1] == "-c") && strings.HasSuffix(words[0], "sh") {
+			return words[2]
+		}
+		return shellquote.Join(words...)
+	}
+	return ""
+}
+
+// codexOutput is a call's output without the header Codex puts on a
+// command's ("Chunk ID: …", "Process exited with code N", "Output:"), and
+// whether that header says it failed.
+func codexOutput(raw json.RawMessage) (out string, failed bool) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		var o struct {
+			Output string `json:"output"`
+		}
+		_ = json.Unmarshal(raw, &o) // Other shapes: no output.
+		s = o.Output
+	}
+	i := strings.Index(s, "\nOutput:\n")
+	if i < 0 || !strings.Contains(s[:i], "Process exited with code") {
+		return s, false
+	}
+	head := s[:i]
+	return s[i+len("\nOutput:\n"):], !strings.Contains(head, "Process exited with code 0\n") && !strings.HasSuffix(head, "Process exited with code 0")
+}

@@ -1,0 +1,107 @@
+package providers
+
+import (
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/yume-cli/yume-cli/transcript"
+)
+
+// Copilot CLI writes a session's events to
+// ~/.copilot/session-state/<session id>/events.jsonl ($COPILOT_HOME moves
+// ~/.copilot): assistant.message with its text and tool requests,
+// permission.requested before a question is drawn, tool.execution_complete
+// with the output, and assistant.turn_end after each model round — the
+// last round of a turn requested no tools.
+func copilotRecord(l Launch) transcript.Source {
+	home := l.Getenv("COPILOT_HOME")
+	if home == "" {
+		home = filepath.Join(l.Getenv("HOME"), ".copilot")
+	}
+	path := filepath.Join(home, "session-state", l.Session, "events.jsonl")
+	return transcript.NewTail(func() (string, bool) { return path, l.Session != "" }, newCopilotParser())
+}
+
+type copilotEvent struct {
+	Type string `json:"type"`
+	Data struct {
+		SessionID    string `json:"sessionId"`
+		Content      string `json:"content"`
+		ToolRequests []struct {
+			ToolCallID string         `json:"toolCallId"`
+			Name       string         `json:"name"`
+			Arguments  map[string]any `json:"arguments"`
+		} `json:"toolRequests"`
+		ToolCallID string `json:"toolCallId"`
+		Success    bool   `json:"success"`
+		Result     *struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"result"`
+		Error json.RawMessage `json:"error"`
+	} `json:"data"`
+}
+
+// newCopilotParser reads events.jsonl; it remembers which calls are
+// hidden bookkeeping and whether the round asked for tools.
+func newCopilotParser() transcript.Parser {
+	hidden := map[string]bool{}
+	roundHadTools := false
+	return func(line []byte) []transcript.Event {
+		var e copilotEvent
+		if json.Unmarshal(line, &e) != nil {
+			return nil
+		}
+		switch e.Type {
+		case "session.start":
+			return []transcript.Event{{Kind: transcript.Session, Session: e.Data.SessionID}}
+		case "assistant.turn_start":
+			roundHadTools = false
+		case "assistant.message":
+			var out []transcript.Event
+			if e.Data.Content != "" {
+				out = append(out, transcript.Event{Kind: transcript.Text, Text: e.Data.Content})
+			}
+			for _, r := range e.Data.ToolRequests {
+				name, input := copilotCall(r.Name, r.Arguments)
+				if name == "" {
+					hidden[r.ToolCallID] = true
+					continue
+				}
+				roundHadTools = true
+				ev := transcript.Event{Kind: transcript.ToolCall, ID: r.ToolCallID, Name: name, Input: input}
+				if name == "apply_patch" {
+					if calls := PatchCalls(str(r.Arguments["input"])); len(calls) > 0 {
+						ev.Name, ev.Input, ev.Also = calls[0].Name, calls[0].Input, calls[1:]
+					}
+				}
+				out = append(out, ev)
+			}
+			return out
+		case "tool.execution_complete":
+			if hidden[e.Data.ToolCallID] {
+				return nil
+			}
+			out := ""
+			if e.Data.Result != nil {
+				out = blocksOrString(e.Data.Result.Content)
+			}
+			if !e.Data.Success && out == "" {
+				out = blocksOrString(e.Data.Error)
+			}
+			return []transcript.Event{{Kind: transcript.ToolResult, ID: e.Data.ToolCallID, Output: out, IsError: !e.Data.Success}}
+		case "assistant.turn_end":
+			if !roundHadTools {
+				return []transcript.Event{{Kind: transcript.TurnEnd}}
+			}
+		}
+		return nil
+	}
+}
+
+// copilotCall maps a Copilot tool; "" hides bookkeeping.
+func copilotCall(name string, args map[string]any) (string, map[string]any) {
+	if args == nil {
+		args = map[string]any{}
+	}
+	return copilotTool(name, args)
+}
