@@ -199,14 +199,21 @@ func (e *Engine) try(v View, r *Rule, lt *lookText, settled bool, step *TraceSte
 	if _, done := e.fired[d.Key]; done {
 		return d, "already fired", true
 	}
-	if c, ok := e.claimed[answerRow(v, d)]; ok && d.Kind.asks() && c.text == rowText(v, d) {
+	if c, ok := e.claimed[answerRow(v, d)]; ok && d.Kind.asks() && c.text == regionText(v, c.first, answerRow(v, d)) {
 		return d, "already answered (rule " + c.rule + " fired on this row)", true
 	}
 	return d, "", true
 }
 
-// claim is a question's answer row as it read when its rule fired.
-type claim struct{ text, rule string }
+// claim is a fired question: the text of its rows, from its first row
+// (absolute) down to its answer row, as they read when its rule fired.
+// Another rule that matches the same answer row while those rows still
+// read the same is the same question; a new question drawn on the same
+// rows (a TUI's dialogs all end "❯ 1. Yes") reads differently above.
+type claim struct {
+	text, rule string
+	first      int64
+}
 
 // answerRow is the absolute row of a detection's last row: where a
 // question's answer goes.
@@ -217,25 +224,42 @@ func answerRow(v View, d *Detection) int64 {
 	return int64(v.Retired()) + int64(d.Rows[len(d.Rows)-1])
 }
 
-func rowText(v View, d *Detection) string {
-	if len(d.Rows) == 0 || d.Rows[len(d.Rows)-1] < 0 {
+// firstRow is the absolute row of a detection's first visible row.
+func firstRow(v View, d *Detection) int64 {
+	for _, r := range d.Rows {
+		if r >= 0 {
+			return int64(v.Retired()) + int64(r)
+		}
+	}
+	return answerRow(v, d)
+}
+
+// regionText is the screen's absolute rows first..last; "" when they are
+// not all visible.
+func regionText(v View, first, last int64) string {
+	r, end := first-int64(v.Retired()), last-int64(v.Retired())
+	if r < 0 || end >= int64(v.Rows()) || end < r {
 		return ""
 	}
-	return normalise(v.Line(d.Rows[len(d.Rows)-1]))
+	var b strings.Builder
+	for ; r <= end; r++ {
+		b.WriteString(normalise(v.Line(int(r))))
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // claimRow records a fired question's answer row, and forgets claims on
 // rows that changed or left the screen.
 func (e *Engine) claimRow(v View, d *Detection) {
-	base := int64(v.Retired())
 	for abs, c := range e.claimed {
-		r := abs - base
-		if r < 0 || r >= int64(v.Rows()) || normalise(v.Line(int(r))) != c.text {
+		if regionText(v, c.first, abs) != c.text {
 			delete(e.claimed, abs)
 		}
 	}
 	if d != nil && d.Kind.asks() {
-		e.claimed[answerRow(v, d)] = claim{rowText(v, d), d.Rule.Name}
+		first, last := firstRow(v, d), answerRow(v, d)
+		e.claimed[last] = claim{regionText(v, first, last), d.Rule.Name, first}
 	}
 }
 

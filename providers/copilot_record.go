@@ -3,6 +3,8 @@ package providers
 import (
 	"encoding/json"
 	"path/filepath"
+	"regexp"
+	"strconv"
 
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -88,7 +90,8 @@ func newCopilotParser() transcript.Parser {
 			if !e.Data.Success && out == "" {
 				out = blocksOrString(e.Data.Error)
 			}
-			return []transcript.Event{{Kind: transcript.ToolResult, ID: e.Data.ToolCallID, Output: out, IsError: !e.Data.Success}}
+			out, code := copilotShellTrailer(out)
+			return []transcript.Event{{Kind: transcript.ToolResult, ID: e.Data.ToolCallID, Output: out, IsError: !e.Data.Success || code != 0}}
 		case "assistant.turn_end":
 			if !roundHadTools {
 				return []transcript.Event{{Kind: transcript.TurnEnd}}
@@ -96,6 +99,21 @@ func newCopilotParser() transcript.Parser {
 		}
 		return nil
 	}
+}
+
+// copilotTrailer is the note Copilot puts after a shell command's output
+// for the model: "<shellId: 0 completed with exit code 0>".
+var copilotTrailer = regexp.MustCompile(`\n?<(?:shellId: \d+ completed|exited) with exit code (\d+)>\s*$`)
+
+// copilotShellTrailer is out without that note, and the exit code it gave
+// (0 without one).
+func copilotShellTrailer(out string) (string, int) {
+	m := copilotTrailer.FindStringSubmatchIndex(out)
+	if m == nil {
+		return out, 0
+	}
+	code, _ := strconv.Atoi(out[m[2]:m[3]])
+	return out[:m[0]], code
 }
 
 // copilotCall maps a Copilot tool; "" hides bookkeeping.

@@ -98,5 +98,9 @@ func geminiOutput(s string) string {
 	s = strings.TrimSuffix(s, "</untrusted_context>")
 	s = strings.TrimPrefix(strings.TrimLeft(s, "\n"), "Output: ")
 	s = geminiPGID.ReplaceAllString(s, "")
-	return strings.TrimRight(s, "\n")
+	s = strings.TrimRight(s, "\n")
+	if s == "(empty)" { // Gemini's word for no output
+		return ""
+	}
+	return s
 }

@@ -79,7 +79,9 @@ func childPIDs() []int {
 		}
 		if ppid, _ := strconv.Atoi(f[1]); ppid == self {
 			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
-			kids = append(kids, pid)
+			if pid != watchdogPID { // it ends by itself when we exit
+				kids = append(kids, pid)
+			}
 		}
 	}
 	return kids

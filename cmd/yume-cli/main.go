@@ -16,9 +16,15 @@ import (
 const orphanGrace = 2 * time.Second
 
 func main() {
+	if ptyhost.IsWatchdog() {
+		ptyhost.RunWatchdog()
+		return
+	}
 	// Leave no processes behind, not even ones a provider detached on
-	// purpose: they are re-parented to us and ended once we are done.
-	_ = ptyhost.AdoptOrphans() // Best effort: without it they go to init.
+	// purpose: they are re-parented to us and ended once we are done, and
+	// if we are killed, the watchdog ends them.
+	_ = ptyhost.AdoptOrphans()  // Best effort: without it they go to init.
+	_ = ptyhost.StartWatchdog() // Best effort: without it a SIGKILL of us leaves them.
 	code := Main(os.Args[1:], defaultIO())
 	if n := ptyhost.EndOrphans(orphanGrace); n > 0 && os.Getenv("YUME_DEBUG") != "" {
 		fmt.Fprintf(os.Stderr, "yume-cli: ended %d process(es) the program left behind\n", n)

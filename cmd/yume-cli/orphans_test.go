@@ -37,3 +37,41 @@ func TestNoDaemonLeftBehind(t *testing.T) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+// TestNothingOutlivesSIGKILL: Yume's spawner kills yume-cli with SIGKILL.
+// The program's own child, a child that ignores SIGHUP and SIGTERM, a
+// daemon in a session of its own and a double-forked one all end anyway:
+// the watchdog sees yume-cli go and ends every process carrying its
+// marker. Checked through /proc.
+func TestNothingOutlivesSIGKILL(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "yume-cli")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	script := `sleep 300 & echo $! > child.pid
+(trap '' HUP TERM; exec sleep 301) & echo $! > stubborn.pid
+setsid sleep 302 </dev/null >/dev/null 2>&1 & echo $! > daemon.pid
+(setsid sh -c 'sleep 303 & echo $! > double.pid' &)
+printf 'Keep going? (y/n) '; read a`
+	cmd := exec.Command(bin, "--cwd", dir, "--", "sh", "-c", script)
+	stdin, _ := cmd.StdinPipe() // a GUI that never answers: the question waits
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pids := waitPids(t, filepath.Join(dir, "child.pid"), filepath.Join(dir, "stubborn.pid"),
+		filepath.Join(dir, "daemon.pid"), filepath.Join(dir, "double.pid"))
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range pids {
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond) // Polling a condition under a deadline.
+		}
+		if alive(pid) {
+			t.Errorf("process %d outlived a SIGKILL of yume-cli", pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}

@@ -15,6 +15,10 @@ func (s *Server) openAIChat(st *stream, body []byte, reply Reply) {
 		}
 		calls[i] = map[string]any{"index": i, "id": cid, "type": "function",
 			"function": map[string]any{"name": c.Name, "arguments": c.argsJSON()}}
+		if c.Custom != "" {
+			calls[i] = map[string]any{"index": i, "id": cid, "type": "custom",
+				"custom": map[string]any{"name": c.Name, "input": c.Custom}}
+		}
 	}
 	usage := map[string]any{"prompt_tokens": reply.InputTokens, "completion_tokens": reply.OutputTokens,
 		"total_tokens": reply.InputTokens + reply.OutputTokens}
@@ -47,6 +51,18 @@ func (s *Server) openAIChat(st *stream, body []byte, reply Reply) {
 	st.event("", map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": st.model,
 		"choices": []any{}, "usage": usage})
 	st.raw("[DONE]")
+}
+
+// customCall streams a custom (freeform) tool call item of the Responses
+// dialect and returns the finished item.
+func (s *Server) customCall(ev func(string, map[string]any), index int, id, callID string, c ToolCall) map[string]any {
+	ev("response.output_item.added", map[string]any{"output_index": index, "item": map[string]any{
+		"id": id, "type": "custom_tool_call", "status": "in_progress", "call_id": callID, "name": c.Name, "input": ""}})
+	ev("response.custom_tool_call_input.delta", map[string]any{"item_id": id, "output_index": index, "delta": c.Custom})
+	ev("response.custom_tool_call_input.done", map[string]any{"item_id": id, "output_index": index, "input": c.Custom})
+	item := map[string]any{"id": id, "type": "custom_tool_call", "status": "completed", "call_id": callID, "name": c.Name, "input": c.Custom}
+	ev("response.output_item.done", map[string]any{"output_index": index, "item": item})
+	return item
 }
 
 // openAIResponses answers POST /v1/responses with the Responses SSE stream
@@ -93,6 +109,11 @@ func (s *Server) openAIResponses(st *stream, reply Reply) {
 			cid = s.newID("call_fake_")
 		}
 		fcID := s.newID("fc_fake_")
+		if c.Custom != "" {
+			output = append(output, s.customCall(ev, index, fcID, cid, c))
+			index++
+			continue
+		}
 		args := c.argsJSON()
 		ev("response.output_item.added", map[string]any{"output_index": index, "item": map[string]any{
 			"id": fcID, "type": "function_call", "status": "in_progress", "call_id": cid, "name": c.Name, "arguments": ""}})

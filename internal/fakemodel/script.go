@@ -39,6 +39,10 @@ type ToolCall struct {
 	Name string
 	// Args is marshalled to JSON as the call arguments.
 	Args any
+	// Custom, when set, makes a custom (freeform) tool call whose input is
+	// this text instead of JSON arguments, as GPT models call apply_patch
+	// (OpenAI dialects only; the others send {"input": Custom}).
+	Custom string
 }
 
 // Script is the sequence of replies a Server gives.
@@ -59,6 +63,10 @@ const ExhaustedText = "fakemodel: script exhausted"
 
 // argsJSON marshals tool arguments, defaulting to an empty object.
 func (c ToolCall) argsJSON() string {
+	if c.Custom != "" && c.Args == nil {
+		b, _ := json.Marshal(map[string]string{"input": c.Custom})
+		return string(b)
+	}
 	if c.Args == nil {
 		return "{}"
 	}

@@ -1,0 +1,161 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/internal/fakemodel"
+)
+
+// providers are the CLIs the live suite drives.
+var providers = []string{"claude", "codex", "copilot", "gemini"}
+
+// shellCall is the model's request to run command, in provider's own tool
+// vocabulary. Codex asks only for a run outside its sandbox.
+func shellCall(provider, command, why string) fakemodel.ToolCall {
+	switch provider {
+	case "claude":
+		return fakemodel.ToolCall{Name: "Bash", Args: map[string]string{"command": command, "description": why}}
+	case "gemini":
+		return fakemodel.ToolCall{Name: "run_shell_command", Args: map[string]string{"command": command, "description": why}}
+	case "codex":
+		return fakemodel.ToolCall{Name: "exec_command", Args: map[string]string{"cmd": command,
+			"sandbox_permissions": "require_escalated", "justification": why}}
+	}
+	return fakemodel.ToolCall{Name: "bash", Args: map[string]string{"command": command, "description": why}}
+}
+
+// scriptFor is the fake model's script for a scenario: one reply per call,
+// then the final answer.
+func scriptFor(provider string, sc genScenario) fakemodel.Script {
+	var s fakemodel.Script
+	for i, c := range sc.Calls {
+		s.Replies = append(s.Replies, fakemodel.Reply{Text: fmt.Sprintf("Step %d.", i+1),
+			ToolCalls: []fakemodel.ToolCall{shellCall(provider, c.Command, fmt.Sprintf("step %d", i+1))}})
+	}
+	s.Replies = append(s.Replies, fakemodel.Reply{Text: sc.Final})
+	return s
+}
+
+// scenarioCount is how many generated scenarios each CLI runs (E2E_N).
+func scenarioCount() int {
+	if n, err := strconv.Atoi(os.Getenv("E2E_N")); err == nil && n > 0 {
+		return n
+	}
+	return 3
+}
+
+// TestLiveGenerated drives each CLI through generated turns in its TUI,
+// asserting the exact command, all of the output, every denial, one
+// result, the time bound and that nothing is left running.
+func TestLiveGenerated(t *testing.T) {
+	sd := seed(t)
+	t.Logf("E2E_SEED=%d", sd)
+	for pi, provider := range providers {
+		for _, sc := range genScenarios(sd+uint64(pi), scenarioCount()) {
+			t.Run(provider+"/"+sc.Name, func(t *testing.T) {
+				cliPath(t, provider)
+				r := runYume(t, provider, scriptFor(provider, sc), gui{answer: func(n int) bool {
+					return n <= len(sc.Calls) && sc.Calls[n-1].Approve
+				}, interrupt: sc.Interrupt}, "--mode", "pty", "--prompt", "run the steps")
+				checkGenerated(t, r, sc)
+			})
+		}
+	}
+}
+
+// checkGenerated holds a run to its scenario.
+func checkGenerated(t *testing.T, r *run, sc genScenario) {
+	t.Helper()
+	if r.took > 90*time.Second {
+		t.Errorf("the turn took %v", r.took)
+	}
+	res := r.final()
+	if res == nil {
+		t.Fatal("no result")
+	}
+	if sc.Interrupt {
+		if res["is_error"] != true || !hasType(r, "interrupt") {
+			t.Errorf("interrupted turn: result %v, want an interrupt and an error result", res)
+		}
+		for _, c := range sc.Calls {
+			if ran(r, c) {
+				t.Errorf("interrupted at the first question, yet %s ran", c.Marker)
+			}
+		}
+		return
+	}
+	for i, c := range sc.Calls {
+		if i >= len(r.uses) {
+			t.Fatalf("call %d: no tool_use (got %d): want %q", i+1, len(r.uses), c.Command)
+		}
+		u := r.uses[i]
+		if got := fmt.Sprint(u.Input["command"]); got != c.Command {
+			t.Errorf("call %d: tool_use command\n got %q\nwant %q", i+1, got, c.Command)
+		}
+		out, ok := r.results[u.ID]
+		if !ok {
+			t.Errorf("call %d: no tool_result for %s", i+1, u.ID)
+			continue
+		}
+		if !c.Approve {
+			if !out.IsError || ran(r, c) {
+				t.Errorf("call %d denied: result %+v, ran %v; want an error result and no run", i+1, out, ran(r, c))
+			}
+			if d, _ := res["permission_denials"].([]any); len(d) != 1 {
+				t.Errorf("permission_denials = %v, want the denial", res["permission_denials"])
+			}
+			return // the CLI stops its turn at a denial
+		}
+		if !ran(r, c) {
+			t.Errorf("call %d approved but %s is not there", i+1, c.Marker)
+		}
+		if got, want := normalize(out.Content), normalize(c.Output); got != want && !(want == "" && isNoOutput(got)) {
+			t.Errorf("call %d: tool_result\n got %q\nwant %q", i+1, tail(got, 300), tail(want, 300))
+		}
+	}
+	if len(r.uses) != len(sc.Calls) {
+		t.Errorf("%d tool_uses, want %d", len(r.uses), len(sc.Calls))
+	}
+	if res["is_error"] == true {
+		t.Errorf("error result: %v", res)
+	}
+	if n := count(r.texts(), sc.Final); n != 1 {
+		t.Errorf("the final answer %q was said %d times, want once (texts %q)", sc.Final, n, r.texts())
+	}
+}
+
+func ran(r *run, c genCall) bool {
+	_, err := os.Stat(filepath.Join(r.sb.Workspace, c.Marker))
+	return err == nil
+}
+
+func hasType(r *run, typ string) bool {
+	for _, e := range r.events {
+		if e.str("type") == typ {
+			return true
+		}
+	}
+	return false
+}
+
+func count(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
+}
+
+// normalize trims what the CLIs differ in around a command's output: the
+// blank lines before and after it.
+func normalize(s string) string { return strings.Trim(s, "\n \t") }
+
+func isNoOutput(s string) bool { return s == "" || s == "(no output)" }

@@ -1,0 +1,53 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// yumeBin is the yume-cli built for this run.
+var yumeBin string
+
+func TestMain(m *testing.M) {
+	if os.Getenv("YUME_E2E") != "1" {
+		fmt.Println("e2e: live runs against the real CLIs: set YUME_E2E=1 (make e2e)")
+		os.Exit(0)
+	}
+	dir, err := os.MkdirTemp("", "yume-e2e-")
+	if err != nil {
+		panic(err)
+	}
+	yumeBin = filepath.Join(dir, "yume-cli")
+	if out, err := exec.Command("go", "build", "-o", yumeBin, "../cmd/yume-cli").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: go build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// binDir holds the provider CLIs: $E2E_BIN, else .e2e/bin of the checkout.
+func binDir(t *testing.T) string {
+	if d := os.Getenv("E2E_BIN"); d != "" {
+		return d
+	}
+	d, err := filepath.Abs("../.e2e/bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// cliPath is the installed program of provider, or a skip.
+func cliPath(t *testing.T, provider string) string {
+	t.Helper()
+	p := filepath.Join(binDir(t), provider)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s is not installed at %s: run make e2e-deps", provider, p)
+	}
+	return p
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# e2e-deps.sh: install the provider CLIs the live tests run and link them
+# into .e2e/bin. By default the newest release of each, resolved now;
+# E2E_PINNED=1 takes the known-good set below; E2E_VERSIONS="claude@X
+# codex@Y" picks any releases.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pinned="claude@2.1.197 codex@0.169.0 copilot@1.0.102 gemini@0.61.0"
+declare -A pkg=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [copilot]=@github/copilot [gemini]=@google/gemini-cli)
+wanted=${E2E_VERSIONS:-}
+if [ -z "$wanted" ] && [ "${E2E_PINNED:-}" = 1 ]; then wanted=$pinned; fi
+if [ -z "$wanted" ]; then
+  for cli in claude codex copilot gemini; do
+    v=$(npm view "${pkg[$cli]}" version 2>/dev/null | tail -1)
+    [ -n "$v" ] || { echo "e2e-deps: cannot resolve the newest ${pkg[$cli]} from npm" >&2; exit 1; }
+    wanted="$wanted $cli@$v"
+  done
+fi
+mkdir -p .e2e/bin
+for cv in $wanted; do
+  cli=${cv%@*} v=${cv#*@}
+  path=$(scripts/e2e-install.sh "$cli" "$v")
+  ln -sfn "$path" ".e2e/bin/$cli"
+  echo "e2e: $cli $v -> ${path#$PWD/}"
+done
