@@ -80,6 +80,7 @@ func (w *Writer) ToolUse(id, name string, input any) error {
 	id, name, input = ValidUTF8(id), ValidUTF8(name), objectOrEmpty(input)
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.open[id] = true
 	if w.proto == Flat {
 		return w.emitLocked(toolUseLine{head{"tool_use"}, id, name, input, NewUUID()})
 	}
@@ -123,6 +124,13 @@ func (w *Writer) PermissionRequest(toolUseID, name string, input any) (requestID
 	return requestID, err
 }
 
+// ToolUseOpen reports whether tool_use id was written and has no result yet.
+func (w *Writer) ToolUseOpen(id string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.open[id]
+}
+
 // ToolUseForRequest returns the tool_use id a PermissionRequest asked
 // about, so that a control_response (which names only the request) can be
 // matched to its tool.
@@ -150,6 +158,7 @@ func (w *Writer) ToolResult(toolUseID, content string, isError bool) error {
 
 func (w *Writer) toolResultLocked(toolUseID, content string, isError bool) error {
 	toolUseID = ValidUTF8(toolUseID)
+	delete(w.open, toolUseID)
 	content = Redact(ValidUTF8(content))
 	budget := maxJSON - w.overhead(w.toolResultEvent(toolUseID, "", isError))
 	return w.emitLocked(w.toolResultEvent(toolUseID, fitOutput(content, budget), isError))

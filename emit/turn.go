@@ -97,7 +97,9 @@ func (w *Writer) resultLocked(r Result) error {
 	if err := w.emitLocked(line); err != nil {
 		return err
 	}
-	return w.emitLocked(bareLine{head{"message_stop"}, NewUUID()})
+	err := w.emitLocked(bareLine{head{"message_stop"}, NewUUID()})
+	w.closed = !w.persist
+	return err
 }
 
 // NewTurn starts the next turn of a persistent session once the current
@@ -111,7 +113,7 @@ func (w *Writer) NewTurn() {
 	if !w.turnEnded {
 		return
 	}
-	w.turnEnded = false
+	w.turnEnded, w.closed = false, false
 	w.start = w.now()
 }
 

@@ -61,6 +61,7 @@ func TestResultShapes(t *testing.T) {
 
 func TestResultOncePerTurn(t *testing.T) {
 	w, buf, clock := newTestWriter(Flat)
+	w.persist = true // several turns: a persistent session
 	clock.Advance(1500 * time.Millisecond)
 	_ = w.Result(Result{})
 	n := buf.Len()
@@ -209,5 +210,27 @@ func TestGuardStackOnlyWithDebug(t *testing.T) {
 				t.Errorf("stack on stderr = %v with YUME_DEBUG=%q:\n%s", got, debug, stderr.String())
 			}
 		})
+	}
+}
+
+// TestNothingAfterMessageStop: once a spawn-per-turn session's turn ended,
+// nothing more reaches stdout (a late approval's complaint goes to Late);
+// a persistent session still says things between turns.
+func TestNothingAfterMessageStop(t *testing.T) {
+	for _, persistent := range []bool{false, true} {
+		var out, late bytes.Buffer
+		w := NewWriter(&out, Config{Persistent: persistent, Late: &late})
+		_ = w.Init("default", nil)
+		_ = w.Result(Result{})
+		if err := w.SystemError("no tool_use is waiting for approval with id \"toolu_x\""); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Count(out.String(), "\n")
+		switch {
+		case !persistent && (lines != 3 || !strings.Contains(late.String(), "toolu_x")):
+			t.Errorf("spawn-per-turn: %d stdout lines (want 3: init, result, message_stop), late %q", lines, late.String())
+		case persistent && lines != 4:
+			t.Errorf("persistent: %d stdout lines, want 4 (the error between turns)", lines)
+		}
 	}
 }

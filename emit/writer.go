@@ -22,6 +22,13 @@ type Config struct {
 	Cwd string
 	// Now reads the clock for result.duration_ms. Default: time.Now.
 	Now func() time.Time
+	// Persistent says more turns follow a result (NewTurn): lines between
+	// turns are written. Otherwise the session is over at message_stop
+	// and anything later goes to Late instead of stdout.
+	Persistent bool
+	// Late receives, as text, what comes after the session ended (a late
+	// approval's complaint). Default: discarded.
+	Late io.Writer
 }
 
 // defaultModel names the model of assistant messages when Config.Model is
@@ -54,8 +61,12 @@ type Writer struct {
 	initDone  bool
 	driveMode string
 	turnEnded bool
+	closed    bool // the session is over: nothing more on stdout
+	persist   bool
+	late      io.Writer
 	err       error             // first write error, sticky
 	requests  map[string]string // permission request id -> tool_use id
+	open      map[string]bool   // tool_use ids written without a result yet
 	denials   []denial          // this turn's denied tools
 	scratch   []byte            // reused to encode each line (see encodeLine)
 }
@@ -72,6 +83,9 @@ func NewWriter(out io.Writer, cfg Config) *Writer {
 		now:       cfg.Now,
 		sessionID: ValidUTF8(cfg.SessionID),
 		requests:  make(map[string]string),
+		persist:   cfg.Persistent,
+		late:      cfg.Late,
+		open:      make(map[string]bool),
 	}
 	if w.proto != Flat {
 		w.proto = Claude
@@ -184,6 +198,12 @@ const maxScratch = 2 * MaxLine
 func (w *Writer) writeLocked(line []byte) error {
 	if w.err != nil {
 		return w.err
+	}
+	if w.closed {
+		if w.late != nil {
+			fmt.Fprintf(w.late, "yume-cli: after the session ended: %s", line)
+		}
+		return nil
 	}
 	if _, err := w.out.Write(line); err != nil {
 		w.err = fmt.Errorf("emit: writing stdout failed (is the reader gone?): %w", err)

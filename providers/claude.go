@@ -82,6 +82,16 @@ func claudeModeName(l Launch) string {
 func claudeJSON(r Request) Invocation {
 	args := []string{"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
 		"--permission-prompt-tool", "stdio"}
+	// Its permission mode is set, not left to its default (auto since
+	// 2.1.3xx, which runs tools without asking the relay) or the user's
+	// settings; a --help that lists none keeps the old behaviour.
+	mode := permission.Default
+	if r.Auto {
+		mode = permission.Auto
+	}
+	if m, err := claudeMode(Launch{Help: r.Help, Mode: mode}); err == nil {
+		args = append(args, "--permission-mode", m)
+	}
 	args = appendFlag(args, "--model", r.Model)
 	args = appendFlag(args, "--resume", r.Resume)
 	msg, _ := json.Marshal(map[string]any{"type": "user", "session_id": "", "parent_tool_use_id": nil,

@@ -22,7 +22,7 @@ func init() {
 			Fix: "run `codex login`, or set OPENAI_API_KEY",
 		},
 		Structured: []Mode{
-			{Name: ModeJSON, Since: "0.44.0", Format: "codex-exec-json", Resumes: true, Command: codexJSON},
+			{Name: ModeJSON, Since: "0.44.0", Format: "codex-exec-json", Resumes: true, Command: codexJSON, RecordFillsGaps: true},
 		},
 		TUI: &TUI{RecordEndsTurns: true, Args: codexTUI, Record: codexRecord, ModeName: codexModeName},
 	})
@@ -62,11 +62,17 @@ func codexModeName(l Launch) string {
 }
 
 func codexJSON(r Request) Invocation {
-	sandbox := "read-only"
-	if r.Auto {
-		sandbox = "workspace-write"
+	args := []string{"exec", "--json", "--skip-git-repo-check"}
+	switch {
+	case r.Auto && hasFlag(r.Help, "--dangerously-bypass-approvals-and-sandbox"):
+		// exec never asks: auto is Codex's own bypass, or a call asking to
+		// leave the sandbox is rejected.
+		args = append(args, "--dangerously-bypass-approvals-and-sandbox")
+	case r.Auto:
+		args = append(args, "--sandbox", "workspace-write")
+	default:
+		args = append(args, "--sandbox", "read-only")
 	}
-	args := []string{"exec", "--json", "--skip-git-repo-check", "--sandbox", sandbox}
 	args = appendFlag(args, "--model", r.Model)
 	if r.Resume != "" {
 		args = append(args, "resume", r.Resume)

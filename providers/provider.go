@@ -112,6 +112,10 @@ type Mode struct {
 	Resumes bool
 	// Command builds the command line for one turn.
 	Command func(Request) Invocation
+	// RecordFillsGaps: the stream leaves out calls the program refused
+	// (codex exec rejects a call its policy forbids without an item), so
+	// after the run the TUI's record reports the calls the stream did not.
+	RecordFillsGaps bool
 }
 
 // The structured mode names.
@@ -128,6 +132,8 @@ type Request struct {
 	Resume string
 	// Auto is true when yume-cli's permission mode lets tools run unasked.
 	Auto bool
+	// Help is the program's --help, from which flags are detected.
+	Help string
 }
 
 // Invocation is a provider's command line for one turn.

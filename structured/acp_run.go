@@ -68,6 +68,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Inv
 		}
 	}()
 	s.ap = newApprover(w, permission.Mode(opts.PermissionMode), opts.Controls, stop, done)
+
 	s.conn = newACPConn(pr.stdin, func(m string, params json.RawMessage, req bool) (any, error) {
 		return s.handle(turnCtx, m, params, req)
 	})

@@ -19,12 +19,17 @@ type approver struct {
 	mu      sync.Mutex
 	policy  *permission.Policy
 	pending map[string]chan permission.Answer // request id -> waiter
+	decided map[string]string                 // tool_use id -> how the mode decided it
+	// known reports whether a tool_use was written and has no result yet:
+	// an answer for it may come before its permission request (the GUI
+	// saw the tool_use first), and is kept until then.
+	known func(toolUseID string) bool
 }
 
 // newApprover starts reading controls (nil = none) until done is closed.
 func newApprover(w *emit.Writer, mode permission.Mode, controls <-chan emit.Control, interrupt func(), done <-chan struct{}) *approver {
 	a := &approver{w: w, interrupt: interrupt, policy: permission.New(mode, controls != nil),
-		pending: map[string]chan permission.Answer{}}
+		pending: map[string]chan permission.Answer{}, decided: map[string]string{}, known: w.ToolUseOpen}
 	if controls != nil {
 		go a.dispatch(controls, done)
 	}
@@ -39,6 +44,9 @@ func (a *approver) ask(ctx context.Context, toolUseID, name string, input any) (
 	var ch chan permission.Answer
 	var reqID string
 	var err error
+	if d.Verdict != permission.Ask && early == nil {
+		a.decided[toolUseID] = d.Notice
+	}
 	if d.Verdict == permission.Ask {
 		ch = make(chan permission.Answer, 1)
 		if reqID, err = a.w.PermissionRequest(toolUseID, name, input); err == nil {
@@ -119,16 +127,25 @@ func (a *approver) answer(c emit.Control) {
 	}
 	ch, ok := a.pending[reqID]
 	delete(a.pending, reqID)
+	how, decided := a.decided[c.ToolUseID]
+	early := !ok && c.RequestID == "" && !decided && a.known != nil && a.known(c.ToolUseID)
+	if early {
+		a.policy.Keep(c.ToolUseID, c.Answer())
+	}
 	a.mu.Unlock()
-	if !ok {
+	switch {
+	case ok:
+		ch <- c.Answer()
+	case early: // kept for the request that follows
+	case decided:
+		_ = a.w.Notice(fmt.Sprintf("tool_use %s was already decided: %s", c.ToolUseID, how)) // Best effort, as above.
+	default:
 		id := c.RequestID
 		if id == "" {
 			id = c.ToolUseID
 		}
-		_ = a.w.SystemError(fmt.Sprintf("approval for %q, which is not pending", id)) // Best effort, as above.
-		return
+		_ = a.w.SystemError(fmt.Sprintf("no tool_use is waiting for approval with id %q", id)) // Best effort, as above.
 	}
-	ch <- c.Answer()
 }
 
 // closeChannel denies everything pending: stdin EOF while an approval is

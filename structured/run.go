@@ -6,14 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // Options says which provider to run and how.
@@ -78,7 +81,9 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	}
 	note := fmt.Sprintf("yume-cli: %s %s in %s mode", p.Name, version, mode.Name)
 	w.SetDriveMode(mode.Name)
-	inv := mode.Command(providers.Request{Prompt: opts.Prompt, Model: opts.Model, Resume: opts.Resume, Auto: perm == permission.Auto})
+	probe, _ := providers.ProbeBinary(ctx, path) // Best effort: no help, no detected flags.
+	inv := mode.Command(providers.Request{Prompt: opts.Prompt, Model: opts.Model, Resume: opts.Resume,
+		Auto: perm == permission.Auto, Help: probe.Help})
 	if mode.Name == providers.ModeACP {
 		return runACP(ctx, opts, w, inv, path, note)
 	}
@@ -124,6 +129,7 @@ func chooseMode(ctx context.Context, p *providers.Provider, path, mode string, r
 func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mode, inv providers.Invocation, path, note string) error {
 	p := opts.Provider
 	input := inv.Stdin
+	started := time.Now()
 	pr, err := startProc(p.Name, path, inv.Args, opts.Cwd, opts.Env, input != "" || inv.KeepStdin, opts.Stderr)
 	if err != nil {
 		return err
@@ -135,6 +141,13 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 		return err
 	}
 	tr.(noter).setNote(note)
+	if mode.RecordFillsGaps && p.TUI != nil && p.TUI.Record != nil {
+		rec := p.TUI.Record(providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
+		tr.(gapFiller).beforeEnding(func() error {
+			evs, _ := rec.Poll() // Best effort: no record, nothing to add.
+			return tr.(gapFiller).fillGaps(evs)
+		})
+	}
 	var interrupted atomic.Bool
 	stop := func() { interrupted.Store(true); pr.interrupt() }
 	done := make(chan struct{})
@@ -189,6 +202,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	if opts.Verbose {
 		fmt.Fprintf(opts.Stderr, "yume-cli: %s: %d lines, %d malformed, exit %v\n", p.Name, stats.Lines, stats.Malformed, exit)
 	}
+
 	if perr != nil {
 		return perr
 	}
@@ -196,6 +210,24 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 		return tr.(aborter).abort()
 	}
 	return tr.Finish(exit)
+}
+
+// gapFiller is implemented by every translator through the embedded turn.
+type gapFiller interface {
+	fillGaps([]transcript.Event) error
+	beforeEnding(func() error)
+}
+
+// getenv reads the provider's environment: ours, with env's entries on top.
+func getenv(env []string) func(string) string {
+	return func(k string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(env[i], k+"="); ok {
+				return v
+			}
+		}
+		return os.Getenv(k)
+	}
 }
 
 // gatedTranslator drops lines once the run was interrupted.

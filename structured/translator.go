@@ -8,6 +8,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // Translator turns the output lines of one provider's machine-readable mode
@@ -58,8 +59,11 @@ type turn struct {
 	denied   map[string]string // tool_use ids denied by us, result not yet written -> message
 	ours     map[string]bool   // every tool_use id we denied this session
 	usage    emit.Usage
-	errs     []string // errors reported during the turn
-	note     string   // a notice written right after init (which mode runs)
+	errs     []string        // errors reported during the turn
+	note     string          // a notice written right after init (which mode runs)
+	shown    map[string]bool // commands of the tool_uses written
+	// beforeEnd runs once, just before the result is written.
+	beforeEnd func() error
 }
 
 type toolCall struct {
@@ -69,7 +73,7 @@ type toolCall struct {
 
 func newTurn(w *emit.Writer, provider *providers.Provider, mode string) *turn {
 	return &turn{w: w, provider: provider, mode: mode, tools: newToolTracker(),
-		denied: map[string]string{}, ours: map[string]bool{}}
+		denied: map[string]string{}, ours: map[string]bool{}, shown: map[string]bool{}}
 }
 
 // init writes system/init with the provider's tools, then announces the
@@ -150,7 +154,42 @@ func (t *turn) toolUse(id, name string, input any) error {
 		return err
 	}
 	t.tools.use(id, toolCall{name, input})
+	if m, ok := input.(map[string]any); ok {
+		if c, ok := m["command"].(string); ok {
+			t.shown[c] = true
+		}
+	}
 	return t.w.ToolUse(id, name, input)
+}
+
+// fillGaps reports the calls the program's record holds that the stream
+// never showed (a call the program refused without a word in its
+// stream), each with the record's result.
+func (t *turn) fillGaps(evs []transcript.Event) error {
+	reported := map[string]bool{}
+	for _, e := range evs {
+		switch {
+		case e.Kind == transcript.ToolCall && !t.shown[describeCall(e.Input)]:
+			reported[e.ID] = true
+			if err := t.toolUse("rec_"+e.ID, e.Name, e.Input); err != nil {
+				return err
+			}
+		case e.Kind == transcript.ToolResult && reported[e.ID]:
+			if err := t.toolResult("rec_"+e.ID, e.Output, e.IsError); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// beforeEnding sets what runs just before the result is written.
+func (t *turn) beforeEnding(f func() error) { t.beforeEnd = f }
+
+// describeCall is the command of a call's input, or "".
+func describeCall(input map[string]any) string {
+	c, _ := input["command"].(string)
+	return c
 }
 
 // toolResult writes the result of a tool_use once; a result for a tool the
@@ -218,6 +257,12 @@ func (t *turn) end(r emit.Result) error {
 	}
 	if err := t.ensureInit(); err != nil {
 		return err
+	}
+	if f := t.beforeEnd; f != nil {
+		t.beforeEnd = nil
+		if err := f(); err != nil {
+			return err
+		}
 	}
 	if r.Text == "" && !r.IsError {
 		r.Text = t.last

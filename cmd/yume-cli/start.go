@@ -29,7 +29,7 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		o.Cwd = abs
 	}
 	proto, _ := emit.ParseProtocol(o.Protocol)
-	w := emit.NewWriter(o.IO.Out, emit.Config{Protocol: proto, SessionID: o.SessionID, Model: o.Model, Cwd: o.Cwd})
+	w := emit.NewWriter(o.IO.Out, emit.Config{Protocol: proto, SessionID: o.SessionID, Model: o.Model, Cwd: o.Cwd, Late: o.IO.ErrOut})
 	err := emit.Guard(w, func() error {
 		if err := notYetSupported(o); err != nil {
 			return err
