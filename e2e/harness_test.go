@@ -61,6 +61,9 @@ type run struct {
 type gui struct {
 	answer    func(n int) bool
 	interrupt bool
+	// early answers each tool_use as soon as it is written, before its
+	// permission request (a person who clicks at once).
+	early bool
 }
 
 // runYume runs yume-cli on provider with the script, as Yume starts it
@@ -106,10 +109,18 @@ func runYume(t *testing.T, provider string, script fakemodel.Script, g gui, flag
 			continue
 		}
 		r.events = append(r.events, ev)
+		before := len(r.uses)
 		r.collect(ev)
+		if g.early && len(r.uses) > before && g.answer != nil {
+			u := r.uses[len(r.uses)-1]
+			r.asked++
+			b, _ := json.Marshal(map[string]any{"type": "tool_approval", "id": u.ID, "approved": g.answer(r.asked)})
+			_, _ = stdin.Write(append(b, '\n'))
+			continue
+		}
 		if ev.str("type") == "control_request" {
 			req, _ := ev["request"].(map[string]any)
-			if req["subtype"] != "can_use_tool" {
+			if req["subtype"] != "can_use_tool" || g.early {
 				continue
 			}
 			r.asked++

@@ -14,6 +14,7 @@ import (
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // acpRecord, when set (tests), receives every ACP line read and written.
@@ -28,6 +29,7 @@ type acpSession struct {
 	conn *acpConn
 
 	mu        sync.Mutex // guards tr
+	started   time.Time
 	loading   atomic.Bool
 	sessionID atomic.Value // string
 }
@@ -42,7 +44,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Inv
 	if err != nil {
 		return err
 	}
-	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p, opts.PermissionMode)}}
+	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p, opts.PermissionMode)}, started: time.Now()}
 	s.tr.setNote(note)
 	turnCtx, cancelTurn := context.WithCancel(context.Background())
 	defer cancelTurn()
@@ -177,6 +179,12 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 		return "", err
 	}
 	s.sessionID.Store(sessionID)
+	if p := s.opts.Provider; p.TUI != nil && p.TUI.Record != nil {
+		rec := p.TUI.Record(providers.Launch{Session: sessionID, Cwd: cwd, Getenv: getenv(s.opts.Env), Started: s.started})
+		s.mu.Lock()
+		s.tr.recorded = recordedOutput(rec)
+		s.mu.Unlock()
+	}
 	s.mu.Lock()
 	err = s.tr.init(sessionID, s.opts.Provider.Tools)
 	s.mu.Unlock()
@@ -255,6 +263,30 @@ func (s *acpSession) permission(turnCtx context.Context, params json.RawMessage)
 		}
 	}
 	return p.outcome(d), nil
+}
+
+// recordWait bounds the wait for a call's output to reach the record,
+// which the agent writes once the call finished.
+const recordWait = 2 * time.Second
+
+// recordedOutput looks calls' outputs up in rec, waiting up to recordWait
+// for one that is not there yet.
+func recordedOutput(rec transcript.Source) func(id string) (string, bool) {
+	outputs := map[string]string{}
+	return func(id string) (string, bool) {
+		for deadline := time.Now().Add(recordWait); ; {
+			evs, _ := rec.Poll() // Best effort: no record, no output.
+			for _, e := range evs {
+				if e.Kind == transcript.ToolResult {
+					outputs[e.ID] = e.Output
+				}
+			}
+			if out, ok := outputs[id]; ok || time.Now().After(deadline) {
+				return out, ok
+			}
+			time.Sleep(50 * time.Millisecond) // Polling: the record gives no event to wait on.
+		}
+	}
 }
 
 // promptResult is a session/prompt response. Token counts are not in ACP v1;

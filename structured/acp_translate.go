@@ -15,6 +15,10 @@ import (
 type acpTranslator struct {
 	*turn
 	plans int // TodoWrite revisions written, for unique ids
+	// recorded finds a call's output in the agent's own record of the
+	// session, for an agent that sends none over ACP (Gemini's shell
+	// calls); nil when there is no record.
+	recorded func(id string) (string, bool)
 }
 
 type acpUpdate struct {
@@ -110,6 +114,9 @@ func (a *acpTranslator) maybeResult(u acpUpdate) error {
 		} else {
 			out = blocksText(u.RawOutput)
 		}
+	}
+	if out == "" && a.recorded != nil {
+		out, _ = a.recorded(u.ToolCallID)
 	}
 	if out == "" {
 		out = u.Status

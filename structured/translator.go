@@ -163,8 +163,8 @@ func (t *turn) toolUse(id, name string, input any) error {
 }
 
 // fillGaps reports the calls the program's record holds that the stream
-// never showed (a call the program refused without a word in its
-// stream), each with the record's result.
+// never showed: calls the program refused without a word in its stream,
+// each a denial with the record's words for it.
 func (t *turn) fillGaps(evs []transcript.Event) error {
 	reported := map[string]bool{}
 	for _, e := range evs {
@@ -175,7 +175,7 @@ func (t *turn) fillGaps(evs []transcript.Event) error {
 				return err
 			}
 		case e.Kind == transcript.ToolResult && reported[e.ID]:
-			if err := t.toolResult("rec_"+e.ID, e.Output, e.IsError); err != nil {
+			if err := t.deny("rec_"+e.ID, e.Output); err != nil {
 				return err
 			}
 		}
