@@ -70,7 +70,13 @@ type gui struct {
 // plus the given flags, and plays g against it.
 func runYume(t *testing.T, provider string, script fakemodel.Script, g gui, flags ...string) *run {
 	t.Helper()
-	srv, err := fakemodel.New(script)
+	return runYumeWith(t, provider, func(string) fakemodel.Script { return script }, g, flags...)
+}
+
+// runYumeWith is runYume with a script made once the workspace is known.
+func runYumeWith(t *testing.T, provider string, scriptFor func(workspace string) fakemodel.Script, g gui, flags ...string) *run {
+	t.Helper()
+	srv, err := fakemodel.New(fakemodel.Script{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,6 +85,7 @@ func runYume(t *testing.T, provider string, script fakemodel.Script, g gui, flag
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv.SetScript(scriptFor(sb.Workspace))
 	r := &run{sb: sb, srv: srv, results: map[string]result{}}
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
 	args := append([]string{"--provider", provider, "--model", sb.Model, "--cwd", sb.Workspace,

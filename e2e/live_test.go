@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,21 +53,49 @@ func scenarioCount() int {
 
 // TestLiveGenerated drives each CLI through generated turns in its TUI,
 // asserting the exact command, all of the output, every denial, one
-// result, the time bound and that nothing is left running.
+// result, the time bound and that nothing is left running: a fresh seed
+// each run, then the scenarios earlier seeds failed on.
 func TestLiveGenerated(t *testing.T) {
 	sd := seed(t)
 	t.Logf("E2E_SEED=%d", sd)
 	for pi, provider := range providers {
 		for _, sc := range genScenarios(sd+uint64(pi), scenarioCount()) {
-			t.Run(provider+"/"+sc.Name, func(t *testing.T) {
-				cliPath(t, provider)
-				r := runYume(t, provider, scriptFor(provider, sc), gui{answer: func(n int) bool {
-					return n <= len(sc.Calls) && sc.Calls[n-1].Approve
-				}, interrupt: sc.Interrupt}, "--mode", "pty", "--prompt", "run the steps")
-				checkGenerated(t, r, sc)
-			})
+			t.Run(provider+"/"+sc.Name, func(t *testing.T) { runGenerated(t, provider, sc) })
 		}
 	}
+	for _, reg := range regressions {
+		pi := slices.Index(providers, reg.provider)
+		sc := genScenarios(reg.seed+uint64(pi), reg.index+1)[reg.index]
+		t.Run(fmt.Sprintf("regression/%s/%d/%s", reg.provider, reg.seed, sc.Name), func(t *testing.T) {
+			t.Log(reg.found)
+			runGenerated(t, reg.provider, sc)
+		})
+	}
+}
+
+// regressions are generated scenarios that found bugs, kept as fixed
+// cases: E2E_SEED=seed runs them with the rest of that seed's scenarios.
+var regressions = []struct {
+	seed     uint64
+	provider string
+	index    int
+	found    string
+}{
+	{1, "claude", 1, "a second question drawn on the rows of the first was taken for it (claims by answer row)"},
+	{7, "codex", 0, "a long command wrapped by two spaces in Codex 0.169's dialog: no rule fired"},
+	{7, "copilot", 0, "Copilot's note <shellId: N completed with exit code 0> ended up in the output"},
+	{7, "gemini", 2, "Gemini's (empty) for no output"},
+	{1795534726129764132, "claude", 2, "Claude dropped an Enter typed while it drew a warning under the command"},
+	{1795534726129764132, "claude", 3, "Claude's (Bash completed with no output)"},
+	{1795534726129764132, "copilot", 1, "Copilot asked for path access before the command, highlight on option 2, then asked for the command"},
+}
+
+func runGenerated(t *testing.T, provider string, sc genScenario) {
+	cliPath(t, provider)
+	r := runYume(t, provider, scriptFor(provider, sc), gui{answer: func(n int) bool {
+		return n <= len(sc.Calls) && sc.Calls[n-1].Approve
+	}, interrupt: sc.Interrupt}, "--mode", "pty", "--prompt", "run the steps")
+	checkGenerated(t, r, sc)
 }
 
 // checkGenerated holds a run to its scenario.

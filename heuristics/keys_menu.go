@@ -14,6 +14,9 @@ import (
 // inquirer's "❯", others).
 const pointerGlyphs = "❯>›▸→●"
 
+// sideFrames are the vertical lines a dialog box is drawn with.
+const sideFrames = "│┃║|"
+
 // menuRow is one visible row read as a possible menu option.
 type menuRow struct {
 	row     int
@@ -25,6 +28,12 @@ type menuRow struct {
 // readMenuRow splits a row into pointer glyph, indentation and option text.
 func readMenuRow(row int, line string) menuRow {
 	m := menuRow{row: row}
+	// A boxed menu (Copilot's dialogs) has a frame on both sides.
+	if r, size := utf8.DecodeRuneInString(line); size > 0 && strings.ContainsRune(sideFrames, r) {
+		line = strings.Repeat(" ", displaywidth.String(line[:size])) + strings.TrimRightFunc(line[size:], func(r rune) bool {
+			return r == ' ' || strings.ContainsRune(sideFrames, r)
+		})
+	}
 	rest := strings.TrimLeft(line, " ")
 	indent := len(line) - len(rest)
 	if r, size := utf8.DecodeRuneInString(rest); size > 0 && strings.ContainsRune(pointerGlyphs, r) &&

@@ -3,6 +3,7 @@ package providers
 import (
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -75,13 +76,19 @@ func parseClaudeRecord(line []byte) []transcript.Event {
 			case l.Type == "assistant" && b.Type == "tool_use":
 				out = append(out, transcript.Event{Kind: transcript.ToolCall, ID: b.ID, Name: b.Name, Input: b.Input})
 			case l.Type == "user" && b.Type == "tool_result":
-				out = append(out, transcript.Event{Kind: transcript.ToolResult, ID: b.ToolUseID, Output: blocksOrString(b.Content), IsError: b.IsError})
+				output := blocksOrString(b.Content)
+				if claudeNoOutput.MatchString(output) {
+					output = "" // Claude's words to the model for nothing printed
+				}
+				out = append(out, transcript.Event{Kind: transcript.ToolResult, ID: b.ToolUseID, Output: output, IsError: b.IsError})
 			}
 		}
 		return out
 	}
 	return nil
 }
+
+var claudeNoOutput = regexp.MustCompile(`^\(\w+ completed with no output\)$`)
 
 // blocksOrString reads tool output: a string, or text blocks joined.
 func blocksOrString(raw json.RawMessage) string {

@@ -52,6 +52,9 @@ func (d *driver) evaluate(settled bool) {
 	}
 	if settled {
 		d.pollRecord()
+		if d.retypeAnswer() {
+			return
+		}
 		d.typePrompt()
 	}
 	// One screen may hold several detections (a suggestion, then the menu
@@ -71,6 +74,7 @@ func (d *driver) evaluate(settled bool) {
 	}
 	if settled {
 		d.checkIdle()
+		d.checkStall()
 	}
 }
 
@@ -105,6 +109,9 @@ func (d *driver) handle(det *heuristics.Detection) {
 	case heuristics.KindConfirm, heuristics.KindMenu:
 		if det.Rule.Followup && d.decided {
 			d.answerFollowup(det)
+			return
+		}
+		if d.sameCallAgain(det) {
 			return
 		}
 		if d.st == stateAwaiting {
@@ -206,7 +213,7 @@ func (d *driver) approve(p *pending) {
 		d.evaluate(true) // a changed prompt has a new identity: it fires anew
 		return
 	}
-	if !d.send(p.det.Rule, "approve", p.det.Rule.Approve) {
+	if !d.typeAnswer(p.det, "approve", p.det.Rule.Approve) {
 		d.emitErr(d.out.ToolResult(p.id, "yume-cli could not type the approval; see --trace.", true))
 		d.toIdle("the approval of " + p.id + " could not be typed")
 		return
@@ -216,7 +223,7 @@ func (d *driver) approve(p *pending) {
 }
 
 func (d *driver) deny(p *pending, msg string) {
-	d.send(p.det.Rule, "deny", p.det.Rule.Deny)
+	d.typeAnswer(p.det, "deny", p.det.Rule.Deny)
 	d.decided, d.approved, d.deniedLast = true, false, true
 	d.outcome.Denials++
 	d.markDenied(p.id)

@@ -231,6 +231,27 @@ func (d *driver) adopt(c *recCall) {
 	}
 }
 
+// sameCallAgain answers a second question about the call being run (a
+// program that asks for its command, then for a path it touches) the way
+// the first was answered: the record holds no new call, and the approved
+// one has not finished. It reports whether it did.
+func (d *driver) sameCallAgain(det *heuristics.Detection) bool {
+	if !d.recordLive() || d.cfg.RecordAfterRun || d.st != stateCapturing || d.capture == nil {
+		return false
+	}
+	c := d.callOf(d.capture.id)
+	if c == nil || c.done {
+		return false
+	}
+	d.pollRecord()
+	if d.pendingCall() != nil || c.done {
+		return false // a new call, or the first one finished: a new question
+	}
+	d.tr.state(fmt.Sprintf("another question about %s, already approved: approving it too (rule %s)", c.toolUse, det.Rule.Name))
+	d.typeAnswer(det, "approve", det.Rule.Approve)
+	return true
+}
+
 // recordHas reports whether tool_use id is a call the record tracks.
 func (d *driver) recordHas(id string) bool { return d.callOf(id) != nil }
 

@@ -87,10 +87,10 @@ type driver struct {
 	// grace after the quit keys.
 	soonAt, quietAt, enterAt, quitAt time.Duration
 	// …and the next read of the record, the idle end, the turn's end.
-	recordAt, idleAt, turnAt time.Duration
-	idleGen                  uint64 // the screen generation idleAt was set on
-	rec                      recordState
-	deniedLast               bool // the last question was denied: the program stops the turn
+	recordAt, idleAt, turnAt, stallAt time.Duration
+	idleGen, stallGen                 uint64 // the screen generations they were set on
+	rec                               recordState
+	deniedLast                        bool // the last question was denied: the program stops the turn
 
 	suggestion string // last command a suggestion rule showed
 	revision   string // feedback to type at the next input question
@@ -102,10 +102,13 @@ type driver struct {
 	lastInput     *heuristics.Detection
 	lastInputKeys heuristics.Keys
 	inputRetries  int
-	lastText      string
-	texts         map[string]bool // assistant texts already emitted
-	queued        string          // a prompt waiting for the ready screen
-	quitting      int             // times the quit keys were typed
+	// answered is the last question answered with keys, while the program
+	// may still drop them (answer.go).
+	answered *answered
+	lastText string
+	texts    map[string]bool // assistant texts already emitted
+	queued   string          // a prompt waiting for the ready screen
+	quitting int             // times the quit keys were typed
 	// screenResults: the profile reads command output with result rules,
 	// so lines leaving the screen are not captured (a TUI redraws).
 	screenResults bool
@@ -181,7 +184,7 @@ func (d *driver) feed(data []byte) {
 // deadline is the next time something is due, or 0.
 func (d *driver) deadline() time.Duration {
 	var next time.Duration
-	for _, at := range []time.Duration{d.soonAt, d.quietAt, d.quitAt, d.enterAt, d.recordAt, d.idleAt, d.turnAt} {
+	for _, at := range []time.Duration{d.soonAt, d.quietAt, d.quitAt, d.enterAt, d.recordAt, d.idleAt, d.turnAt, d.stallAt} {
 		if at != 0 && (next == 0 || at < next) {
 			next = at
 		}
@@ -218,6 +221,11 @@ func (d *driver) advance(t time.Duration) {
 		d.clock.reach(d.idleAt)
 		d.idleAt = 0
 		d.idleEnd()
+	}
+	if d.stallAt != 0 && d.stallAt <= t && d.st != stateEnded {
+		d.clock.reach(d.stallAt)
+		d.stallAt = 0
+		d.stalled()
 	}
 	if d.turnAt != 0 && d.turnAt <= t && d.st != stateEnded {
 		d.clock.reach(d.turnAt)

@@ -47,6 +47,37 @@ func (d *driver) idleEnd() {
 	d.turnDone(nil, why)
 }
 
+// stallFactor times IdleTimeout is how long a recorded call may wait on a
+// screen no rule reads before the turn ends: the program asks something
+// no rule knows, and nobody can answer it.
+const stallFactor = 3
+
+// checkStall starts the stall clock when the record says a call waits,
+// the screen is settled and is neither the ready input box nor busy, and
+// no question was recognised.
+func (d *driver) checkStall() {
+	p := d.cfg.Profile
+	if d.st != stateIdle || d.stallAt != 0 || d.rec.waiting != nil || !d.recordLive() || d.pendingCall() == nil {
+		return
+	}
+	screen := d.screen.String()
+	if p.Ready != nil && p.Ready.MatchString(screen) || p.Busy != nil && p.Busy.MatchString(screen) {
+		return
+	}
+	d.stallAt, d.stallGen = d.now()+stallFactor*d.cfg.IdleTimeout, d.screen.Generation()
+}
+
+// stalled ends a turn stuck on a question no rule knows.
+func (d *driver) stalled() {
+	if d.st != stateIdle || d.screen.Generation() != d.stallGen || d.pendingCall() == nil {
+		return
+	}
+	screen := strings.TrimRight(d.screen.String(), "\n ")
+	d.emitErr(d.out.SystemError(fmt.Sprintf("yume-cli: %s waits on something no rule of profile %s recognises, with a tool call pending; "+
+		"the turn ends here (add a rule with --rules; the screen is in --trace). The last screen:\n%s", d.cfg.Profile.Name, d.cfg.Profile.Name, screen)))
+	d.interrupt("the program asked something yume-cli cannot answer")
+}
+
 // turnTimeout ends a turn that ran too long, unless it waits for the GUI.
 func (d *driver) turnTimeout() {
 	d.turnAt = 0

@@ -71,6 +71,15 @@ func New(script Script) (*Server, error) {
 	return s, nil
 }
 
+// SetScript replaces the script, before the first request (a script that
+// names paths of a sandbox made after the server).
+func (s *Server) SetScript(script Script) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.script = script
+	s.next = 0
+}
+
 // URL is the server's base URL, "http://127.0.0.1:PORT" (no trailing slash).
 func (s *Server) URL() string { return "http://" + s.ln.Addr().String() }
 

@@ -1,0 +1,66 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/yume-cli/yume-cli/internal/fakemodel"
+)
+
+// writeCall is the model's request to create name with content, with the
+// CLI's own file tool (the GPT models of Codex and Copilot write files
+// with an apply_patch patch).
+func writeCall(provider, ws, name, content string) fakemodel.ToolCall {
+	patch := "*** Begin Patch\n*** Add File: " + name + "\n+" + strings.ReplaceAll(strings.TrimSuffix(content, "\n"), "\n", "\n+") + "\n*** End Patch\n"
+	switch provider {
+	case "claude":
+		return fakemodel.ToolCall{Name: "Write", Args: map[string]string{"file_path": filepath.Join(ws, name), "content": content}}
+	case "gemini":
+		return fakemodel.ToolCall{Name: "write_file", Args: map[string]string{"file_path": filepath.Join(ws, name), "content": content}}
+	}
+	return fakemodel.ToolCall{Name: "apply_patch", Custom: patch}
+}
+
+// TestLiveFileWrite: every CLI asks before writing a file; the question is
+// a Write tool_use with the file and its content, an approval writes it
+// and a denial does not.
+func TestLiveFileWrite(t *testing.T) {
+	const name, content = "notes.md", "# Notes\n\nalpha\nbeta\n"
+	for _, provider := range providers {
+		for _, approve := range []bool{true, false} {
+			t.Run(provider+map[bool]string{true: "/approve", false: "/deny"}[approve], func(t *testing.T) {
+				cliPath(t, provider)
+				var ws string
+				script := fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Writing notes."}, {Text: "Written."}}}
+				r := runYumeWith(t, provider, func(workspace string) fakemodel.Script {
+					ws = workspace
+					script.Replies[0].ToolCalls = []fakemodel.ToolCall{writeCall(provider, ws, name, content)}
+					return script
+				}, gui{answer: func(int) bool { return approve }}, "--mode", "pty", "--prompt", "write the notes")
+				var w *use
+				for i := range r.uses {
+					if r.uses[i].Name == "Write" {
+						w = &r.uses[i]
+					}
+				}
+				if w == nil {
+					t.Fatalf("no Write tool_use: %+v", r.uses)
+				}
+				if fp := w.Input["file_path"].(string); filepath.Base(fp) != name || w.Input["content"] != content {
+					t.Errorf("Write input = %v, want %s with %q", w.Input, name, content)
+				}
+				got, err := os.ReadFile(filepath.Join(ws, name))
+				res := r.results[w.ID]
+				if approve {
+					if err != nil || string(got) != content || res.IsError {
+						t.Errorf("approved: file %q, %v; result %+v", got, err, res)
+					}
+				} else if err == nil || !res.IsError {
+					t.Errorf("denied: the file exists (%v) or the result is not an error: %+v", err == nil, res)
+				}
+			})
+		}
+	}
+}
