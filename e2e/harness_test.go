@@ -70,11 +70,13 @@ type gui struct {
 // plus the given flags, and plays g against it.
 func runYume(t *testing.T, provider string, script fakemodel.Script, g gui, flags ...string) *run {
 	t.Helper()
-	return runYumeWith(t, provider, func(string) fakemodel.Script { return script }, g, flags...)
+	return runYumeWith(t, provider, func(string) fakemodel.Script { return script }, g, nil, flags...)
 }
 
-// runYumeWith is runYume with a script made once the workspace is known.
-func runYumeWith(t *testing.T, provider string, scriptFor func(workspace string) fakemodel.Script, g gui, flags ...string) *run {
+// runYumeWith is runYume with a script made once the workspace is known,
+// and prepare (if not nil) changing the sandbox before yume-cli starts.
+func runYumeWith(t *testing.T, provider string, scriptFor func(workspace string) fakemodel.Script, g gui,
+	prepare func(*offline.Sandbox), flags ...string) *run {
 	t.Helper()
 	srv, err := fakemodel.New(fakemodel.Script{})
 	if err != nil {
@@ -86,6 +88,9 @@ func runYumeWith(t *testing.T, provider string, scriptFor func(workspace string)
 		t.Fatal(err)
 	}
 	srv.SetScript(scriptFor(sb.Workspace))
+	if prepare != nil {
+		prepare(sb)
+	}
 	r := &run{sb: sb, srv: srv, results: map[string]result{}}
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
 	args := append([]string{"--provider", provider, "--model", sb.Model, "--cwd", sb.Workspace,

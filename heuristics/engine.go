@@ -18,6 +18,9 @@ type Detection struct {
 	// Context is the `context` group, line breaks kept: what the program
 	// shows with a question (git add -p's hunk), for the GUI to see.
 	Context string
+	// File and Content are a file question's `file` and `content` groups
+	// (content: the lines the program previews, line numbers removed).
+	File, Content string
 	// Rows are the rows the match covered; negative rows are scrollback
 	// lines (-1 the newest) for rules that look at the transcript.
 	Rows []int
@@ -199,8 +202,8 @@ func (e *Engine) try(v View, r *Rule, lt *lookText, settled bool, step *TraceSte
 	if _, done := e.fired[d.Key]; done {
 		return d, "already fired", true
 	}
-	if c, ok := e.claimed[answerRow(v, d)]; ok && d.Kind.asks() && c.text == regionText(v, c.first, answerRow(v, d)) {
-		return d, "already answered (rule " + c.rule + " fired on this row)", true
+	if c := e.claimedBy(v, d); c != nil {
+		return d, "already answered (rule " + c.rule + " fired on these rows)", true
 	}
 	return d, "", true
 }
@@ -222,6 +225,21 @@ func answerRow(v View, d *Detection) int64 {
 		return -1 << 62
 	}
 	return int64(v.Retired()) + int64(d.Rows[len(d.Rows)-1])
+}
+
+// claimedBy is the claim of a fired question whose rows d overlaps while
+// they still read the same: the same question, seen by another rule.
+func (e *Engine) claimedBy(v View, d *Detection) *claim {
+	if !d.Kind.asks() {
+		return nil
+	}
+	first, last := firstRow(v, d), answerRow(v, d)
+	for end, c := range e.claimed {
+		if first <= end && last >= c.first && regionText(v, c.first, end) == c.text {
+			return &c
+		}
+	}
+	return nil
 }
 
 // firstRow is the absolute row of a detection's first visible row.
@@ -296,6 +314,9 @@ func detectIn(v View, r *Rule, lt *lookText, from, to int) (*Detection, []int) {
 		case "context":
 			d.Context = cleanOutput(raw)
 			continue
+		case "content":
+			d.Content = cleanPreview(raw)
+			continue
 		}
 		// A group that starts mid-row ("● answer…") has later rows indented
 		// to line up under it: pad its first row to its column so that
@@ -316,6 +337,8 @@ func detectIn(v View, r *Rule, lt *lookText, from, to int) (*Detection, []int) {
 			d.Text = val
 		case "option":
 			d.Option = val
+		case "file":
+			d.File = val
 		}
 	}
 	first := int64(0)

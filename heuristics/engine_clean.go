@@ -1,8 +1,11 @@
 package heuristics
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/clipperhouse/displaywidth"
 )
 
 // Group post-processing: a group's text comes from screen rows, with the
@@ -34,14 +37,17 @@ func cleanGroup(s string) string {
 	lines := strings.Split(s, "\n")
 	boxed := false
 	kept := lines[:0]
+	var room []int // per kept row: the cells its box gives text, 0 unknown
 	for _, l := range lines {
 		if strings.Trim(l, frameOnly) == "" && strings.ContainsAny(l, frameEdges) {
 			boxed = true // a frame row: nothing of the group's text on it
 			continue
 		}
+		cells := boxRoom(l)
 		l, b := stripBorders(l)
 		boxed = boxed || b
 		kept = append(kept, l)
+		room = append(room, cells)
 	}
 	lines = kept
 	for i, l := range lines {
@@ -51,7 +57,7 @@ func cleanGroup(s string) string {
 		}
 	}
 	if boxed {
-		return joinBoxed(lines)
+		return joinBoxed(lines, room)
 	}
 	return dedent(lines)
 }
@@ -100,12 +106,16 @@ func stripGlyph(l string) string {
 	return l
 }
 
-// joinBoxed joins the rows of a framed block: non-blank rows with one space,
-// blank rows as paragraph breaks.
-func joinBoxed(lines []string) string {
+// joinBoxed joins the rows of a framed block the way the TUI broke them: a
+// row the box wrapped (the next row's first word would not have fitted
+// after it) joins the next with the space the wrap dropped, or with none
+// when the row is full (a word broken in the middle); any other row ended a
+// line of the text. Blank rows are paragraph breaks. room[i] is how many
+// cells row i's box gives text (0: unknown, rows join with a space).
+func joinBoxed(lines []string, room []int) string {
 	var b strings.Builder
 	para := false
-	for _, l := range lines {
+	for i, l := range lines {
 		l = strings.TrimSpace(l)
 		switch {
 		case l == "":
@@ -114,7 +124,7 @@ func joinBoxed(lines []string) string {
 			}
 			para = false
 		case para:
-			b.WriteByte(' ')
+			b.WriteString(wrapJoint(lines[i-1], l, room[i-1]))
 			b.WriteString(l)
 		default:
 			if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
@@ -125,6 +135,63 @@ func joinBoxed(lines []string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// wrapJoint is what goes between a boxed row and the next one: "" where
+// the row filled its room (a break inside a word), " " where the next
+// row's first word would not have fitted (a word wrap), else a newline.
+func wrapJoint(row, next string, room int) string {
+	if room <= 0 {
+		return " "
+	}
+	w := displaywidth.String(strings.TrimSpace(row))
+	first, _, _ := strings.Cut(next, " ")
+	switch {
+	case w >= room:
+		return ""
+	case w+1+displaywidth.String(first) > room:
+		return " "
+	}
+	return "\n"
+}
+
+// boxRoom is how many cells a framed row gives its text: from one cell
+// after the left frame to one cell before the right frame; 0 for a row
+// without a frame on both sides.
+func boxRoom(l string) int {
+	t := strings.TrimRight(l, " ")
+	left := 0 // cells up to the text: frames, padding
+	i := 0
+	for i < len(t) {
+		r, n := utf8.DecodeRuneInString(t[i:])
+		if r != ' ' && !strings.ContainsRune(edgeBorders, r) {
+			break
+		}
+		if strings.ContainsRune(edgeBorders, r) {
+			left = displaywidth.String(t[:i+n]) + 1
+		}
+		i += n
+	}
+	j := len(t) // start of the right frame run
+	for j > i {
+		r, n := utf8.DecodeLastRuneInString(t[:j])
+		if r != ' ' && !strings.ContainsRune(edgeBorders, r) {
+			break
+		}
+		j -= n
+	}
+	k := j // the first frame glyph of that run
+	for k < len(t) {
+		r, n := utf8.DecodeRuneInString(t[k:])
+		if strings.ContainsRune(edgeBorders, r) {
+			break
+		}
+		k += n
+	}
+	if left == 0 || k >= len(t) {
+		return 0
+	}
+	return displaywidth.String(t[:k]) - 1 - left
 }
 
 // dedent removes the indentation common to all non-blank lines and trailing
@@ -149,6 +216,29 @@ func dedent(lines []string) string {
 		out = append(out, l)
 	}
 	return strings.Trim(strings.Join(out, "\n"), "\n")
+}
+
+var lineNumber = regexp.MustCompile(`^ *\d+ ?`)
+
+// cleanPreview turns a `content` group, a file's lines as a TUI previews
+// them (framed, numbered), back into the file's text: frames and the
+// line numbers removed, each line ending in a newline.
+func cleanPreview(s string) string {
+	var out []string
+	for _, l := range strings.Split(strings.ReplaceAll(s, "\u00a0", " "), "\n") {
+		if strings.Trim(l, frameOnly) == "" && strings.ContainsAny(l, frameEdges) {
+			continue
+		}
+		l, _ = stripBorders(l)
+		out = append(out, strings.TrimRight(lineNumber.ReplaceAllString(strings.TrimPrefix(l, " "), ""), " "))
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return strings.Join(out, "\n") + "\n"
 }
 
 // resultGlyphs open a TUI's rendering of a command's output ("⎿  out",

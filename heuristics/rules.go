@@ -41,10 +41,15 @@ const (
 	// keys, the driver types them: an interactive TUI does not exit by
 	// itself after a turn.
 	KindDone Kind = "done"
+	// KindFail: a screen yume-cli cannot answer (a login, a folder trust
+	// question, an account error): the turn ends with an error that shows
+	// the screen's words (group `text`, else the match) and says what to
+	// do (the rule's hint), never a stall.
+	KindFail Kind = "fail"
 )
 
 // kinds lists the valid kinds in the order error messages show them.
-var kinds = []Kind{KindSuggestion, KindConfirm, KindMenu, KindInput, KindText, KindResult, KindDone}
+var kinds = []Kind{KindSuggestion, KindConfirm, KindMenu, KindInput, KindText, KindResult, KindDone, KindFail}
 
 // asks reports whether the driver types approve/deny keys for this kind.
 func (k Kind) asks() bool { return k == KindConfirm || k == KindMenu || k == KindInput }
@@ -181,7 +186,13 @@ type Rule struct {
 	// the deny keys the driver types these (e.g. select "Revise command"),
 	// and the next input rule's <Prompt> is filled with the feedback.
 	Revise   Keys
-	Followup bool // answers a question that follows an approved one, no new tool_use
+	Followup bool
+	// Hint says what to do about a fail rule's screen ("run `claude` once
+	// and log in").
+	Hint string
+	// Tool is the Claude tool a question is about: Bash (""), or Write and
+	// Edit for a file question, whose `file` group names the file.
+	Tool string // answers a question that follows an approved one, no new tool_use
 	Line     int  // line of the rule in its source file
 	Source   string
 }

@@ -16,8 +16,8 @@ import (
 // Field names of a profile and of a rule, in the order messages list them.
 var (
 	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "echo", "quit", "rules"}
-	ruleFields    = []string{"name", "look", "match", "kind", "cursor", "approve", "deny", "revise", "followup"}
-	groupNames    = []string{"command", "prompt", "description", "text", "option", "output", "context"}
+	ruleFields    = []string{"name", "look", "match", "kind", "tool", "cursor", "approve", "deny", "revise", "followup", "hint"}
+	groupNames    = []string{"command", "prompt", "description", "text", "option", "output", "context", "file", "content"}
 )
 
 // The profile file format (profiles/*.yaml are the examples):
@@ -34,11 +34,13 @@ var (
 //	  - name: rm-remove    # unique; a --rules rule of the same name replaces it
 //	    look: screen       # screen | bottom:N | transcript[:N]
 //	    match: '(?m)^(?P<prompt>rm: remove .+\?)$'  # groups: command prompt description text option output
-//	    kind: confirm      # suggestion | confirm | menu | input | text | result | done
+//	    kind: confirm      # suggestion | confirm | menu | input | text | result | done | fail
 //	    cursor: end        # optional: fire only with the cursor right after the match
 //	    approve: 'y<Enter>'  # confirm, menu, input: keys (see ParseKeys)
 //	    deny: 'n<Enter>'     # confirm, menu (input: optional)
 //	    followup: false    # confirm, menu: answered with the previous decision
+//	    hint: 'run …'      # fail: what the user should do about the screen
+//	    tool: Write        # confirm, menu: the Claude tool the question is about (default Bash; Write and Edit read the file group)
 //
 // Unknown fields, bad regexes, unknown key names and kinds are errors.
 

@@ -73,6 +73,14 @@ func parseRule(ps *problems, n *yaml.Node, source string) *Rule {
 			r.Deny = parseKeysAt(ps, v, key)
 		case "revise":
 			r.Revise = parseKeysAt(ps, v, key)
+		case "hint":
+			r.Hint = scalar(ps, v, key)
+		case "tool":
+			switch r.Tool = scalar(ps, v, key); r.Tool {
+			case "Bash", "Write", "Edit":
+			default:
+				ps.add(v.Line, v.Column, max(1, len(r.Tool)), "unknown tool %q: use Bash, Write or Edit", r.Tool)
+			}
 		case "followup":
 			switch s := scalar(ps, v, key); s {
 			case "true":
@@ -137,6 +145,10 @@ func checkRule(ps *problems, r *Rule, n *yaml.Node, nodes map[string]*yaml.Node)
 				ps.add(l, c, w, "%s is only used by confirm, menu and input rules; a %s rule types nothing", f, r.Kind)
 			}
 		}
+	}
+	if r.Kind == KindFail && r.Hint == "" {
+		l, c, w := at("kind")
+		ps.add(l, c, w, "a fail rule needs a hint: what the user should do about this screen")
 	}
 	if r.Followup && r.Kind != KindConfirm && r.Kind != KindMenu {
 		l, c, w := at("followup")

@@ -30,9 +30,9 @@ type copilotEvent struct {
 		SessionID    string `json:"sessionId"`
 		Content      string `json:"content"`
 		ToolRequests []struct {
-			ToolCallID string         `json:"toolCallId"`
-			Name       string         `json:"name"`
-			Arguments  map[string]any `json:"arguments"`
+			ToolCallID string          `json:"toolCallId"`
+			Name       string          `json:"name"`
+			Arguments  json.RawMessage `json:"arguments"`
 		} `json:"toolRequests"`
 		ToolCallID string `json:"toolCallId"`
 		Success    bool   `json:"success"`
@@ -64,7 +64,8 @@ func newCopilotParser() transcript.Parser {
 				out = append(out, transcript.Event{Kind: transcript.Text, Text: e.Data.Content})
 			}
 			for _, r := range e.Data.ToolRequests {
-				name, input := copilotCall(r.Name, r.Arguments)
+				args := copilotArgs(r.Arguments)
+				name, input := copilotCall(r.Name, args)
 				if name == "" {
 					hidden[r.ToolCallID] = true
 					continue
@@ -72,7 +73,7 @@ func newCopilotParser() transcript.Parser {
 				roundHadTools = true
 				ev := transcript.Event{Kind: transcript.ToolCall, ID: r.ToolCallID, Name: name, Input: input}
 				if name == "apply_patch" {
-					if calls := PatchCalls(str(r.Arguments["input"])); len(calls) > 0 {
+					if calls := PatchCalls(str(args["input"])); len(calls) > 0 {
 						ev.Name, ev.Input, ev.Also = calls[0].Name, calls[0].Input, calls[1:]
 					}
 				}
@@ -114,6 +115,20 @@ func copilotShellTrailer(out string) (string, int) {
 	}
 	code, _ := strconv.Atoi(out[m[2]:m[3]])
 	return out[:m[0]], code
+}
+
+// copilotArgs reads a tool request's arguments: an object, or the text of
+// a custom (freeform) tool such as apply_patch, as {"input": text}.
+func copilotArgs(raw json.RawMessage) map[string]any {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) == nil && m != nil {
+		return m
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return map[string]any{"input": s}
+	}
+	return map[string]any{}
 }
 
 // copilotCall maps a Copilot tool; "" hides bookkeeping.

@@ -28,7 +28,7 @@ func init() {
 			{Name: ModeJSON, Since: "0.11.0", Format: "gemini-stream-json", Resumes: true, Command: geminiJSON},
 		},
 		MapTool: geminiTool,
-		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, Record: geminiRecord, RecordAfterRun: true,
+		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, Record: geminiRecord, RecordAfterRun: true, Cols: 500,
 			ModeName: func(l Launch) string { return "gemini --approval-mode " + geminiMode(l) }},
 	})
 }

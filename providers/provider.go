@@ -78,6 +78,10 @@ type TUI struct {
 	// Env is environment the program gets on top of yume-cli's (nil:
 	// none): a variable that would let it run tools unasked, turned off.
 	Env func(l Launch) []string
+	// Cols is the terminal width the program gets unless --cols says
+	// otherwise (0: yume-cli's default): wide enough that its question
+	// boxes never wrap a command, where the record cannot say it exactly.
+	Cols int
 }
 
 // Launch is what one PTY turn asks of a TUI.

@@ -70,6 +70,7 @@ type Outcome struct {
 	Questions   int
 	Denials     int
 	Interrupted bool
+	Failed      bool // the turn ended on a screen yume-cli cannot answer
 }
 
 // soon is how long output must pause before rules that wait on the cursor

@@ -59,19 +59,30 @@ func (d *driver) control(f emit.Control, ok bool) {
 }
 
 // interrupt stops the program and ends the turn as interrupted.
-func (d *driver) interrupt(reason string) {
+func (d *driver) interrupt(reason string) { d.abort(reason, true) }
+
+// abort stops the program and ends the turn with an error: interrupted
+// (an interrupt line first), or failed.
+func (d *driver) abort(reason string, interrupted bool) {
 	if d.st == stateEnded {
 		return
 	}
-	d.outcome.Interrupted = true
+	d.outcome.Interrupted = interrupted
+	d.outcome.Failed = !interrupted
 	if d.st == stateAwaiting {
-		d.supersede("interrupted")
+		d.supersede("the turn ended")
 	}
 	if c := d.finishCapture(nil); c != nil {
-		d.emitErr(d.out.ToolResult(c.id, c.text()+"\n[interrupted]", true))
+		note := "\n[interrupted]"
+		if !interrupted {
+			note = "\n[the turn ended before the command did]"
+		}
+		d.emitErr(d.out.ToolResult(c.id, c.text()+note, true))
 	}
 	_ = d.cfg.Term.Close() // Best effort: stops the whole process group.
-	d.emitErr(d.out.Interrupt())
+	if interrupted {
+		d.emitErr(d.out.Interrupt())
+	}
 	d.emitErr(d.out.Result(emit.Result{IsError: true, Text: reason, Errors: []string{reason}}))
 	d.to(stateEnded, reason)
 }
@@ -82,7 +93,12 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 		d.tr.state("reading the terminal failed: " + readErr.Error())
 	}
 	d.soonAt, d.quietAt = 0, 0
-	d.evaluate(true) // the last screen may hold text or a final question
+	d.evaluate(true) // the last screen may hold text, a final question, a failure
+	if d.st == stateEnded {
+		st, _ := d.cfg.Term.Wait()
+		d.outcome.Exit = st
+		return d.outcome, d.fault
+	}
 	if d.st == stateAwaiting {
 		d.supersede("the program exited before a decision was made")
 	}

@@ -94,6 +94,14 @@ func (d *driver) handle(det *heuristics.Detection) {
 		d.result(det)
 	case heuristics.KindDone:
 		d.done(det)
+	case heuristics.KindFail:
+		what := det.Text
+		if what == "" {
+			what = det.Prompt
+		}
+		reason := fmt.Sprintf("%s shows %q, which yume-cli cannot answer: %s", d.cfg.Profile.Name, what, det.Rule.Hint)
+		d.tr.state("fail rule " + det.Rule.Name + ": " + reason)
+		d.abort(reason, false)
 	case heuristics.KindInput: // answered by yume-cli itself, e.g. with the prompt
 		text := d.cfg.Prompt
 		if d.revising {
@@ -152,6 +160,17 @@ func (d *driver) ask(det *heuristics.Detection) {
 	}
 	d.outcome.Questions++
 	p := &pending{id: emit.NewToolUseID(), n: d.outcome.Questions, det: det, input: input, tool: "Bash"}
+	if t := det.Rule.Tool; t == "Write" || t == "Edit" {
+		// A file question: the file and, where shown, its new text.
+		p.tool, p.input = t, map[string]any{"file_path": det.File}
+		if det.Content != "" {
+			p.input["content"] = det.Content
+		}
+		if desc != "" {
+			p.input["description"] = desc
+		}
+		command = det.File
+	}
 	if c := d.pendingCall(); c != nil && d.recordLive() {
 		// The record says what: the exact call, in Claude's words.
 		p.input, p.tool, c.toolUse = maps.Clone(c.ev.Input), c.ev.Name, p.id

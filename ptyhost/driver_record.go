@@ -3,6 +3,7 @@ package ptyhost
 import (
 	"fmt"
 	"maps"
+	"strings"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -226,7 +227,7 @@ func (d *driver) adopt(c *recCall) {
 	d.rec.orphans = d.rec.orphans[1:]
 	c.toolUse, c.denied = o.toolUse, o.denied
 	d.tr.state(fmt.Sprintf("the record's %s %s is the question %s", c.ev.Name, c.ev.ID, o.toolUse))
-	if ran := describeCall(c.ev.Name, c.ev.Input); o.tool == c.ev.Name && ran != o.command && !c.denied {
+	if ran := describeCall(c.ev.Name, c.ev.Input); o.tool == c.ev.Name && !sameCall(ran, o.command) && !c.denied {
 		d.emitErr(d.out.Notice(fmt.Sprintf("the program ran %q; its screen had shown %q", ran, o.command)))
 	}
 }
@@ -250,6 +251,12 @@ func (d *driver) sameCallAgain(det *heuristics.Detection) bool {
 	d.tr.state(fmt.Sprintf("another question about %s, already approved: approving it too (rule %s)", c.toolUse, det.Rule.Name))
 	d.typeAnswer(det, "approve", det.Rule.Approve)
 	return true
+}
+
+// sameCall compares what ran with what the screen showed: equal, or the
+// same file named relative to the workspace on screen.
+func sameCall(ran, shown string) bool {
+	return ran == shown || shown != "" && strings.HasSuffix(ran, "/"+shown)
 }
 
 // recordHas reports whether tool_use id is a call the record tracks.

@@ -36,6 +36,8 @@ type StartOptions struct {
 	IdleTimeout    time.Duration
 	TurnTimeout    time.Duration
 	Command        []string // after "--"
+
+	colsSet bool // --cols was given: a provider's own width does not apply
 }
 
 // provider is the descriptor of --provider, which validate checked.

@@ -84,7 +84,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
 	if err != nil {
 		return err
 	}
-	if outcome.Interrupted || !outcome.Exit.Success() {
+	if outcome.Interrupted || outcome.Failed || !outcome.Exit.Success() {
 		return &exitError{1}
 	}
 	return nil
@@ -130,6 +130,9 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	args, err := p.TUI.Args(l)
 	if err != nil {
 		return tuiLaunch{}, err
+	}
+	if p.TUI.Cols > 0 && !o.colsSet {
+		o.Cols = p.TUI.Cols
 	}
 	t := tuiLaunch{argv: append([]string{bin}, args...), session: l.Session, recordAfterRun: p.TUI.RecordAfterRun,
 		recordEndsTurns: p.TUI.RecordEndsTurns}

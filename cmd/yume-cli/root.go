@@ -125,6 +125,7 @@ func startRunE(cmd *cobra.Command, args []string, opts *StartOptions, runF func(
 	if dash := cmd.ArgsLenAtDash(); dash >= 0 {
 		opts.Command = args[dash:]
 	}
+	opts.colsSet = cmd.Flags().Changed("cols")
 	if err := opts.validate(); err != nil {
 		return err
 	}

@@ -31,7 +31,8 @@ type scriptFile struct {
 		ToolCalls []struct {
 			ID   string          `json:"id"`
 			Name string          `json:"name"`
-			Args json.RawMessage `json:"args"`
+			Args   json.RawMessage `json:"args"`
+			Custom string          `json:"custom"`
 		} `json:"tool_calls"`
 		Status int  `json:"status"`
 		Stall  bool `json:"stall"`
@@ -44,14 +45,15 @@ func main() {
 	dir := flag.String("dir", "", "directory for the sandbox's home and workspace (created)")
 	binDir := flag.String("bin", "", "directory put first on PATH (where the CLIs are)")
 	printEnv := flag.Bool("env", false, "print the sandbox environment and the workspace, then serve until killed")
+	bare := flag.Bool("bare", false, "leave the home without the CLI's configuration: first-run, login and trust screens")
 	flag.Parse()
-	if err := run(*provider, *scriptPath, *dir, *binDir, *printEnv, flag.Args()); err != nil {
+	if err := run(*provider, *scriptPath, *dir, *binDir, *printEnv, *bare, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "yume-sandbox:", err)
 		os.Exit(1)
 	}
 }
 
-func run(provider, scriptPath, dir, binDir string, printEnv bool, argv []string) error {
+func run(provider, scriptPath, dir, binDir string, printEnv, bare bool, argv []string) error {
 	if provider == "" || dir == "" || (len(argv) == 0 && !printEnv) {
 		return errors.New("usage: yume-sandbox -provider P -dir DIR [-script S] [-bin DIR] -- CMD ARGS…")
 	}
@@ -78,6 +80,14 @@ func run(provider, scriptPath, dir, binDir string, printEnv bool, argv []string)
 	sb, err := offline.Setup(provider, abs, srv.URL(), paths...)
 	if err != nil {
 		return err
+	}
+	if bare {
+		ents, _ := os.ReadDir(sb.Home)
+		for _, e := range ents {
+			if e.Name() != "tmp" {
+				_ = os.RemoveAll(filepath.Join(sb.Home, e.Name())) // Best effort: a fresh home.
+			}
+		}
 	}
 	if printEnv {
 		for _, e := range sb.Env {
@@ -112,7 +122,11 @@ func loadScript(path string) (fakemodel.Script, error) {
 	for _, r := range f.Replies {
 		reply := fakemodel.Reply{Text: r.Text, Status: r.Status, Stall: r.Stall}
 		for _, c := range r.ToolCalls {
-			reply.ToolCalls = append(reply.ToolCalls, fakemodel.ToolCall{ID: c.ID, Name: c.Name, Args: c.Args})
+			tc := fakemodel.ToolCall{ID: c.ID, Name: c.Name, Custom: c.Custom}
+			if len(c.Args) > 0 {
+				tc.Args = c.Args
+			}
+			reply.ToolCalls = append(reply.ToolCalls, tc)
 		}
 		s.Replies = append(s.Replies, reply)
 	}
