@@ -5,7 +5,7 @@ FUZZTIME  ?= 30000x
 BENCHTIME ?= 1s
 PKGS      := ./...
 
-.PHONY: all build test race bench fuzz demo lint e2e e2e-deps compare clean
+.PHONY: all build test race bench fuzz demo lint e2e e2e-deps drift compare clean
 
 all: lint test
 
@@ -43,21 +43,28 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-# The real provider CLIs, installed from npm into .e2e/npm (git-ignored).
-# Pinned to the versions the live tests were written against; override to
-# try others, e.g. make e2e E2E_CLIS='@google/gemini-cli@latest'.
-E2E_NPM  := .e2e/npm
-E2E_CLIS ?= @github/copilot@1.0.102 @anthropic-ai/claude-code@2.1.197 @google/gemini-cli@0.61.0 @openai/codex@0.169.0
+# The real provider CLIs, installed from npm into .e2e and linked into
+# .e2e/bin: the newest release of each by default (resolved now, printed),
+# E2E_PINNED=1 for the known-good set, E2E_VERSIONS="claude@X codex@Y" for
+# any. Claude Code's native package is used where its npm wrapper needs a
+# newer Node than this machine has.
 e2e-deps:
-	npm install --prefix $(E2E_NPM) --no-audit --no-fund --loglevel=error $(E2E_CLIS)
+	bash scripts/e2e-deps.sh
 
-# Live runs against the real CLIs, offline, against a fake model server on 127.0.0.1.
+# Live runs against the real CLIs, offline, against a fake model server on
+# 127.0.0.1: the e2e package (yume-cli itself, generated scenarios with a
+# new seed each run, E2E_SEED to repeat one) and the structured modes.
 # The CLIs are third-party programs timed by a loaded machine: a failed
 # run is retried once, loudly; a second failure fails.
-E2E_TEST = PATH="$(CURDIR)/$(E2E_NPM)/node_modules/.bin:$$PATH" YUME_E2E=1 \
-	  $(GO) test -count=1 -timeout 40m -run 'E2E|Live' $(PKGS)
+E2E_TEST = PATH="$(CURDIR)/.e2e/bin:$$PATH" YUME_E2E=1 \
+	  $(GO) test -count=1 -timeout 60m -run 'E2E|Live' $(PKGS)
 e2e: e2e-deps
 	$(E2E_TEST) || { echo "e2e: live run failed; retrying once" >&2; $(E2E_TEST); }
+
+# The live suite over the newest and earlier releases of each CLI (5 each
+# by default, DRIFT_N), printed as a matrix of CLI x version x case.
+drift:
+	bash scripts/drift.sh
 
 clean:
 	rm -rf $(BIN)

@@ -178,3 +178,12 @@ rules:
 		t.Errorf("result = %v, exit %+v; want an error: the program had to be stopped", res, r.outcome.Exit)
 	}
 }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

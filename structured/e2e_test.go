@@ -18,21 +18,21 @@ import (
 )
 
 // Live tests run the real CLIs against the fake model server. They need
-// YUME_E2E=1 and the CLIs installed under .e2e/npm (see e2eBin).
+// YUME_E2E=1 and the CLIs installed under .e2e/bin (make e2e-deps).
 
 // e2eBin returns the installed CLI for provider or skips the test.
 func e2eBin(t *testing.T, provider string) (bin, dir string) {
 	t.Helper()
 	if os.Getenv("YUME_E2E") == "" {
-		t.Skip("live CLI test: set YUME_E2E=1 after `npm install --prefix .e2e/npm @github/copilot @anthropic-ai/claude-code @google/gemini-cli @openai/codex`")
+		t.Skip("live CLI test: set YUME_E2E=1 after make e2e-deps")
 	}
-	dir, err := filepath.Abs("../.e2e/npm/node_modules/.bin")
+	dir, err := filepath.Abs("../.e2e/bin")
 	if err != nil {
 		t.Fatal(err)
 	}
 	bin = filepath.Join(dir, provider)
 	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("YUME_E2E=1 but %s is missing: run npm install --prefix .e2e/npm (see e2eBin)", bin)
+		t.Fatalf("YUME_E2E=1 but %s is missing: run make e2e-deps", bin)
 	}
 	return bin, dir
 }

@@ -20,7 +20,7 @@ import (
 //	YUME_CAPTURE_ARGS='["-p","hi","--output-format","stream-json","--verbose"]' \
 //	YUME_CAPTURE_SCRIPT='[{"Text":"hello"}]' go test -run TestCapture ./internal/fakemodel/offline
 //
-// The CLIs are looked up in PATH and in .e2e/npm/node_modules/.bin.
+// The CLIs are looked up in PATH and in .e2e/bin (make e2e-deps).
 // The args may use {WS} for the workspace path. It writes stdout.jsonl,
 // stderr.txt and requests.json to YUME_CAPTURE_OUT.
 func TestCapture(t *testing.T) {
@@ -42,7 +42,7 @@ func TestCapture(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	bin, _ := filepath.Abs("../../../.e2e/npm/node_modules/.bin")
+	bin, _ := filepath.Abs("../../../.e2e/bin")
 	sb, err := Setup(provider, t.TempDir(), srv.URL(), bin)
 	if err != nil {
 		t.Fatal(err)
