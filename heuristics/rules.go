@@ -192,9 +192,9 @@ type Rule struct {
 	Hint string
 	// Tool is the Claude tool a question is about: Bash (""), or Write and
 	// Edit for a file question, whose `file` group names the file.
-	Tool string // answers a question that follows an approved one, no new tool_use
-	Line     int  // line of the rule in its source file
-	Source   string
+	Tool   string // answers a question that follows an approved one, no new tool_use
+	Line   int    // line of the rule in its source file
+	Source string
 }
 
 // Merge returns base overridden by over (a --rules file): rules with a name

@@ -29,8 +29,8 @@ type scriptFile struct {
 	Replies []struct {
 		Text      string `json:"text"`
 		ToolCalls []struct {
-			ID   string          `json:"id"`
-			Name string          `json:"name"`
+			ID     string          `json:"id"`
+			Name   string          `json:"name"`
 			Args   json.RawMessage `json:"args"`
 			Custom string          `json:"custom"`
 		} `json:"tool_calls"`
