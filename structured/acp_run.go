@@ -46,6 +46,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Inv
 	}
 	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p, opts.PermissionMode)}, started: time.Now()}
 	s.tr.setNote(note)
+	s.tr.onProviderSession(opts.OnSession)
 	turnCtx, cancelTurn := context.WithCancel(context.Background())
 	defer cancelTurn()
 	var interrupted atomic.Bool

@@ -37,6 +37,9 @@ type Options struct {
 	Stderr  io.Writer
 	Verbose bool
 	Env     []string // extra environment for the provider
+	// OnSession hears the provider's own session id: what --resume of
+	// this conversation hands back to it.
+	OnSession func(id string)
 }
 
 // Run runs one turn of a provider in a structured mode and emits it on w,
@@ -141,6 +144,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 		return err
 	}
 	tr.(noter).setNote(note)
+	tr.(noter).onProviderSession(opts.OnSession)
 	if mode.RecordFillsGaps && p.TUI != nil && p.TUI.Record != nil {
 		rec := p.TUI.Record(providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
 		tr.(gapFiller).beforeEnding(func() error {

@@ -64,6 +64,10 @@ type turn struct {
 	shown    map[string]bool // commands of the tool_uses written
 	// beforeEnd runs once, just before the result is written.
 	beforeEnd func() error
+	// providerSession is the provider's own session id; onSession hears
+	// of it.
+	providerSession string
+	onSession       func(string)
 }
 
 type toolCall struct {
@@ -76,8 +80,9 @@ func newTurn(w *emit.Writer, provider *providers.Provider, mode string) *turn {
 		denied: map[string]string{}, ours: map[string]bool{}, shown: map[string]bool{}}
 }
 
-// init writes system/init with the provider's tools, then announces the
-// provider's own session id (the one to resume with) if it has one.
+// init writes system/init with the provider's tools and hands the
+// provider's own session id, the handle that resumes it, to the session
+// (the init's session_id stays yume-cli's own, which Yume resumes with).
 func (t *turn) init(sessionID string, tools []string) error {
 	if t.inited {
 		return nil
@@ -91,10 +96,24 @@ func (t *turn) init(sessionID string, tools []string) error {
 			return err
 		}
 	}
-	if sessionID != "" && sessionID != t.w.SessionID() {
-		return t.w.SessionChanged(sessionID)
-	}
+	t.handle(sessionID)
 	return nil
+}
+
+// handle records the provider's session id. A second, different one (the
+// provider compacted or migrated the session) is said in the stream.
+func (t *turn) handle(id string) {
+	if id == "" || id == t.providerSession {
+		return
+	}
+	changed := t.providerSession != ""
+	t.providerSession = id
+	if t.onSession != nil {
+		t.onSession(id)
+	}
+	if changed {
+		_ = t.w.Notice("the provider's session is now " + id + "; yume-cli's session " + t.w.SessionID() + " continues it") // Best effort: stdout errors surface on the next event.
+	}
 }
 
 // ensureInit writes init with the provider's default tools if the provider
@@ -347,5 +366,11 @@ type aborter interface{ abort() error }
 // setNote sets the notice written after init.
 func (t *turn) setNote(s string) { t.note = s }
 
+// onProviderSession sets who hears the provider's session id.
+func (t *turn) onProviderSession(f func(string)) { t.onSession = f }
+
 // noter is implemented by every translator through the embedded turn.
-type noter interface{ setNote(string) }
+type noter interface {
+	setNote(string)
+	onProviderSession(func(string))
+}
