@@ -78,6 +78,23 @@ func runYume(t *testing.T, provider string, script fakemodel.Script, g gui, flag
 func runYumeWith(t *testing.T, provider string, scriptFor func(workspace string) fakemodel.Script, g gui,
 	prepare func(*offline.Sandbox), flags ...string) *run {
 	t.Helper()
+	h := newHome(t, provider)
+	if prepare != nil {
+		prepare(h.sb)
+	}
+	return h.run(t, scriptFor(h.sb.Workspace), g, flags...)
+}
+
+// home is a sandbox and its fake model server, kept across the turns of a
+// conversation (each a yume-cli process, as Yume starts them).
+type home struct {
+	provider string
+	sb       *offline.Sandbox
+	srv      *fakemodel.Server
+}
+
+func newHome(t *testing.T, provider string) *home {
+	t.Helper()
 	srv, err := fakemodel.New(fakemodel.Script{})
 	if err != nil {
 		t.Fatal(err)
@@ -87,10 +104,14 @@ func runYumeWith(t *testing.T, provider string, scriptFor func(workspace string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.SetScript(scriptFor(sb.Workspace))
-	if prepare != nil {
-		prepare(sb)
-	}
+	return &home{provider: provider, sb: sb, srv: srv}
+}
+
+// run is one yume-cli process in the home, the model answering from script.
+func (h *home) run(t *testing.T, script fakemodel.Script, g gui, flags ...string) *run {
+	t.Helper()
+	h.srv.SetScript(script)
+	sb, srv, provider := h.sb, h.srv, h.provider
 	r := &run{sb: sb, srv: srv, results: map[string]result{}}
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
 	args := append([]string{"--provider", provider, "--model", sb.Model, "--cwd", sb.Workspace,
@@ -151,7 +172,7 @@ func runYumeWith(t *testing.T, provider string, scriptFor func(workspace string)
 		}
 	}
 	closeIn()
-	err = cmd.Wait()
+	err := cmd.Wait()
 	r.took = time.Since(start)
 	r.stderr = stderr.String()
 	if b, err := os.ReadFile(trace); err == nil {

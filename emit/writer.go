@@ -124,6 +124,13 @@ func (w *Writer) SessionID() string {
 	return w.sessionID
 }
 
+// DriveMode is how the provider is driven, as SetDriveMode said.
+func (w *Writer) DriveMode() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.driveMode
+}
+
 // SetDriveMode records how the provider is driven (pty, json, acp), for
 // the init line's yume_mode field; call it before Init.
 func (w *Writer) SetDriveMode(mode string) {

@@ -71,6 +71,9 @@ type Outcome struct {
 	Denials     int
 	Interrupted bool
 	Failed      bool // the turn ended on a screen yume-cli cannot answer
+	// ProviderSession is the program's own session id, when its record
+	// names it (a program that picks its own, like Codex).
+	ProviderSession string
 }
 
 // soon is how long output must pause before rules that wait on the cursor

@@ -109,6 +109,8 @@ func (d *driver) recordEvent(e transcript.Event) {
 		d.recordResult(e)
 	case transcript.TurnEnd:
 		d.rec.turnEnd = true
+	case transcript.Session:
+		d.outcome.ProviderSession = e.Session
 	}
 }
 

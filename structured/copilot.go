@@ -198,11 +198,7 @@ func (c *copilotTranslator) result(l copilotLine) error {
 	if err := c.flushDeltas(); err != nil {
 		return err
 	}
-	if l.SessionID != "" && l.SessionID != c.w.SessionID() {
-		if err := c.w.SessionChanged(l.SessionID); err != nil {
-			return err
-		}
-	}
+	c.handle(l.SessionID) // the provider's own id: what resumes it
 	failed := c.failure != "" || (l.ExitCode != nil && *l.ExitCode != 0)
 	if !failed {
 		return c.end(emit.Result{Usage: c.usage})

@@ -150,13 +150,14 @@ func TestLiveResume(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			session := ""
+			session, handle := "", ""
 			for i, prompt := range []string{"remember the word pineapple", "which word?"} {
 				var out, stderr bytes.Buffer
 				w := emit.NewWriter(&out, emit.Config{Model: sb.Model, Cwd: sb.Workspace})
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				err := Run(ctx, Options{Provider: prov(c.provider), Mode: c.mode, Bin: bin, Model: sb.Model, Cwd: sb.Workspace,
-					Prompt: prompt, Resume: session, PermissionMode: "auto", Stderr: &stderr, Env: sb.Env}, w)
+					Prompt: prompt, Resume: session, PermissionMode: "auto", Stderr: &stderr, Env: sb.Env,
+					OnSession: func(id string) { handle = id }}, w)
 				cancel()
 				if err != nil {
 					t.Fatalf("turn %d: %v\n%s", i, err, stderr.String())
@@ -168,7 +169,10 @@ func TestLiveResume(t *testing.T) {
 				if res["is_error"] != false {
 					t.Fatalf("turn %d: %v\nstderr: %s", i, res, stderr.String())
 				}
-				session, _ = res["session_id"].(string)
+				if handle == "" {
+					t.Fatalf("turn %d: the provider's own session id was never heard (OnSession)", i)
+				}
+				session = handle // the provider's handle resumes it; the init's id is yume-cli's own
 			}
 			reqs := srv.AgentRequests()
 			if len(reqs) < 2 || !reqs[len(reqs)-1].Contains("pineapple") || !reqs[len(reqs)-1].Contains("first answer") {

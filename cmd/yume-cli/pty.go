@@ -18,19 +18,19 @@ import (
 )
 
 // runPTY drives the provider's interactive program in a pseudo-terminal.
-func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
+func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversation) (string, error) {
 	profile, err := loadProfile(o.provider().Profile, o.RulesFile)
 	if err != nil {
-		return err
+		return "", err
 	}
-	l, err := launchTUI(ctx, o, profile)
+	l, err := launchTUI(ctx, o, profile, conv)
 	if err != nil {
-		return err
+		return "", err
 	}
 	argv := l.argv
 	w.SetDriveMode("pty")
 	if err := w.Init(o.PermissionMode, []string{"Bash"}); err != nil {
-		return err
+		return "", err
 	}
 	var env []string
 	if len(l.env) > 0 {
@@ -40,23 +40,23 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
 	if err != nil {
 		var nf *ptyhost.NotFoundError
 		if errors.As(err, &nf) {
-			return fmt.Errorf("provider binary %q not found in PATH: install it or pass --bin PATH", nf.Name)
+			return "", fmt.Errorf("provider binary %q not found in PATH: install it or pass --bin PATH", nf.Name)
 		}
-		return fmt.Errorf("starting %s: %w", argv[0], err)
+		return "", fmt.Errorf("starting %s: %w", argv[0], err)
 	}
 	defer proc.Close()
 	var term ptyhost.Terminal = proc
 	if o.RecordFile != "" {
 		rec, err := startRecording(o, argv, proc)
 		if err != nil {
-			return err
+			return "", err
 		}
 		defer rec.finish(proc)
 		term = rec
 	}
 	trace, closeTrace, err := traceWriter(o)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer closeTrace()
 	outcome, err := ptyhost.Drive(ctx, ptyhost.DriverConfig{
@@ -81,13 +81,17 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer) error {
 	if o.Verbose {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Exit)
 	}
+	handle := l.session
+	if outcome.ProviderSession != "" {
+		handle = outcome.ProviderSession // the program picked it (Codex)
+	}
 	if err != nil {
-		return err
+		return handle, err
 	}
 	if outcome.Interrupted || outcome.Failed || !outcome.Exit.Success() {
-		return &exitError{1}
+		return handle, &exitError{1}
 	}
-	return nil
+	return handle, nil
 }
 
 // tuiLaunch is how one PTY turn starts: the command line, the program's
@@ -108,7 +112,7 @@ type tuiLaunch struct {
 // launchTUI builds the command line: "-- CMD ARGS…" as given; else the
 // provider's TUI descriptor (its permission mode set from ours, detected
 // from its --help; the prompt after "--"); else the profile's template.
-func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile) (tuiLaunch, error) {
+func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile, conv *conversation) (tuiLaunch, error) {
 	if len(o.Command) > 0 {
 		return tuiLaunch{argv: o.Command}, nil
 	}
@@ -124,7 +128,10 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	}
 	l := providers.Launch{Prompt: o.Prompt, Model: o.Model, Mode: permission.Mode(o.PermissionMode),
 		Cwd: o.Cwd, Getenv: os.Getenv, Help: probe.Help, Started: time.Now()}
-	if p.TUI.NewSession != nil {
+	switch {
+	case conv.handle() != "":
+		l.Session, l.Resume = conv.handle(), true
+	case p.TUI.NewSession != nil:
 		l.Session = p.TUI.NewSession()
 	}
 	args, err := p.TUI.Args(l)
@@ -138,6 +145,13 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 		recordEndsTurns: p.TUI.RecordEndsTurns}
 	if p.TUI.Record != nil {
 		t.record = p.TUI.Record(l)
+		if l.Resume {
+			// The session's record is there: what it holds is earlier
+			// turns, not news; without it the session is gone.
+			if _, _ = t.record.Poll(); t.record.Path() == "" {
+				return tuiLaunch{}, conv.gone(p)
+			}
+		}
 	}
 	if p.TUI.Env != nil {
 		t.env = p.TUI.Env(l)

@@ -29,20 +29,35 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		o.Cwd = abs
 	}
 	proto, _ := emit.ParseProtocol(o.Protocol)
-	w := emit.NewWriter(o.IO.Out, emit.Config{Protocol: proto, SessionID: o.SessionID, Model: o.Model, Cwd: o.Cwd, Late: o.IO.ErrOut})
+	conv := newConversation()
+	id := o.SessionID
+	if id == "" {
+		id = o.Resume // Yume continues a chat under its first id
+	}
+	w := emit.NewWriter(conv.tee(o.IO.Out), emit.Config{Protocol: proto, SessionID: id, Model: o.Model, Cwd: o.Cwd, Late: o.IO.ErrOut})
+	var handle string
 	err := emit.Guard(w, func() error {
 		if err := notYetSupported(o); err != nil {
+			return err
+		}
+		if err := conv.begin(o, w.SessionID()); err != nil {
 			return err
 		}
 		mode, why := pickMode(ctx, o)
 		if o.Verbose {
 			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s mode (%s)\n", mode, why)
 		}
+		var err error
 		if mode == "pty" {
-			return runPTY(ctx, o, w)
+			handle, err = runPTY(ctx, o, w, conv)
+		} else {
+			handle, err = runStructured(ctx, o, w, mode, conv)
 		}
-		return runStructured(ctx, o, w, mode)
+		return err
 	})
+	if serr := conv.finish(o.Prompt, w.DriveMode(), handle); serr != nil {
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: the session could not be stored: %v\n", serr)
+	}
 	if err != nil {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v\n", err)
 		return &exitError{1}
@@ -80,18 +95,28 @@ func pickMode(ctx context.Context, o *StartOptions) (mode, why string) {
 	return "auto", fmt.Sprintf("%s %s has %s", p.Name, v, strings.Join(p.Modes(v), ", "))
 }
 
-// runStructured translates the provider's own JSON or ACP stream.
-func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode string) error {
+// runStructured translates the provider's own JSON or ACP stream, and
+// returns the provider's session id.
+func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode string, conv *conversation) (string, error) {
 	for flag, set := range map[string]bool{"--rules": o.RulesFile != "", "--record": o.RecordFile != "", "--trace": o.Trace || o.TraceFile != ""} {
 		if set {
 			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s applies to PTY sessions only; ignored in %s mode\n", flag, mode)
 		}
 	}
-	return structured.Run(ctx, structured.Options{
-		Provider: o.provider(), Mode: mode, Bin: o.Bin, Model: o.Model, Cwd: o.Cwd, Prompt: o.Prompt,
-		Resume: o.Resume, PermissionMode: o.PermissionMode, Controls: readControls(ctx, o, w),
-		Stderr: o.IO.ErrOut, Verbose: o.Verbose,
+	p := o.provider()
+	handle := conv.handle()
+	if handle != "" && p.TUI != nil && p.TUI.Record != nil {
+		rec := p.TUI.Record(providers.Launch{Session: handle, Resume: true, Cwd: o.Cwd, Getenv: os.Getenv})
+		if _, _ = rec.Poll(); rec.Path() == "" {
+			return "", conv.gone(p)
+		}
+	}
+	err := structured.Run(ctx, structured.Options{
+		Provider: p, Mode: mode, Bin: o.Bin, Model: o.Model, Cwd: o.Cwd, Prompt: o.Prompt,
+		Resume: handle, PermissionMode: o.PermissionMode, Controls: readControls(ctx, o, w),
+		Stderr: o.IO.ErrOut, Verbose: o.Verbose, OnSession: func(id string) { handle = id },
 	}, w)
+	return handle, err
 }
 
 // loadProfile returns the provider's embedded profile merged with --rules.

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/sessions"
+)
+
+// conversation ties a turn to the session store: Yume continues a chat
+// with --resume and the session_id of its first init, which is yume-cli's
+// own id; the store keeps, under that id, the provider's own session (the
+// handle that resumes it) and what was said.
+type conversation struct {
+	store *sessions.Store
+	tap   *sessions.Tap
+	sess  *sessions.Session // nil until the turn starts
+	// resumed: --resume named a stored session.
+	resumed bool
+}
+
+func newConversation() *conversation {
+	return &conversation{store: sessions.Open(sessions.DefaultRoot()), tap: &sessions.Tap{}}
+}
+
+// tee is where the event stream goes besides stdout: the tap that keeps
+// the history.
+func (c *conversation) tee(out io.Writer) io.Writer { return io.MultiWriter(out, c.tap) }
+
+// begin loads the session --resume names, or starts a new one with id. A
+// resumed session must be this provider's.
+func (c *conversation) begin(o *StartOptions, id string) error {
+	p := o.provider()
+	if o.Resume == "" {
+		now := time.Now().UTC()
+		c.sess = &sessions.Session{ID: id, Provider: p.Name, Model: o.Model, Cwd: o.Cwd, Created: now, Updated: now}
+		return nil
+	}
+	sess, err := c.store.Load(o.Resume)
+	switch {
+	case errors.Is(err, sessions.ErrNotFound):
+		return fmt.Errorf("--resume %s: yume-cli has no session %s (in %s): start a new conversation, or resume one `yume-cli sessions list` shows", o.Resume, o.Resume, c.store.Root())
+	case err != nil:
+		return fmt.Errorf("--resume %s: %w", o.Resume, err)
+	case sess.Provider != p.Name:
+		return fmt.Errorf("--resume %s: the session belongs to %s, not %s; sessions do not move between providers: resume it with --provider %s, or start a new one (--history-file gives %s the conversation so far)",
+			o.Resume, sess.Provider, p.Name, sess.Provider, p.Name)
+	}
+	c.sess, c.resumed = sess, true
+	if o.Model == "" {
+		o.Model = sess.Model
+	}
+	return nil
+}
+
+// handle is the provider's session to resume ("" for a new one).
+func (c *conversation) handle() string {
+	if c.resumed {
+		return c.sess.Handle
+	}
+	return ""
+}
+
+// gone says a resumed session's provider side has disappeared.
+func (c *conversation) gone(p *providers.Provider) error {
+	return fmt.Errorf("--resume %s: %s's own session %s, which it continues, is gone (%s no longer has it): start a new conversation",
+		c.sess.ID, p.Name, c.sess.Handle, p.Title)
+}
+
+// finish stores the turn: the prompt, what the stream said, the
+// provider's session handle, how it was driven.
+func (c *conversation) finish(prompt, mode, handle string) error {
+	if c.sess == nil {
+		return nil
+	}
+	entries, usage := c.tap.Take()
+	now := time.Now().UTC()
+	if prompt != "" {
+		c.sess.History = append(c.sess.History, sessions.Entry{Role: "user", Time: now, Text: prompt})
+	}
+	c.sess.History = append(c.sess.History, entries...)
+	c.sess.Usage.InputTokens += usage.InputTokens
+	c.sess.Usage.OutputTokens += usage.OutputTokens
+	if handle != "" {
+		c.sess.Handle = handle
+	}
+	if mode != "" {
+		c.sess.Mode = mode
+	}
+	c.sess.Updated = now
+	return c.store.Save(c.sess)
+}
