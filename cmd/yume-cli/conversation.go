@@ -66,6 +66,7 @@ func (c *conversation) handle() string {
 
 // gone says a resumed session's provider side has disappeared.
 func (c *conversation) gone(p *providers.Provider) error {
+	defer func() { c.sess = nil }() // nothing is stored for a turn that never ran
 	return fmt.Errorf("--resume %s: %s's own session %s, which it continues, is gone (%s no longer has it): start a new conversation",
 		c.sess.ID, p.Name, c.sess.Handle, p.Title)
 }

@@ -1,0 +1,108 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/yume-cli/yume-cli/internal/fakemodel"
+)
+
+// TestLiveConversation is a Yume chat of two messages, each its own
+// yume-cli process as Yume starts them: the second with --resume and the
+// session_id of the first init. The model must see turn 1 in turn 2's
+// request, in the TUI (PTY) and in the provider's JSON mode.
+func TestLiveConversation(t *testing.T) {
+	for _, provider := range providers {
+		for _, mode := range []string{"pty", "json"} {
+			t.Run(provider+"/"+mode, func(t *testing.T) {
+				h := newHome(t, provider)
+				word := "pineapple-" + mode
+				first := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Noted the word."}}}, gui{},
+					"--mode", mode, "--prompt", "remember the word "+word)
+				id := first.initSession()
+				if f := first.final(); f == nil || f["is_error"] == true || id == "" {
+					t.Fatalf("turn 1 failed (init session %q): %v\nstderr: %s", id, f, first.stderr)
+				}
+				before := len(h.srv.AgentRequests())
+				second := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "The word was " + word + "."}}}, gui{},
+					"--mode", mode, "--resume", id, "--prompt", "which word did I ask you to remember?")
+				if f := second.final(); f == nil || f["is_error"] == true {
+					t.Fatalf("turn 2 failed: %v\nstderr: %s", f, second.stderr)
+				}
+				if got := second.initSession(); got != id {
+					t.Errorf("turn 2's init session_id is %q, want turn 1's %q (Yume resumes by it)", got, id)
+				}
+				reqs := h.srv.AgentRequests()[before:]
+				if len(reqs) == 0 {
+					t.Fatal("turn 2 never reached the model")
+				}
+				last := reqs[len(reqs)-1]
+				if !last.Contains(word) || !last.Contains("Noted the word.") {
+					t.Errorf("turn 2's request to the model does not carry turn 1 (its prompt and answer)")
+				}
+				sess := h.storedSession(t, id)
+				if sess.Handle == "" || sess.Provider != provider || len(sess.History) < 4 {
+					t.Errorf("stored session: handle %q, provider %q, %d history entries; want a handle, %s, at least 4 entries",
+						sess.Handle, sess.Provider, len(sess.History), provider)
+				}
+			})
+		}
+	}
+}
+
+// TestLiveResumeErrors: a --resume yume-cli cannot honour is an error
+// that names the id, one error result and exit 1, and nothing is stored.
+func TestLiveResumeErrors(t *testing.T) {
+	h := newHome(t, "gemini")
+	first := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Hi."}}}, gui{}, "--mode", "json", "--prompt", "hello")
+	id := first.initSession()
+	for _, c := range []struct {
+		name, provider, resume, want string
+	}{
+		{"unknown id", "gemini", "sess-never-made", "no session sess-never-made"},
+		{"another provider's", "codex", id, "belongs to gemini, not codex"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			hc := &home{provider: c.provider, sb: h.sb, srv: h.srv}
+			r := hc.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "never"}}}, gui{}, "--mode", "json", "--resume", c.resume, "--prompt", "again")
+			f := r.final()
+			if r.exit != 1 || f == nil || f["is_error"] != true || !strings.Contains(string(r.raw), c.want) {
+				t.Errorf("exit %d, result %v; want exit 1 and an error saying %q", r.exit, f, c.want)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(filepath.Join(h.sb.Home, ".yume", "sessions", "codex"))
+	if len(entries) != 0 {
+		t.Errorf("a refused --resume stored %d session file(s)", len(entries))
+	}
+}
+
+// initSession is the session_id of the run's system/init line.
+func (r *run) initSession() string {
+	for _, e := range r.events {
+		if e.str("type") == "system" && e.str("subtype") == "init" {
+			return e.str("session_id")
+		}
+	}
+	return ""
+}
+
+// storedSession reads the session file yume-cli wrote for id.
+func (h *home) storedSession(t *testing.T, id string) (s struct {
+	Provider string            `json:"provider"`
+	Handle   string            `json:"handle"`
+	History  []json.RawMessage `json:"history"`
+}) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(h.sb.Home, ".yume", "sessions", h.provider, id+".json"))
+	if err != nil {
+		t.Fatalf("the session store has no file for %s: %v", id, err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatalf("session file for %s: %v", id, err)
+	}
+	return s
+}
