@@ -106,3 +106,37 @@ func (h *home) storedSession(t *testing.T, id string) (s struct {
 	}
 	return s
 }
+
+// TestLiveHistoryFile: a conversation Yume hands over (--history-file)
+// reaches a provider session that never saw it, as context before the
+// prompt, in the TUI and in the JSON mode.
+func TestLiveHistoryFile(t *testing.T) {
+	for _, provider := range providers {
+		for _, mode := range []string{"pty", "json"} {
+			t.Run(provider+"/"+mode, func(t *testing.T) {
+				h := newHome(t, provider)
+				word := "mango-" + provider + "-" + mode
+				hist := filepath.Join(t.TempDir(), "history.json")
+				b, _ := json.Marshal([]map[string]any{
+					{"role": "user", "text": "remember the word " + word},
+					{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "Noted the word."}}},
+				})
+				if err := os.WriteFile(hist, b, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				r := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "It was " + word + "."}}}, gui{},
+					"--mode", mode, "--history-file", hist, "--prompt", "which word?")
+				if f := r.final(); f == nil || f["is_error"] == true {
+					t.Fatalf("turn failed: %v\nstderr: %s", f, r.stderr)
+				}
+				reqs := h.srv.AgentRequests()
+				if len(reqs) == 0 || !reqs[len(reqs)-1].Contains(word) || !reqs[len(reqs)-1].Contains("Noted the word.") {
+					t.Errorf("the model's request does not carry the handed-over history")
+				}
+				if sess := h.storedSession(t, r.initSession()); len(sess.History) < 4 {
+					t.Errorf("stored history has %d entries; want the 2 handed over plus this turn's", len(sess.History))
+				}
+			})
+		}
+	}
+}

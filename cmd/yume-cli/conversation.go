@@ -20,6 +20,49 @@ type conversation struct {
 	sess  *sessions.Session // nil until the turn starts
 	// resumed: --resume named a stored session.
 	resumed bool
+	// asked is the user's prompt as given, when history was put before it.
+	asked *string
+}
+
+// historyBudget bounds the conversation given as context to a provider
+// session that has not seen it: about 12k tokens, newest turns whole.
+const historyBudget = 48 << 10
+
+// withHistory puts --history-file's conversation before the prompt when
+// the provider's session does not know it (a new one: nothing to resume),
+// and keeps it as the start of the stored history.
+func (c *conversation) withHistory(o *StartOptions) error {
+	if o.HistoryFile == "" {
+		return nil
+	}
+	hist, err := sessions.ReadHistory(o.HistoryFile)
+	if err != nil {
+		return err
+	}
+	if c.handle() != "" {
+		if o.Verbose {
+			fmt.Fprintf(o.IO.ErrOut, "yume-cli: --history-file not used: %s's own session %s already holds the conversation\n", o.provider().Title, c.handle())
+		}
+		return nil
+	}
+	asked := o.Prompt
+	c.asked = &asked
+	o.Prompt = sessions.WithHistory(hist, o.Prompt, historyBudget)
+	if len(c.sess.History) == 0 {
+		c.sess.History = append(c.sess.History, hist...)
+	}
+	if o.Verbose {
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d history entries from %s given to %s as context (%d bytes)\n", len(hist), o.HistoryFile, o.provider().Title, len(o.Prompt)-len(asked))
+	}
+	return nil
+}
+
+// prompt is the user's prompt as given (without the history before it).
+func (c *conversation) prompt(o *StartOptions) string {
+	if c.asked != nil {
+		return *c.asked
+	}
+	return o.Prompt
 }
 
 func newConversation() *conversation {

@@ -94,7 +94,7 @@ a Bash tool_use, waits for an approval frame on stdin, and types the answer.`,
 	}
 	addStartFlags(start.Flags(), opts)
 	root.AddCommand(start, newDoctorCmd(ios), NewCmdRecord(ios, nil), NewCmdReplay(ios, nil),
-		newRulesCmd(ios), newVersionCmd(ios))
+		newRulesCmd(ios), newSessionsCmd(ios), newVersionCmd(ios))
 	return root
 }
 

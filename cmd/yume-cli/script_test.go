@@ -11,13 +11,16 @@ import (
 // TestMain lets testscript run this binary as the yume-cli command.
 func TestMain(m *testing.M) {
 	// In-process tests keep yume-cli's caches and sessions in a directory
-	// of their own.
-	home, err := os.MkdirTemp("", "yume-home-")
-	if err != nil {
-		panic(err)
+	// of their own; a script's yume-cli (this binary again) keeps the
+	// script's.
+	if os.Getenv("YUME_HOME") == "" {
+		home, err := os.MkdirTemp("", "yume-home-")
+		if err != nil {
+			panic(err)
+		}
+		defer os.RemoveAll(home)
+		os.Setenv("YUME_HOME", home)
 	}
-	defer os.RemoveAll(home)
-	os.Setenv("YUME_HOME", home)
 	testscript.Main(m, map[string]func(){
 		"yume-cli": func() { os.Exit(Main(os.Args[1:], defaultIO())) },
 	})

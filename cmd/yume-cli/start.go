@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -37,10 +36,10 @@ func runStart(ctx context.Context, o *StartOptions) error {
 	w := emit.NewWriter(conv.tee(o.IO.Out), emit.Config{Protocol: proto, SessionID: id, Model: o.Model, Cwd: o.Cwd, Late: o.IO.ErrOut})
 	var handle string
 	err := emit.Guard(w, func() error {
-		if err := notYetSupported(o); err != nil {
+		if err := conv.begin(o, w.SessionID()); err != nil {
 			return err
 		}
-		if err := conv.begin(o, w.SessionID()); err != nil {
+		if err := conv.withHistory(o); err != nil {
 			return err
 		}
 		mode, why := pickMode(ctx, o)
@@ -55,20 +54,12 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		}
 		return err
 	})
-	if serr := conv.finish(o.Prompt, w.DriveMode(), handle); serr != nil {
+	if serr := conv.finish(conv.prompt(o), w.DriveMode(), handle); serr != nil {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: the session could not be stored: %v\n", serr)
 	}
 	if err != nil {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v\n", err)
 		return &exitError{1}
-	}
-	return nil
-}
-
-// notYetSupported rejects flags whose feature has not landed, clearly.
-func notYetSupported(o *StartOptions) error {
-	if o.HistoryFile != "" {
-		return errors.New("--history-file is not yet supported: use --resume ID with a structured provider")
 	}
 	return nil
 }
