@@ -140,3 +140,29 @@ func TestLiveHistoryFile(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveAPIBase: --api-base points the CLI at another endpoint, in the
+// TUI and in JSON mode (Claude and Gemini take it from the variable the
+// sandbox also uses, so the sandbox's own server must see nothing).
+func TestLiveAPIBase(t *testing.T) {
+	for _, provider := range []string{"claude", "gemini"} {
+		for _, mode := range []string{"pty", "json"} {
+			t.Run(provider+"/"+mode, func(t *testing.T) {
+				h := newHome(t, provider)
+				other, err := fakemodel.New(fakemodel.Script{Replies: []fakemodel.Reply{{Text: "From the other endpoint."}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = other.Close() })
+				r := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "From the sandbox's endpoint."}}}, gui{},
+					"--mode", mode, "--api-base", other.URL(), "--prompt", "hello")
+				if f := r.final(); f == nil || f["is_error"] == true || f.str("result") != "From the other endpoint." {
+					t.Errorf("result %v; want the other endpoint's answer", f)
+				}
+				if n := len(h.srv.AgentRequests()); n != 0 {
+					t.Errorf("the sandbox's endpoint got %d agent requests", n)
+				}
+			})
+		}
+	}
+}

@@ -142,11 +142,16 @@ func (w *Writer) SetDriveMode(mode string) {
 // Init writes the system/init line: session id, model, cwd, the permission
 // mode ("default" when empty) and the tools that can really run. It must
 // be the first event and may be called once; later calls return an error
-// and write nothing.
+// and write nothing, except in a persistent session, whose turns each
+// start the way a one-turn session does: there a later call is a no-op
+// (one init per process).
 func (w *Writer) Init(permissionMode string, tools []string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.initDone {
+		if w.persist {
+			return nil
+		}
 		return fmt.Errorf("emit: system/init was already written; call Init once, before any other event")
 	}
 	return w.initLocked(permissionMode, tools)

@@ -159,6 +159,9 @@ type Profile struct {
 	// when a done rule fires, and again on each settled screen while the
 	// program lingers ("press Ctrl-C again to exit").
 	Quit Keys
+	// Interrupt stops the program's turn and leaves it open (Esc in the AI
+	// TUIs): how a persistent session's interrupt frame is carried out.
+	Interrupt Keys
 	// Rules are tried in order; the first that fires wins.
 	Rules []*Rule
 	// Source names where the profile came from, e.g. "profiles/generic.yaml".
@@ -230,6 +233,9 @@ func (p *Profile) Merge(over *Profile) *Profile {
 	}
 	if !over.Quit.IsZero() {
 		out.Quit = over.Quit
+	}
+	if !over.Interrupt.IsZero() {
+		out.Interrupt = over.Interrupt
 	}
 	if over.Source != "" {
 		out.Source = p.Source + " + " + over.Source

@@ -15,7 +15,7 @@ import (
 
 // Field names of a profile and of a rule, in the order messages list them.
 var (
-	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "echo", "quit", "rules"}
+	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "echo", "quit", "interrupt", "rules"}
 	ruleFields    = []string{"name", "look", "match", "kind", "tool", "cursor", "approve", "deny", "revise", "followup", "hint"}
 	groupNames    = []string{"command", "prompt", "description", "text", "option", "output", "context", "file", "content"}
 )
@@ -97,6 +97,8 @@ func ParseProfile(name string, data []byte) (*Profile, error) {
 			p.Echo = compileRegex(ps, val, key, false)
 		case "quit":
 			p.Quit = parseKeysAt(ps, val, key)
+		case "interrupt":
+			p.Interrupt = parseKeysAt(ps, val, key)
 		case "rules":
 			p.Rules = parseRules(ps, val, name)
 		}

@@ -13,12 +13,13 @@ import (
 // permission relay so its permission requests reach the GUI.
 func init() {
 	register(&Provider{
-		Name:    "claude",
-		Title:   "Claude Code",
-		Bin:     "claude",
-		Profile: "claude",
-		Install: "install it with `npm install -g @anthropic-ai/claude-code`",
-		Tools:   []string{"Task", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "WebFetch", "TodoWrite", "WebSearch"},
+		Name:       "claude",
+		Title:      "Claude Code",
+		Bin:        "claude",
+		Profile:    "claude",
+		BaseURLEnv: "ANTHROPIC_BASE_URL",
+		Install:    "install it with `npm install -g @anthropic-ai/claude-code`",
+		Tools:      []string{"Task", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "WebFetch", "TodoWrite", "WebSearch"},
 		Credentials: Credentials{
 			Env:   []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX"},
 			Files: []string{".claude/.credentials.json", ".claude.json"}, LoginKeys: []string{"oauthAccount"},
@@ -27,7 +28,8 @@ func init() {
 		Structured: []Mode{
 			{Name: ModeJSON, Since: "1.0.0", Format: "claude-stream-json", Resumes: true, Command: claudeJSON},
 		},
-		TUI: &TUI{RecordEndsTurns: true, Args: claudeTUI, NewSession: newUUID, Record: claudeRecord, ModeName: claudeModeName},
+		Verified: [2]string{"2.1.197", "2.1.331"}, // make drift, 2026-11-25
+		TUI:      &TUI{RecordEndsTurns: true, Args: claudeTUI, NewSession: newUUID, Record: claudeRecord, ModeName: claudeModeName},
 	})
 }
 

@@ -10,13 +10,14 @@ import (
 // chosen up front.
 func init() {
 	register(&Provider{
-		Name:    "codex",
-		Aliases: []string{"openai"},
-		Title:   "OpenAI Codex CLI",
-		Bin:     "codex",
-		Profile: "codex",
-		Install: "install it with `npm install -g @openai/codex`",
-		Tools:   []string{"Bash", "Write", "Edit", "WebSearch", "TodoWrite"},
+		Name:       "codex",
+		Aliases:    []string{"openai"},
+		Title:      "OpenAI Codex CLI",
+		Bin:        "codex",
+		Profile:    "codex",
+		BaseURLEnv: "OPENAI_BASE_URL",
+		Install:    "install it with `npm install -g @openai/codex`",
+		Tools:      []string{"Bash", "Write", "Edit", "WebSearch", "TodoWrite"},
 		Credentials: Credentials{
 			Env: []string{"OPENAI_API_KEY", "CODEX_API_KEY"}, Files: []string{".codex/auth.json"}, HomeEnv: "CODEX_HOME",
 			Fix: "run `codex login`, or set OPENAI_API_KEY",
@@ -24,7 +25,8 @@ func init() {
 		Structured: []Mode{
 			{Name: ModeJSON, Since: "0.44.0", Format: "codex-exec-json", Resumes: true, Command: codexJSON, RecordFillsGaps: true},
 		},
-		TUI: &TUI{RecordEndsTurns: true, Args: codexTUI, Record: codexRecord, ModeName: codexModeName},
+		Verified: [2]string{"0.163.0", "0.169.0"}, // make drift, 2026-11-25
+		TUI:      &TUI{RecordEndsTurns: true, Args: codexTUI, Record: codexRecord, ModeName: codexModeName},
 	})
 }
 

@@ -11,12 +11,13 @@ import (
 // 0.0.397 --acp.
 func init() {
 	register(&Provider{
-		Name:    "copilot",
-		Title:   "GitHub Copilot CLI",
-		Bin:     "copilot",
-		Profile: "copilot",
-		Install: "install it with `npm install -g @github/copilot`",
-		Tools:   []string{"Bash", "Read", "Write", "Edit", "Glob", "Grep", "WebFetch", "WebSearch", "TodoWrite", "Task"},
+		Name:       "copilot",
+		Title:      "GitHub Copilot CLI",
+		Bin:        "copilot",
+		Profile:    "copilot",
+		BaseURLEnv: "COPILOT_PROVIDER_BASE_URL",
+		Install:    "install it with `npm install -g @github/copilot`",
+		Tools:      []string{"Bash", "Read", "Write", "Edit", "Glob", "Grep", "WebFetch", "WebSearch", "TodoWrite", "Task"},
 		Credentials: Credentials{
 			Env:   []string{"COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY"},
 			Files: []string{".copilot/config.json"}, LoginKeys: []string{"logged_in_users", "last_logged_in_user"},
@@ -26,7 +27,8 @@ func init() {
 			{Name: ModeACP, Since: "0.0.397", Format: "acp", Resumes: true, Command: acpCommand("--stdio")},
 			{Name: ModeJSON, Since: "0.0.422", Format: "copilot-json", Resumes: true, Command: copilotJSON},
 		},
-		MapTool: copilotTool,
+		MapTool:  copilotTool,
+		Verified: [2]string{"1.0.87", "1.0.102"}, // make drift, 2026-11-25
 		TUI: &TUI{RecordEndsTurns: true, Args: copilotTUI, NewSession: newUUID, Record: copilotRecord, Env: copilotEnv,
 			ModeName: func(l Launch) string {
 				if l.Mode == permission.Auto {

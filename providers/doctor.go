@@ -3,6 +3,7 @@ package providers
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,6 +64,10 @@ func (p *Provider) status(ctx context.Context, getenv func(string) string, home 
 				st.Fix = append(st.Fix, "reinstall it: "+p.InstallHint())
 			}
 			st.Version = v
+			if !p.VerifiedOn(v) {
+				st.Problems = append(st.Problems, fmt.Sprintf("version %s is outside the releases yume-cli was verified on (%s to %s): its screens or flags may have changed", v, p.Verified[0], p.Verified[1]))
+				st.Fix = append(st.Fix, "check it with `make drift` (DRIFT_CLIS="+p.Name+"), or install a verified release")
+			}
 			st.Modes = append(p.Modes(v), "pty")
 			if len(st.Modes) == 1 {
 				st.Problems = append(st.Problems, "this version has no JSON or ACP mode; only the PTY mode works")

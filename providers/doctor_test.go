@@ -122,3 +122,45 @@ func TestDoctor(t *testing.T) {
 		}
 	}
 }
+
+func TestVerifiedOn(t *testing.T) {
+	p := &Provider{Verified: [2]string{"0.57.0", "0.61.0"}}
+	for _, c := range []struct {
+		v    string
+		want bool
+	}{
+		{"0.57.0", true}, {"0.59.3", true}, {"0.61.0", true}, {"0.56.9", false}, {"0.62.0", false},
+		{"1.0.0", false}, {"0.61.0-preview.1", true}, {"", true},
+	} {
+		if got := p.VerifiedOn(c.v); got != c.want {
+			t.Errorf("VerifiedOn(%q) = %v, want %v", c.v, got, c.want)
+		}
+	}
+	if !(&Provider{}).VerifiedOn("9.9.9") {
+		t.Error("a provider with no recorded range warns")
+	}
+}
+
+// TestDoctorWarnsOutsideVerified: an installed release older or newer
+// than the verified range is a problem doctor names, with what to do.
+func TestDoctorWarnsOutsideVerified(t *testing.T) {
+	bin, home := t.TempDir(), t.TempDir()
+	fakeBin(t, bin, "gemini", "99.0.0")
+	lookPath := func(name string) (string, error) {
+		if name != "gemini" {
+			return "", errors.New("not found")
+		}
+		return filepath.Join(bin, name), nil
+	}
+	for _, st := range doctor(context.Background(), func(string) string { return "" }, home, lookPath) {
+		if st.Name != "gemini" {
+			continue
+		}
+		if p := strings.Join(st.Problems, "; "); !strings.Contains(p, "99.0.0 is outside the releases yume-cli was verified on") {
+			t.Errorf("problems %q", p)
+		}
+		if f := strings.Join(st.Fix, "; "); !strings.Contains(f, "make drift") {
+			t.Errorf("fix %q", f)
+		}
+	}
+}

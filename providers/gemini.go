@@ -9,12 +9,13 @@ import (
 // Gemini CLI: `gemini --output-format stream-json`, or ACP (`--acp`).
 func init() {
 	register(&Provider{
-		Name:    "gemini",
-		Title:   "Gemini CLI",
-		Bin:     "gemini",
-		Profile: "gemini",
-		Install: "install it with `npm install -g @google/gemini-cli`",
-		Tools:   []string{"Bash", "Read", "Write", "Edit", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite"},
+		Name:       "gemini",
+		Title:      "Gemini CLI",
+		Bin:        "gemini",
+		Profile:    "gemini",
+		BaseURLEnv: "GOOGLE_GEMINI_BASE_URL",
+		Install:    "install it with `npm install -g @google/gemini-cli`",
+		Tools:      []string{"Bash", "Read", "Write", "Edit", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite"},
 		Credentials: Credentials{
 			Env:   []string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_GENAI_USE_VERTEXAI"},
 			Files: []string{".gemini/oauth_creds.json"},
@@ -27,7 +28,8 @@ func init() {
 			{Name: ModeACP, Since: "0.20.0", Format: "acp", Command: acpCommand()},
 			{Name: ModeJSON, Since: "0.11.0", Format: "gemini-stream-json", Resumes: true, Command: geminiJSON},
 		},
-		MapTool: geminiTool,
+		MapTool:  geminiTool,
+		Verified: [2]string{"0.57.0", "0.61.0"}, // make drift, 2026-11-25
 		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, Record: geminiRecord, RecordAfterRun: true, Cols: 500,
 			ModeName: func(l Launch) string { return "gemini --approval-mode " + geminiMode(l) }},
 	})

@@ -51,6 +51,21 @@ type Provider struct {
 	// TUI says how to drive its interactive program in a PTY (nil: the
 	// rule profile's command line, no record).
 	TUI *TUI
+	// BaseURLEnv is the environment variable that points the CLI at
+	// another API endpoint (--api-base), "" when it has none.
+	BaseURLEnv string
+	// Verified is the oldest and newest release the live suite passed on
+	// (`make drift`, the README's matrix); doctor warns outside it.
+	Verified [2]string
+}
+
+// VerifiedOn reports whether version lies in the verified range (true
+// when no range is recorded or the version is unknown).
+func (p *Provider) VerifiedOn(version string) bool {
+	if p.Verified[0] == "" || version == "" {
+		return true
+	}
+	return CompareVersions(version, p.Verified[0]) >= 0 && CompareVersions(version, p.Verified[1]) <= 0
 }
 
 // TUI is how to run a provider's interactive program for one turn.

@@ -53,6 +53,12 @@ type DriverConfig struct {
 	// TurnTimeout ends any turn that runs longer, waiting for the GUI
 	// aside (default 10 minutes).
 	TurnTimeout time.Duration
+	// Persistent keeps the program open between turns: each user frame on
+	// Controls is a turn (driver_turns.go). Without a Prompt the session
+	// starts between turns.
+	Persistent bool
+	// OnTurn hears each persistent turn's prompt as the turn starts.
+	OnTurn func(prompt string)
 }
 
 // Defaults of the bounded-time rule.

@@ -17,6 +17,9 @@ func (d *driver) control(f emit.Control, ok bool) {
 		if d.st == stateAwaiting {
 			d.deny(d.pending, permission.StdinClosed)
 		}
+		if d.st == stateBetween {
+			d.quit() // a persistent session ends with stdin
+		}
 		return
 	}
 	d.tr.control(f)
@@ -32,7 +35,14 @@ func (d *driver) control(f emit.Control, ok bool) {
 		}
 		d.answer(d.pending, f.Answer())
 	case emit.ControlInterrupt:
-		d.interrupt("interrupted by the user")
+		switch {
+		case d.st == stateBetween:
+			d.emitErr(d.out.SystemError("interrupt: no turn is running (the last one has its result); nothing to stop"))
+		case d.cfg.Persistent && !d.cfg.Profile.Interrupt.IsZero() && d.inTurn():
+			d.interruptTurn("interrupted by the user")
+		default:
+			d.interrupt("interrupted by the user")
+		}
 	case emit.ControlSetMode:
 		d.emitErr(d.out.Notice(d.policy.SetMode(f.Mode)))
 		if d.st == stateAwaiting { // the new mode decides the waiting question
@@ -45,6 +55,14 @@ func (d *driver) control(f emit.Control, ok bool) {
 			}
 		}
 	case emit.ControlUser:
+		if d.cfg.Persistent {
+			if d.st != stateBetween {
+				d.emitErr(d.out.SystemError(fmt.Sprintf("user: a turn is running (%s); send the next prompt after its result", d.st)))
+				return
+			}
+			d.startTurn(f.Text)
+			return
+		}
 		if d.st == stateAwaiting {
 			d.emitErr(d.out.SystemError("a question is waiting for approval; answer it before sending a new prompt"))
 			return
@@ -65,6 +83,13 @@ func (d *driver) interrupt(reason string) { d.abort(reason, true) }
 // (an interrupt line first), or failed.
 func (d *driver) abort(reason string, interrupted bool) {
 	if d.st == stateEnded {
+		return
+	}
+	if d.st == stateBetween && d.out.TurnEnded() {
+		// No turn is running to end: say why the session stops.
+		d.emitErr(d.out.SystemError(reason))
+		_ = d.cfg.Term.Close() // Best effort: stops the whole process group.
+		d.to(stateEnded, reason)
 		return
 	}
 	d.outcome.Interrupted = interrupted
@@ -94,6 +119,13 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	}
 	d.soonAt, d.quietAt = 0, 0
 	d.evaluate(true) // the last screen may hold text, a final question, a failure
+	if d.cfg.Persistent && d.out.TurnEnded() && d.st != stateEnded {
+		// Every turn has its result: the program's end is the session's.
+		st, _ := d.cfg.Term.Wait()
+		d.outcome.Exit = st
+		d.to(stateEnded, "program ended between turns: "+st.String())
+		return d.outcome, d.fault
+	}
 	if d.st == stateEnded {
 		st, _ := d.cfg.Term.Wait()
 		d.outcome.Exit = st

@@ -83,6 +83,10 @@ func (d *driver) evaluate(settled bool) {
 const maxDetectionsPerScreen = 8
 
 func (d *driver) handle(det *heuristics.Detection) {
+	if d.st == stateBetween && det.Kind != heuristics.KindInput && det.Kind != heuristics.KindFail {
+		d.tr.state("between turns: " + det.Rule.Name + " (" + string(det.Kind) + ") belongs to no turn; ignored")
+		return
+	}
 	switch det.Kind {
 	case heuristics.KindSuggestion:
 		d.suggestion = det.Command

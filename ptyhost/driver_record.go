@@ -75,6 +75,12 @@ func (d *driver) pollRecord() {
 	if len(evs) > 0 {
 		d.idleAt = 0
 	}
+	if d.st == stateBetween {
+		if len(evs) > 0 {
+			d.tr.state("between turns: the record's late lines of the last turn are not reported")
+		}
+		return
+	}
 	for _, e := range evs {
 		d.tr.record(e)
 		d.recordEvent(e)

@@ -21,9 +21,10 @@ const (
 	stateCapturing              // an approved command runs; its output is collected (d.capture)
 	stateQuitting               // the turn is done; the program is being closed
 	stateEnded                  // the turn has its result
+	stateBetween                // a persistent session waits for the next prompt
 )
 
-var stateNames = [...]string{"idle", "awaiting_approval", "capturing", "quitting", "ended"}
+var stateNames = [...]string{"idle", "awaiting_approval", "capturing", "quitting", "ended", "between_turns"}
 
 func (s state) String() string { return stateNames[s] }
 
@@ -35,6 +36,8 @@ var allowed = map[[2]state]bool{
 	{stateCapturing, stateQuitting}: true,
 	{stateIdle, stateEnded}:         true, {stateAwaiting, stateEnded}: true, {stateCapturing, stateEnded}: true,
 	{stateQuitting, stateEnded}: true,
+	{stateIdle, stateBetween}:   true, {stateAwaiting, stateBetween}: true, {stateCapturing, stateBetween}: true,
+	{stateBetween, stateIdle}: true, {stateBetween, stateQuitting}: true, {stateBetween, stateEnded}: true,
 }
 
 // to moves the driver to next, says why in the trace, and keeps the data
@@ -143,6 +146,9 @@ func newDriver(cfg DriverConfig, src source, clk clock) *driver {
 		d.cfg.TurnTimeout = DefaultTurnTimeout
 	}
 	d.turnAt = d.cfg.TurnTimeout
+	if cfg.Persistent && cfg.Prompt == "" {
+		d.st, d.turnAt = stateBetween, 0 // the first user frame starts the first turn
+	}
 	if cfg.Record != nil {
 		d.recordAt = recordEvery
 	}

@@ -101,6 +101,10 @@ func (d *driver) turnDone(det *heuristics.Detection, why string) {
 	if d.st == stateAwaiting {
 		d.supersede("the turn ended before a decision was made")
 	}
+	if d.cfg.Persistent {
+		d.betweenTurns(why)
+		return
+	}
 	if d.cfg.Profile.Quit.IsZero() {
 		d.toIdle("the program's turn is done (" + why + "); it ends by itself")
 		return
@@ -168,28 +172,30 @@ func (d *driver) quitTimer() {
 	_ = d.cfg.Term.Close() // Best effort: EOF on the PTY ends the session.
 }
 
+// pasteSubmitDelay is the least time between a typed prompt and the Enter
+// that submits it.
+const pasteSubmitDelay = 100 * time.Millisecond
+
 // typePrompt types a queued prompt once the program is ready for it: the
 // profile's ready regex matches the screen (no regex: at once). With
 // bracketed paste on, the text goes as one paste, then Enter submits it.
 func (d *driver) typePrompt() {
-	if d.queued == "" || d.st == stateAwaiting || d.st == stateQuitting {
+	if d.queued == "" || d.st != stateIdle {
 		return
 	}
 	if re := d.cfg.Profile.Ready; re != nil && !re.MatchString(d.screen.String()) {
 		return
 	}
-	text := d.queued
+	b := pasteText(d.queued, d.screen.BracketedPaste())
 	d.queued = ""
-	b := []byte(text)
-	if d.screen.BracketedPaste() {
-		b = []byte("\x1b[200~" + text + "\x1b[201~")
-	}
 	d.tr.keys("user prompt", "", b)
 	if _, err := d.cfg.Term.Write(b); err != nil {
 		d.emitErr(d.out.SystemError("could not type the prompt: " + err.Error()))
 		return
 	}
-	// Enter apart from the paste: a TUI that reads the paste as one event
-	// would otherwise take the Enter as part of the text.
-	d.enterAt = d.now() + soon
+	// Enter apart from the paste, after the program drew it: a TUI that
+	// reads the paste as one event would take an Enter with it as text,
+	// and Gemini ignores an Enter within 40 ms of a paste (its guard
+	// against pasted text submitting itself).
+	d.enterAt = d.now() + max(pasteSubmitDelay, d.quiet)
 }

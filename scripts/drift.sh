@@ -35,7 +35,7 @@ for cli in $clis; do
     fi
     ln -sfn "$path" "$bin/$cli"
     echo "drift: $cli $v" >&2
-    E2E_BIN=$bin E2E_DRIFT_OUT=$results YUME_E2E=1 go test -count=1 -timeout 30m -run "TestDrift/$cli/" ./e2e >/dev/null 2>&1 || true
+    E2E_BIN=$bin E2E_DRIFT_OUT=$results E2E_DRIFT_VERSION=$v YUME_E2E=1 go test -count=1 -timeout 30m -run "TestDrift/$cli/" ./e2e >/dev/null 2>&1 || true
   done
 done
 python3 - "$results" <<'PY'

@@ -20,13 +20,16 @@ type Tap struct {
 	mu      sync.Mutex
 	entries []Entry
 	usage   Usage
+	// OnResult, if set, runs after each result line (outside the tap's
+	// lock): a persistent session stores each turn as it ends.
+	OnResult func()
 }
 
 // Write implements io.Writer; it never fails (the stream is what counts).
 func (t *Tap) Write(p []byte) (int, error) {
 	for _, line := range bytes.Split(p, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) > 0 {
-			t.line(line)
+		if len(bytes.TrimSpace(line)) > 0 && t.line(line) && t.OnResult != nil {
+			t.OnResult()
 		}
 	}
 	return len(p), nil
@@ -52,10 +55,11 @@ type tapBlock struct {
 	IsError   bool           `json:"is_error"`
 }
 
-func (t *Tap) line(b []byte) {
+// line keeps what b holds; it reports whether b was a result.
+func (t *Tap) line(b []byte) bool {
 	var l tapLine
 	if json.Unmarshal(b, &l) != nil {
-		return
+		return false
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -73,7 +77,9 @@ func (t *Tap) line(b []byte) {
 			t.usage.InputTokens += l.Usage.InputTokens
 			t.usage.OutputTokens += l.Usage.OutputTokens
 		}
+		return true
 	}
+	return false
 }
 
 func (t *Tap) block(b tapBlock) {

@@ -103,6 +103,7 @@ func (a *approver) handle(c emit.Control) {
 		a.answer(c)
 	case emit.ControlInterrupt:
 		a.interrupt()
+		a.release("interrupted by the user")
 	case emit.ControlSetMode:
 		a.mu.Lock()
 		notice := a.policy.SetMode(permission.Mode(c.Mode))
@@ -110,6 +111,17 @@ func (a *approver) handle(c emit.Control) {
 		_ = a.w.Notice(notice) // Best effort: stdout errors surface in the main loop.
 	case emit.ControlUser:
 		_ = a.w.SystemError("a new prompt arrived while a turn is running; send it after the result") // Best effort, as above.
+	}
+}
+
+// release answers every waiting request with a denial: the turn is being
+// interrupted, and a relay blocked on its answer must let the turn end.
+func (a *approver) release(why string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for id, ch := range a.pending {
+		ch <- permission.Answer{Message: why} // buffered: never blocks
+		delete(a.pending, id)
 	}
 }
 

@@ -12,11 +12,12 @@ import (
 // readControls reads the GUI's control frames from stdin. Yume's spawner
 // does not write stdin (it may be /dev/null, or a terminal if Yume was
 // started from one), so a terminal is a control channel only when the
-// person asked for --permission-mode interactive.
+// person asked for --permission-mode interactive, or for a persistent
+// session (whose prompts come as frames).
 // The goroutine stops handing frames on once ctx ends (the session is
 // over and nobody reads the channel).
 func readControls(ctx context.Context, o *StartOptions, w *emit.Writer) <-chan emit.Control {
-	if o.IO.In == nil || (o.IO.InIsTerminal && o.PermissionMode != string(permission.Interactive)) {
+	if o.IO.In == nil || (o.IO.InIsTerminal && o.PermissionMode != string(permission.Interactive) && !o.persistent()) {
 		return nil
 	}
 	ch := make(chan emit.Control)

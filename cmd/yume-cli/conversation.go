@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/yume-cli/yume-cli/providers"
@@ -17,8 +18,10 @@ import (
 type conversation struct {
 	store *sessions.Store
 	tap   *sessions.Tap
+	mu    sync.Mutex        // turns of a persistent session end on the writer's goroutine
 	sess  *sessions.Session // nil until the turn starts
-	// resumed: --resume named a stored session.
+	// resumed: the store holds the session (--resume named it, or a turn
+	// of this process was stored), so its handle resumes the provider's.
 	resumed bool
 	// asked is the user's prompt as given, when history was put before it.
 	asked *string
@@ -101,7 +104,9 @@ func (c *conversation) begin(o *StartOptions, id string) error {
 
 // handle is the provider's session to resume ("" for a new one).
 func (c *conversation) handle() string {
-	if c.resumed {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.resumed && c.sess != nil {
 		return c.sess.Handle
 	}
 	return ""
@@ -114,17 +119,24 @@ func (c *conversation) gone(p *providers.Provider) error {
 		c.sess.ID, p.Name, c.sess.Handle, p.Title)
 }
 
-// finish stores the turn: the prompt, what the stream said, the
-// provider's session handle, how it was driven.
-func (c *conversation) finish(prompt, mode, handle string) error {
+// said records the user's prompt of a turn that starts.
+func (c *conversation) said(prompt string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sess != nil && prompt != "" {
+		c.sess.History = append(c.sess.History, sessions.Entry{Role: "user", Time: time.Now().UTC(), Text: prompt})
+	}
+}
+
+// turnEnded stores what the stream said since the last turn, the
+// provider's session handle (if known) and how it was driven.
+func (c *conversation) turnEnded(mode, handle string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.sess == nil {
 		return nil
 	}
 	entries, usage := c.tap.Take()
-	now := time.Now().UTC()
-	if prompt != "" {
-		c.sess.History = append(c.sess.History, sessions.Entry{Role: "user", Time: now, Text: prompt})
-	}
 	c.sess.History = append(c.sess.History, entries...)
 	c.sess.Usage.InputTokens += usage.InputTokens
 	c.sess.Usage.OutputTokens += usage.OutputTokens
@@ -134,6 +146,10 @@ func (c *conversation) finish(prompt, mode, handle string) error {
 	if mode != "" {
 		c.sess.Mode = mode
 	}
-	c.sess.Updated = now
-	return c.store.Save(c.sess)
+	c.sess.Updated = time.Now().UTC()
+	if err := c.store.Save(c.sess); err != nil {
+		return err
+	}
+	c.resumed = true
+	return nil
 }

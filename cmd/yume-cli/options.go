@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ type StartOptions struct {
 	Cwd            string
 	Resume         string
 	HistoryFile    string
+	APIBase        string
 	Prompt         string
 	OutputFormat   string
 	Verbose        bool
@@ -69,6 +71,15 @@ func oneOf(flag, v string, allowed []string) error {
 	return usagef("invalid value %q for --%s: use one of %s", v, flag, strings.Join(allowed, ", "))
 }
 
+// providerEnv is what the provider's program gets on top of yume-cli's
+// environment from the options: its API endpoint (--api-base).
+func (o *StartOptions) providerEnv() []string {
+	if o.APIBase == "" {
+		return nil
+	}
+	return []string{o.provider().BaseURLEnv + "=" + o.APIBase}
+}
+
 // validate checks what can be checked without starting anything.
 func (o *StartOptions) validate() error {
 	checks := []struct {
@@ -103,6 +114,14 @@ func (o *StartOptions) validate() error {
 	}
 	if o.Cols < 20 || o.Cols > 1000 || o.Rows < 5 || o.Rows > 1000 {
 		return usagef("window size %dx%d is out of range: --cols 20..1000, --rows 5..1000", o.Cols, o.Rows)
+	}
+	if o.APIBase != "" {
+		if u, err := url.Parse(o.APIBase); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return usagef("--api-base %q is not an http(s) URL: pass the endpoint's base URL, e.g. https://proxy.example/v1", o.APIBase)
+		}
+		if p.BaseURLEnv == "" {
+			return usagef("--api-base: %s has no setting for its API endpoint; drop the flag", p.Name)
+		}
 	}
 	if o.Cwd == "" {
 		o.Cwd = "."

@@ -18,10 +18,14 @@ import (
 )
 
 // runPTY drives the provider's interactive program in a pseudo-terminal.
-func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversation) (string, error) {
+func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversation, controls <-chan emit.Control) (string, error) {
 	profile, err := loadProfile(o.provider().Profile, o.RulesFile)
 	if err != nil {
 		return "", err
+	}
+	persistent := o.persistent()
+	if persistent && (profile.Ready == nil || len(o.Command) > 0) {
+		return "", fmt.Errorf("profile %s has no ready screen (its input box): a persistent session cannot type the next prompt into it; run one turn per process with --prompt", profile.Name)
 	}
 	l, err := launchTUI(ctx, o, profile, conv)
 	if err != nil {
@@ -33,8 +37,8 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		return "", err
 	}
 	var env []string
-	if len(l.env) > 0 {
-		env = append(os.Environ(), l.env...)
+	if extra := append(l.env, o.providerEnv()...); len(extra) > 0 {
+		env = append(os.Environ(), extra...)
 	}
 	proc, err := ptyhost.Start(ptyhost.Options{Argv: argv, Env: env, Dir: o.Cwd, Cols: o.Cols, Rows: o.Rows})
 	if err != nil {
@@ -59,11 +63,15 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		return "", err
 	}
 	defer closeTrace()
+	if persistent {
+		// Each turn is stored as it ends: a session killed later keeps them.
+		conv.tap.OnResult = func() { _ = conv.turnEnded("pty", l.session) } // Best effort; the last save reports.
+	}
 	outcome, err := ptyhost.Drive(ctx, ptyhost.DriverConfig{
 		Term:            term,
 		Profile:         profile,
 		Out:             w,
-		Controls:        readControls(ctx, o, w),
+		Controls:        controls,
 		Mode:            permission.Mode(o.PermissionMode),
 		Prompt:          o.Prompt,
 		CommandLine:     shellquote.Join(argv...),
@@ -77,6 +85,8 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		RecordEndsTurns: l.recordEndsTurns,
 		IdleTimeout:     o.IdleTimeout,
 		TurnTimeout:     o.TurnTimeout,
+		Persistent:      persistent,
+		OnTurn:          conv.said,
 	})
 	if o.Verbose {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Exit)
@@ -87,6 +97,12 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 	}
 	if err != nil {
 		return handle, err
+	}
+	if persistent {
+		if outcome.Failed {
+			return handle, &exitError{1}
+		}
+		return handle, nil // each turn said how it ended; stdin's end ends the session
 	}
 	if outcome.Interrupted || outcome.Failed || !outcome.Exit.Success() {
 		return handle, &exitError{1}

@@ -33,7 +33,9 @@ func runStart(ctx context.Context, o *StartOptions) error {
 	if id == "" {
 		id = o.Resume // Yume continues a chat under its first id
 	}
-	w := emit.NewWriter(conv.tee(o.IO.Out), emit.Config{Protocol: proto, SessionID: id, Model: o.Model, Cwd: o.Cwd, Late: o.IO.ErrOut})
+	persistent := o.persistent()
+	w := emit.NewWriter(conv.tee(o.IO.Out), emit.Config{Protocol: proto, SessionID: id, Model: o.Model, Cwd: o.Cwd,
+		Late: o.IO.ErrOut, Persistent: persistent})
 	var handle string
 	err := emit.Guard(w, func() error {
 		if err := conv.begin(o, w.SessionID()); err != nil {
@@ -47,14 +49,19 @@ func runStart(ctx context.Context, o *StartOptions) error {
 			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s mode (%s)\n", mode, why)
 		}
 		var err error
-		if mode == "pty" {
-			handle, err = runPTY(ctx, o, w, conv)
-		} else {
-			handle, err = runStructured(ctx, o, w, mode, conv)
+		switch {
+		case persistent:
+			handle, err = runTurns(ctx, o, w, mode, conv)
+		case mode == "pty":
+			conv.said(conv.prompt(o))
+			handle, err = runPTY(ctx, o, w, conv, readControls(ctx, o, w))
+		default:
+			conv.said(conv.prompt(o))
+			handle, err = runStructured(ctx, o, w, mode, conv, readControls(ctx, o, w))
 		}
 		return err
 	})
-	if serr := conv.finish(conv.prompt(o), w.DriveMode(), handle); serr != nil {
+	if serr := conv.turnEnded(w.DriveMode(), handle); serr != nil {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: the session could not be stored: %v\n", serr)
 	}
 	if err != nil {
@@ -88,7 +95,7 @@ func pickMode(ctx context.Context, o *StartOptions) (mode, why string) {
 
 // runStructured translates the provider's own JSON or ACP stream, and
 // returns the provider's session id.
-func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode string, conv *conversation) (string, error) {
+func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode string, conv *conversation, controls <-chan emit.Control) (string, error) {
 	for flag, set := range map[string]bool{"--rules": o.RulesFile != "", "--record": o.RecordFile != "", "--trace": o.Trace || o.TraceFile != ""} {
 		if set {
 			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s applies to PTY sessions only; ignored in %s mode\n", flag, mode)
@@ -104,8 +111,8 @@ func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode st
 	}
 	err := structured.Run(ctx, structured.Options{
 		Provider: p, Mode: mode, Bin: o.Bin, Model: o.Model, Cwd: o.Cwd, Prompt: o.Prompt,
-		Resume: handle, PermissionMode: o.PermissionMode, Controls: readControls(ctx, o, w),
-		Stderr: o.IO.ErrOut, Verbose: o.Verbose, OnSession: func(id string) { handle = id },
+		Resume: handle, PermissionMode: o.PermissionMode, Controls: controls,
+		Stderr: o.IO.ErrOut, Verbose: o.Verbose, OnSession: func(id string) { handle = id }, Env: o.providerEnv(),
 	}, w)
 	return handle, err
 }

@@ -1,0 +1,105 @@
+package ptyhost
+
+import (
+	"strings"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+)
+
+// Persistent sessions (DriverConfig.Persistent): the program stays open
+// between turns. Each user frame is a turn: its prompt is typed into the
+// program's input box once the profile's ready screen shows, and the turn
+// ends with its result where a one-turn session would quit. Between turns
+// (stateBetween) only yume-cli's own input rules and fail rules act; a
+// frame that needs a running turn gets a system error and changes
+// nothing. stdin's end quits the program and ends the session.
+
+// betweenTurns ends the running turn with its result and leaves the
+// program open for the next prompt.
+func (d *driver) betweenTurns(why string) {
+	d.tr.state("the turn is done (" + why + "); the program stays open for the next prompt")
+	d.emitErr(d.out.Result(emit.Result{Text: d.lastText}))
+	d.resetTurn()
+	d.to(stateBetween, why)
+	if !d.policy.Channel() {
+		d.quit() // stdin ended: no prompt will come
+	}
+}
+
+// resetTurn forgets what belonged to the turn that ended.
+func (d *driver) resetTurn() {
+	d.lastText, d.deniedLast, d.decided, d.approved = "", false, false, false
+	d.suggestion, d.revision, d.revising = "", "", false
+	d.idleAt, d.turnAt, d.stallAt = 0, 0, 0
+	d.rec.turnEnd, d.rec.waiting = false, nil
+	d.lastInput, d.answered, d.inputRetries = nil, nil, 0
+}
+
+// startTurn begins the turn of a user frame: the prompt waits for the
+// input box, and the turn's clock runs from now.
+func (d *driver) startTurn(text string) {
+	d.out.NewTurn()
+	if d.cfg.OnTurn != nil {
+		d.cfg.OnTurn(text)
+	}
+	d.queued = text
+	d.to(stateIdle, "a new turn: its prompt is typed when the program's input box is ready")
+	d.turnAt = d.now() + d.cfg.TurnTimeout
+	d.typePrompt()
+}
+
+// interruptTurn stops a persistent session's running turn with the
+// profile's interrupt keys and keeps the program open.
+func (d *driver) interruptTurn(reason string) {
+	d.outcome.Interrupted = true
+	if d.st == stateAwaiting {
+		d.supersede("the turn was interrupted")
+	}
+	if c := d.finishCapture(nil); c != nil {
+		d.emitErr(d.out.ToolResult(c.id, c.text()+"\n[interrupted]", true))
+	}
+	d.queued, d.enterAt = "", 0
+	d.send(&heuristics.Rule{Name: "interrupt"}, "interrupt", d.cfg.Profile.Interrupt)
+	d.emitErr(d.out.Interrupt())
+	d.emitErr(d.out.Result(emit.Result{IsError: true, Text: reason, Errors: []string{reason}}))
+	d.resetTurn()
+	d.to(stateBetween, reason)
+	if !d.policy.Channel() {
+		d.quit()
+	}
+}
+
+// inTurn reports whether a turn is running (not between turns of a
+// persistent session, not over).
+func (d *driver) inTurn() bool {
+	return d.st == stateIdle || d.st == stateAwaiting || d.st == stateCapturing
+}
+
+// pasteText is a prompt as the keys that type it, and only as text: a
+// control character (Enter, Ctrl-C, Esc, and so an end-of-paste marker)
+// inside it would act as a key. Line breaks stay inside a bracketed paste;
+// without one a line break would submit, so lines are joined by spaces.
+func pasteText(text string, bracketed bool) []byte {
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	var b strings.Builder
+	if bracketed {
+		b.WriteString("\x1b[200~")
+	}
+	for _, r := range text {
+		switch {
+		case r == '\n' && !bracketed:
+			b.WriteByte(' ')
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			// dropped: a control character is a key, not text
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if bracketed {
+		b.WriteString("\x1b[201~")
+	}
+	return []byte(b.String())
+}
