@@ -1,11 +1,13 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 )
@@ -161,6 +163,54 @@ func TestLiveAPIBase(t *testing.T) {
 				}
 				if n := len(h.srv.AgentRequests()); n != 0 {
 					t.Errorf("the sandbox's endpoint got %d agent requests", n)
+				}
+			})
+		}
+	}
+}
+
+// TestLiveResumeAfterKill: Yume's spawner ends yume-cli with SIGKILL. A
+// turn killed while the model answers still leaves a session that the
+// next message resumes, and the model sees the killed turn's prompt.
+func TestLiveResumeAfterKill(t *testing.T) {
+	for _, provider := range providers {
+		for _, mode := range []string{"pty", "json"} {
+			t.Run(provider+"/"+mode, func(t *testing.T) {
+				h := newHome(t, provider)
+				word := "plum-" + provider + "-" + mode
+				h.srv.SetScript(fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Thinking about it.", Stall: true}}})
+				s := startSession(t, h, "--session-id", "killed-"+mode, "--mode", mode, "--prompt", "remember the word "+word)
+				ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+				_, err := h.srv.WaitAgentRequests(ctx, 1)
+				cancel()
+				if err != nil {
+					t.Fatalf("turn 1 never reached the model: %v", err)
+				}
+				// Codex names its session in its record, which yume-cli
+				// reads every 200 ms: kill once the store has it.
+				stored := filepath.Join(h.sb.Home, ".yume", "sessions", provider, "killed-"+mode+".json")
+				for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) { // Polling: the store file is the signal.
+					if b, _ := os.ReadFile(stored); strings.Contains(string(b), `"handle"`) {
+						break
+					}
+				}
+				_ = s.cmd.Process.Kill()
+				_ = s.cmd.Wait()
+				for deadline := time.Now().Add(10 * time.Second); len(leftovers(h.sb.Home)) > 0 && time.Now().Before(deadline); {
+					time.Sleep(50 * time.Millisecond) // Polling: the watchdog ends the provider after yume-cli.
+				}
+				if left := leftovers(h.sb.Home); len(left) > 0 {
+					t.Fatalf("processes outlived a SIGKILLed yume-cli: %v", left)
+				}
+				before := len(h.srv.AgentRequests())
+				r := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "It was " + word + "."}}}, gui{},
+					"--mode", mode, "--resume", "killed-"+mode, "--prompt", "which word did I ask you to remember?")
+				if f := r.final(); f == nil || f["is_error"] == true {
+					t.Fatalf("the resumed turn failed: %v\nstderr: %s", f, r.stderr)
+				}
+				reqs := h.srv.AgentRequests()[before:]
+				if len(reqs) == 0 || !reqs[len(reqs)-1].Contains(word) {
+					t.Errorf("the resumed turn's request does not carry the killed turn's prompt")
 				}
 			})
 		}

@@ -80,6 +80,12 @@ func copilotJSON(r Request) Invocation {
 		args = append(args, "--allow-all-tools")
 	}
 	args = appendFlag(args, "--model", r.Model)
+	if r.Resume == "" && hasFlag(r.Help, "--session-id") {
+		// A new session named by yume-cli: resumable even if this turn is
+		// killed before Copilot reports its id (at its result).
+		id := newUUID()
+		return Invocation{Args: append(args, "--session-id", id), Session: id}
+	}
 	return Invocation{Args: appendFlag(args, "--resume", r.Resume)}
 }
 

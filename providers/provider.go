@@ -164,6 +164,10 @@ type Invocation struct {
 	// KeepStdin leaves stdin open after Stdin, for a provider that takes
 	// control responses there.
 	KeepStdin bool
+	// Session is the id of the new provider session the command line
+	// names, when the CLI takes one: the resume handle is known before
+	// the provider says a word.
+	Session string
 }
 
 // Credentials lists where a provider's credentials may be.

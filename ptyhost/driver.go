@@ -59,6 +59,9 @@ type DriverConfig struct {
 	Persistent bool
 	// OnTurn hears each persistent turn's prompt as the turn starts.
 	OnTurn func(prompt string)
+	// OnSession hears the program's own session id when its record names
+	// it (a program that picks its own, like Codex).
+	OnSession func(id string)
 }
 
 // Defaults of the bounded-time rule.

@@ -117,6 +117,9 @@ func (d *driver) recordEvent(e transcript.Event) {
 		d.rec.turnEnd = true
 	case transcript.Session:
 		d.outcome.ProviderSession = e.Session
+		if d.cfg.OnSession != nil {
+			d.cfg.OnSession(e.Session)
+		}
 	}
 }
 

@@ -87,6 +87,9 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	probe, _ := providers.ProbeBinary(ctx, path) // Best effort: no help, no detected flags.
 	inv := mode.Command(providers.Request{Prompt: opts.Prompt, Model: opts.Model, Resume: opts.Resume,
 		Auto: perm == permission.Auto, Help: probe.Help})
+	if inv.Session != "" && opts.OnSession != nil {
+		opts.OnSession(inv.Session)
+	}
 	if mode.Name == providers.ModeACP {
 		return runACP(ctx, opts, w, inv, path, note)
 	}

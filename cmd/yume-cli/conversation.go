@@ -128,6 +128,19 @@ func (c *conversation) said(prompt string) {
 	}
 }
 
+// checkpoint stores the session as soon as the provider's handle is
+// known, so a yume-cli killed in the middle of the turn (Yume kills with
+// SIGKILL) leaves a session that --resume continues.
+func (c *conversation) checkpoint(mode, handle string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sess == nil || handle == "" || (c.resumed && c.sess.Handle == handle) {
+		return
+	}
+	c.sess.Handle, c.sess.Mode, c.sess.Updated = handle, mode, time.Now().UTC()
+	_ = c.store.Save(c.sess) // Best effort: the turn's end saves again and reports.
+}
+
 // turnEnded stores what the stream said since the last turn, the
 // provider's session handle (if known) and how it was driven.
 func (c *conversation) turnEnded(mode, handle string) error {

@@ -63,6 +63,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		return "", err
 	}
 	defer closeTrace()
+	conv.checkpoint("pty", l.session)
 	if persistent {
 		// Each turn is stored as it ends: a session killed later keeps them.
 		conv.tap.OnResult = func() { _ = conv.turnEnded("pty", l.session) } // Best effort; the last save reports.
@@ -87,6 +88,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		TurnTimeout:     o.TurnTimeout,
 		Persistent:      persistent,
 		OnTurn:          conv.said,
+		OnSession:       func(id string) { conv.checkpoint("pty", id) },
 	})
 	if o.Verbose {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Exit)
