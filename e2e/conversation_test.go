@@ -34,6 +34,8 @@ func TestLiveConversation(t *testing.T) {
 				if f := second.final(); f == nil || f["is_error"] == true {
 					t.Fatalf("turn 2 failed: %v\nstderr: %s", f, second.stderr)
 				}
+				t.Logf("%s/%s: fresh turn %v, resumed turn %v (yume-cli's whole run, start to exit)", provider, mode,
+					first.took.Round(time.Millisecond), second.took.Round(time.Millisecond))
 				if got := second.initSession(); got != id {
 					t.Errorf("turn 2's init session_id is %q, want turn 1's %q (Yume resumes by it)", got, id)
 				}

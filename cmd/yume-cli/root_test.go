@@ -106,10 +106,12 @@ func TestBadInput(t *testing.T) {
 		{"generic without command", append([]string{"--provider", "generic"}, stream...), 2, "--provider generic needs the program to run", true},
 		{"binary not found", append([]string{"--cwd", dir, "--", filepath.Join(dir, "no-such-program")}, stream...), 1, "not found", true},
 		{"bin not found", append([]string{"--provider", "gh-copilot", "--bin", "no-such-gh-xyz", "--prompt", "x"}, stream...), 1, `provider binary "no-such-gh-xyz" not found in PATH: install it or pass --bin PATH`, true},
-		{"provider not installed", append([]string{"--provider", "aider", "--bin", "no-such-aider-xyz", "--cwd", dir}, stream...), 1, `provider binary "no-such-aider-xyz" not found`, true},
+		{"provider not installed", append([]string{"--provider", "aider", "--bin", "no-such-aider-xyz", "--cwd", dir, "--prompt", "x"}, stream...), 1, `provider binary "no-such-aider-xyz" not found`, true},
 		{"json mode of a PTY-only provider", append([]string{"--provider", "aider", "--mode", "json"}, stream...), 2, "--mode json works with", true},
 		{"bad api base", append([]string{"--provider", "gemini", "--api-base", "ftp://x"}, stream...), 2, `--api-base "ftp://x" is not an http(s) URL`, true},
 		{"api base of a program without one", append(stream, "--api-base", "http://127.0.0.1:9", "--", "true"), 2, "--api-base: generic has no setting for its API endpoint", true},
+		{"no prompt", append([]string{"--provider", "gemini", "--cwd", dir}, stream...), 1, "no prompt: pass --prompt TEXT or pipe it on stdin", true},
+		{"blank prompt", append([]string{"--provider", "claude", "--cwd", dir, "--prompt", " \n "}, stream...), 1, "no prompt", true},
 		{"history file missing", append([]string{"--provider", "gemini", "--history-file", filepath.Join(dir, "absent.json")}, stream...), 1, "--history-file: open ", true},
 		{"structured provider missing", append([]string{"--provider", "codex", "--bin", "no-such-codex-xyz", "--prompt", "hi", "--cwd", dir}, stream...), 1, "no-such-codex-xyz", true},
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -38,11 +39,17 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		Late: o.IO.ErrOut, Persistent: persistent})
 	var handle string
 	err := emit.Guard(w, func() error {
+		if err := promptFromStdin(o); err != nil {
+			return err
+		}
 		if err := conv.begin(o, w.SessionID()); err != nil {
 			return err
 		}
 		if err := conv.withHistory(o); err != nil {
 			return err
+		}
+		if strings.TrimSpace(o.Prompt) == "" && !persistent && len(o.Command) == 0 {
+			return errors.New("no prompt: pass --prompt TEXT or pipe it on stdin (or start a persistent session with --session-id ID and send user frames)")
 		}
 		mode, why := pickMode(ctx, o)
 		if o.Verbose {
