@@ -17,44 +17,39 @@ import (
 // session_id of the first init. The model must see turn 1 in turn 2's
 // request, in the TUI (PTY) and in the provider's JSON mode.
 func TestLiveConversation(t *testing.T) {
-	for _, provider := range providers {
-		for _, mode := range []string{"pty", "json"} {
-			t.Run(provider+"/"+mode, func(t *testing.T) {
-				h := newHome(t, provider)
-				word := "pineapple-" + mode
-				first := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Noted the word."}}}, gui{},
-					"--mode", mode, "--prompt", "remember the word "+word)
-				id := first.initSession()
-				if f := first.final(); f == nil || f["is_error"] == true || id == "" {
-					t.Fatalf("turn 1 failed (init session %q): %v\nstderr: %s", id, f, first.stderr)
-				}
-				before := len(h.srv.AgentRequests())
-				second := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "The word was " + word + "."}}}, gui{},
-					"--mode", mode, "--resume", id, "--prompt", "which word did I ask you to remember?")
-				if f := second.final(); f == nil || f["is_error"] == true {
-					t.Fatalf("turn 2 failed: %v\nstderr: %s", f, second.stderr)
-				}
-				t.Logf("%s/%s: fresh turn %v, resumed turn %v (yume-cli's whole run, start to exit)", provider, mode,
-					first.took.Round(time.Millisecond), second.took.Round(time.Millisecond))
-				if got := second.initSession(); got != id {
-					t.Errorf("turn 2's init session_id is %q, want turn 1's %q (Yume resumes by it)", got, id)
-				}
-				reqs := h.srv.AgentRequests()[before:]
-				if len(reqs) == 0 {
-					t.Fatal("turn 2 never reached the model")
-				}
-				last := reqs[len(reqs)-1]
-				if !last.Contains(word) || !last.Contains("Noted the word.") {
-					t.Errorf("turn 2's request to the model does not carry turn 1 (its prompt and answer)")
-				}
-				sess := h.storedSession(t, id)
-				if sess.Handle == "" || sess.Provider != provider || len(sess.History) < 4 {
-					t.Errorf("stored session: handle %q, provider %q, %d history entries; want a handle, %s, at least 4 entries",
-						sess.Handle, sess.Provider, len(sess.History), provider)
-				}
-			})
+	forEachMode(t, func(t *testing.T, h *home, provider, mode string) {
+		word := "pineapple-" + mode
+		first := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Noted the word."}}}, gui{},
+			"--mode", mode, "--prompt", "remember the word "+word)
+		id := first.initSession()
+		if f := first.final(); f == nil || f["is_error"] == true || id == "" {
+			t.Fatalf("turn 1 failed (init session %q): %v\nstderr: %s", id, f, first.stderr)
 		}
-	}
+		before := len(h.srv.AgentRequests())
+		second := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "The word was " + word + "."}}}, gui{},
+			"--mode", mode, "--resume", id, "--prompt", "which word did I ask you to remember?")
+		if f := second.final(); f == nil || f["is_error"] == true {
+			t.Fatalf("turn 2 failed: %v\nstderr: %s", f, second.stderr)
+		}
+		t.Logf("%s/%s: fresh turn %v, resumed turn %v (yume-cli's whole run, start to exit)", provider, mode,
+			first.took.Round(time.Millisecond), second.took.Round(time.Millisecond))
+		if got := second.initSession(); got != id {
+			t.Errorf("turn 2's init session_id is %q, want turn 1's %q (Yume resumes by it)", got, id)
+		}
+		reqs := h.srv.AgentRequests()[before:]
+		if len(reqs) == 0 {
+			t.Fatal("turn 2 never reached the model")
+		}
+		last := reqs[len(reqs)-1]
+		if !last.Contains(word) || !last.Contains("Noted the word.") {
+			t.Errorf("turn 2's request to the model does not carry turn 1 (its prompt and answer)")
+		}
+		sess := h.storedSession(t, id)
+		if sess.Handle == "" || sess.Provider != provider || len(sess.History) < 4 {
+			t.Errorf("stored session: handle %q, provider %q, %d history entries; want a handle, %s, at least 4 entries",
+				sess.Handle, sess.Provider, len(sess.History), provider)
+		}
+	})
 }
 
 // TestLiveResumeErrors: a --resume yume-cli cannot honour is an error
@@ -115,34 +110,29 @@ func (h *home) storedSession(t *testing.T, id string) (s struct {
 // reaches a provider session that never saw it, as context before the
 // prompt, in the TUI and in the JSON mode.
 func TestLiveHistoryFile(t *testing.T) {
-	for _, provider := range providers {
-		for _, mode := range []string{"pty", "json"} {
-			t.Run(provider+"/"+mode, func(t *testing.T) {
-				h := newHome(t, provider)
-				word := "mango-" + provider + "-" + mode
-				hist := filepath.Join(t.TempDir(), "history.json")
-				b, _ := json.Marshal([]map[string]any{
-					{"role": "user", "text": "remember the word " + word},
-					{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "Noted the word."}}},
-				})
-				if err := os.WriteFile(hist, b, 0o600); err != nil {
-					t.Fatal(err)
-				}
-				r := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "It was " + word + "."}}}, gui{},
-					"--mode", mode, "--history-file", hist, "--prompt", "which word?")
-				if f := r.final(); f == nil || f["is_error"] == true {
-					t.Fatalf("turn failed: %v\nstderr: %s", f, r.stderr)
-				}
-				reqs := h.srv.AgentRequests()
-				if len(reqs) == 0 || !reqs[len(reqs)-1].Contains(word) || !reqs[len(reqs)-1].Contains("Noted the word.") {
-					t.Errorf("the model's request does not carry the handed-over history")
-				}
-				if sess := h.storedSession(t, r.initSession()); len(sess.History) < 4 {
-					t.Errorf("stored history has %d entries; want the 2 handed over plus this turn's", len(sess.History))
-				}
-			})
+	forEachMode(t, func(t *testing.T, h *home, provider, mode string) {
+		word := "mango-" + provider + "-" + mode
+		hist := filepath.Join(t.TempDir(), "history.json")
+		b, _ := json.Marshal([]map[string]any{
+			{"role": "user", "text": "remember the word " + word},
+			{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "Noted the word."}}},
+		})
+		if err := os.WriteFile(hist, b, 0o600); err != nil {
+			t.Fatal(err)
 		}
-	}
+		r := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "It was " + word + "."}}}, gui{},
+			"--mode", mode, "--history-file", hist, "--prompt", "which word?")
+		if f := r.final(); f == nil || f["is_error"] == true {
+			t.Fatalf("turn failed: %v\nstderr: %s", f, r.stderr)
+		}
+		reqs := h.srv.AgentRequests()
+		if len(reqs) == 0 || !reqs[len(reqs)-1].Contains(word) || !reqs[len(reqs)-1].Contains("Noted the word.") {
+			t.Errorf("the model's request does not carry the handed-over history")
+		}
+		if sess := h.storedSession(t, r.initSession()); len(sess.History) < 4 {
+			t.Errorf("stored history has %d entries; want the 2 handed over plus this turn's", len(sess.History))
+		}
+	})
 }
 
 // TestLiveAPIBase: --api-base points the CLI at another endpoint, in the
@@ -175,46 +165,51 @@ func TestLiveAPIBase(t *testing.T) {
 // turn killed while the model answers still leaves a session that the
 // next message resumes, and the model sees the killed turn's prompt.
 func TestLiveResumeAfterKill(t *testing.T) {
+	forEachMode(t, func(t *testing.T, h *home, provider, mode string) {
+		word := "plum-" + provider + "-" + mode
+		h.srv.SetScript(fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Thinking about it.", Stall: true}}})
+		s := startSession(t, h, "--session-id", "killed-"+mode, "--mode", mode, "--prompt", "remember the word "+word)
+		ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+		_, err := h.srv.WaitAgentRequests(ctx, 1)
+		cancel()
+		if err != nil {
+			t.Fatalf("turn 1 never reached the model: %v", err)
+		}
+		// Codex names its session in its record, which yume-cli
+		// reads every 200 ms: kill once the store has it.
+		stored := filepath.Join(h.sb.Home, ".yume", "sessions", provider, "killed-"+mode+".json")
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) { // Polling: the store file is the signal.
+			if b, _ := os.ReadFile(stored); strings.Contains(string(b), `"handle"`) {
+				break
+			}
+		}
+		_ = s.cmd.Process.Kill()
+		_ = s.cmd.Wait()
+		for deadline := time.Now().Add(10 * time.Second); len(leftovers(h.sb.Home)) > 0 && time.Now().Before(deadline); {
+			time.Sleep(50 * time.Millisecond) // Polling: the watchdog ends the provider after yume-cli.
+		}
+		if left := leftovers(h.sb.Home); len(left) > 0 {
+			t.Fatalf("processes outlived a SIGKILLed yume-cli: %v", left)
+		}
+		before := len(h.srv.AgentRequests())
+		r := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "It was " + word + "."}}}, gui{},
+			"--mode", mode, "--resume", "killed-"+mode, "--prompt", "which word did I ask you to remember?")
+		if f := r.final(); f == nil || f["is_error"] == true {
+			t.Fatalf("the resumed turn failed: %v\nstderr: %s", f, r.stderr)
+		}
+		reqs := h.srv.AgentRequests()[before:]
+		if len(reqs) == 0 || !reqs[len(reqs)-1].Contains(word) {
+			t.Errorf("the resumed turn's request does not carry the killed turn's prompt")
+		}
+	})
+}
+
+// forEachMode runs f in a home of its own for each CLI, in its TUI and
+// in its JSON mode.
+func forEachMode(t *testing.T, f func(t *testing.T, h *home, provider, mode string)) {
 	for _, provider := range providers {
 		for _, mode := range []string{"pty", "json"} {
-			t.Run(provider+"/"+mode, func(t *testing.T) {
-				h := newHome(t, provider)
-				word := "plum-" + provider + "-" + mode
-				h.srv.SetScript(fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Thinking about it.", Stall: true}}})
-				s := startSession(t, h, "--session-id", "killed-"+mode, "--mode", mode, "--prompt", "remember the word "+word)
-				ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
-				_, err := h.srv.WaitAgentRequests(ctx, 1)
-				cancel()
-				if err != nil {
-					t.Fatalf("turn 1 never reached the model: %v", err)
-				}
-				// Codex names its session in its record, which yume-cli
-				// reads every 200 ms: kill once the store has it.
-				stored := filepath.Join(h.sb.Home, ".yume", "sessions", provider, "killed-"+mode+".json")
-				for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) { // Polling: the store file is the signal.
-					if b, _ := os.ReadFile(stored); strings.Contains(string(b), `"handle"`) {
-						break
-					}
-				}
-				_ = s.cmd.Process.Kill()
-				_ = s.cmd.Wait()
-				for deadline := time.Now().Add(10 * time.Second); len(leftovers(h.sb.Home)) > 0 && time.Now().Before(deadline); {
-					time.Sleep(50 * time.Millisecond) // Polling: the watchdog ends the provider after yume-cli.
-				}
-				if left := leftovers(h.sb.Home); len(left) > 0 {
-					t.Fatalf("processes outlived a SIGKILLed yume-cli: %v", left)
-				}
-				before := len(h.srv.AgentRequests())
-				r := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "It was " + word + "."}}}, gui{},
-					"--mode", mode, "--resume", "killed-"+mode, "--prompt", "which word did I ask you to remember?")
-				if f := r.final(); f == nil || f["is_error"] == true {
-					t.Fatalf("the resumed turn failed: %v\nstderr: %s", f, r.stderr)
-				}
-				reqs := h.srv.AgentRequests()[before:]
-				if len(reqs) == 0 || !reqs[len(reqs)-1].Contains(word) {
-					t.Errorf("the resumed turn's request does not carry the killed turn's prompt")
-				}
-			})
+			t.Run(provider+"/"+mode, func(t *testing.T) { f(t, newHome(t, provider), provider, mode) })
 		}
 	}
 }

@@ -23,93 +23,88 @@ import (
 // frame in the wrong state gets an error and changes nothing; stdin's end
 // ends the session with exit 0. In the TUI the program stays open.
 func TestLivePersistent(t *testing.T) {
-	for _, provider := range providers {
-		for _, mode := range []string{"pty", "json"} {
-			t.Run(provider+"/"+mode, func(t *testing.T) {
-				h := newHome(t, provider)
-				word := "kiwi-" + provider + "-" + mode
-				// Turn 3 is interrupted: in the TUI at its question, in JSON
-				// mode (which asks nothing in most CLIs) while the model streams.
-				third := fakemodel.Reply{Text: "Running it.", ToolCalls: []fakemodel.ToolCall{shellCall(provider, oneCommand, "Write made.txt")}}
-				busy := func(e event) bool {
-					req, _ := e["request"].(map[string]any)
-					return e.str("type") == "control_request" && req["subtype"] == "can_use_tool"
-				}
-				if mode == "json" {
-					third = fakemodel.Reply{Text: "Thinking very hard.", Stall: true}
-				}
-				h.srv.SetScript(fakemodel.Script{Replies: []fakemodel.Reply{
-					{Text: "Noted the word."},
-					{Text: "The word was " + word + "."},
-					third,
-					{Text: "Still here."},
-				}})
-				s := startSession(t, h, "start", "--session-id", "chat-"+provider+"-"+mode, "--mode", mode)
-				s.send(map[string]any{"type": "interrupt"}) // no turn runs: an error, nothing changes
-				s.waitFor(t, "the interrupt refused", func(e event) bool { return e.str("subtype") == "error" })
-
-				s.send(map[string]any{"type": "user", "content": "remember the word " + word})
-				if r := s.waitFor(t, "turn 1's result", isResult); r["is_error"] == true {
-					t.Fatalf("turn 1: %v", r)
-				}
-				before := len(h.srv.AgentRequests())
-				s.send(map[string]any{"type": "user", "content": "which word did I ask you to remember?"})
-				if r := s.waitFor(t, "turn 2's result", isResult); r["is_error"] == true {
-					t.Fatalf("turn 2: %v", r)
-				}
-				reqs := h.srv.AgentRequests()[before:]
-				if len(reqs) == 0 || !reqs[len(reqs)-1].Contains(word) || !reqs[len(reqs)-1].Contains("Noted the word.") {
-					t.Errorf("turn 2's request does not carry turn 1")
-				}
-
-				asked := len(h.srv.AgentRequests())
-				s.send(map[string]any{"type": "user", "content": "make the file"})
-				if mode == "json" {
-					ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
-					_, err := h.srv.WaitAgentRequests(ctx, asked+1) // the model is answering (and stalls)
-					cancel()
-					if err != nil {
-						t.Fatalf("turn 3 never reached the model: %v", err)
-					}
-				} else {
-					s.waitFor(t, "turn 3's question", busy)
-				}
-				s.send(map[string]any{"type": "user", "content": "too early"}) // a turn runs: an error
-				s.waitFor(t, "the early prompt refused", func(e event) bool {
-					return e.str("subtype") == "error" && strings.Contains(e.str("message"), "a turn is running")
-				})
-				s.send(map[string]any{"type": "interrupt"})
-				if r := s.waitFor(t, "turn 3's result", isResult); r["is_error"] != true {
-					t.Errorf("an interrupted turn ended without an error result: %v", r)
-				}
-				s.send(map[string]any{"type": "user", "content": "are you still there?"})
-				if r := s.waitFor(t, "turn 4's result", isResult); r["is_error"] == true {
-					t.Errorf("the turn after an interrupt failed: %v", r)
-				}
-				if code := s.close(t); code != 0 {
-					t.Errorf("exit %d at stdin's end, want 0", code)
-				}
-				inits, results := 0, 0
-				for _, e := range s.events {
-					if e.str("subtype") == "init" {
-						inits++
-					}
-					if isResult(e) {
-						results++
-					}
-				}
-				if inits != 1 || results != 4 {
-					t.Errorf("%d inits and %d results; want 1 and 4", inits, results)
-				}
-				for _, p := range emittest.Validate(s.raw.Bytes()) {
-					t.Errorf("conformance: %v", p)
-				}
-				if sess := h.storedSession(t, "chat-"+provider+"-"+mode); len(sess.History) < 7 { // 4 prompts, 3 answers (turn 3 was interrupted)
-					t.Errorf("stored history has %d entries after 4 turns", len(sess.History))
-				}
-			})
+	forEachMode(t, func(t *testing.T, h *home, provider, mode string) {
+		word := "kiwi-" + provider + "-" + mode
+		// Turn 3 is interrupted: in the TUI at its question, in JSON
+		// mode (which asks nothing in most CLIs) while the model streams.
+		third := fakemodel.Reply{Text: "Running it.", ToolCalls: []fakemodel.ToolCall{shellCall(provider, oneCommand, "Write made.txt")}}
+		busy := func(e event) bool {
+			req, _ := e["request"].(map[string]any)
+			return e.str("type") == "control_request" && req["subtype"] == "can_use_tool"
 		}
-	}
+		if mode == "json" {
+			third = fakemodel.Reply{Text: "Thinking very hard.", Stall: true}
+		}
+		h.srv.SetScript(fakemodel.Script{Replies: []fakemodel.Reply{
+			{Text: "Noted the word."},
+			{Text: "The word was " + word + "."},
+			third,
+			{Text: "Still here."},
+		}})
+		s := startSession(t, h, "start", "--session-id", "chat-"+provider+"-"+mode, "--mode", mode)
+		s.send(map[string]any{"type": "interrupt"}) // no turn runs: an error, nothing changes
+		s.waitFor(t, "the interrupt refused", func(e event) bool { return e.str("subtype") == "error" })
+
+		s.send(map[string]any{"type": "user", "content": "remember the word " + word})
+		if r := s.waitFor(t, "turn 1's result", isResult); r["is_error"] == true {
+			t.Fatalf("turn 1: %v", r)
+		}
+		before := len(h.srv.AgentRequests())
+		s.send(map[string]any{"type": "user", "content": "which word did I ask you to remember?"})
+		if r := s.waitFor(t, "turn 2's result", isResult); r["is_error"] == true {
+			t.Fatalf("turn 2: %v", r)
+		}
+		reqs := h.srv.AgentRequests()[before:]
+		if len(reqs) == 0 || !reqs[len(reqs)-1].Contains(word) || !reqs[len(reqs)-1].Contains("Noted the word.") {
+			t.Errorf("turn 2's request does not carry turn 1")
+		}
+
+		asked := len(h.srv.AgentRequests())
+		s.send(map[string]any{"type": "user", "content": "make the file"})
+		if mode == "json" {
+			ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+			_, err := h.srv.WaitAgentRequests(ctx, asked+1) // the model is answering (and stalls)
+			cancel()
+			if err != nil {
+				t.Fatalf("turn 3 never reached the model: %v", err)
+			}
+		} else {
+			s.waitFor(t, "turn 3's question", busy)
+		}
+		s.send(map[string]any{"type": "user", "content": "too early"}) // a turn runs: an error
+		s.waitFor(t, "the early prompt refused", func(e event) bool {
+			return e.str("subtype") == "error" && strings.Contains(e.str("message"), "a turn is running")
+		})
+		s.send(map[string]any{"type": "interrupt"})
+		if r := s.waitFor(t, "turn 3's result", isResult); r["is_error"] != true {
+			t.Errorf("an interrupted turn ended without an error result: %v", r)
+		}
+		s.send(map[string]any{"type": "user", "content": "are you still there?"})
+		if r := s.waitFor(t, "turn 4's result", isResult); r["is_error"] == true {
+			t.Errorf("the turn after an interrupt failed: %v", r)
+		}
+		if code := s.close(t); code != 0 {
+			t.Errorf("exit %d at stdin's end, want 0", code)
+		}
+		inits, results := 0, 0
+		for _, e := range s.events {
+			if e.str("subtype") == "init" {
+				inits++
+			}
+			if isResult(e) {
+				results++
+			}
+		}
+		if inits != 1 || results != 4 {
+			t.Errorf("%d inits and %d results; want 1 and 4", inits, results)
+		}
+		for _, p := range emittest.Validate(s.raw.Bytes()) {
+			t.Errorf("conformance: %v", p)
+		}
+		if sess := h.storedSession(t, "chat-"+provider+"-"+mode); len(sess.History) < 7 { // 4 prompts, 3 answers (turn 3 was interrupted)
+			t.Errorf("stored history has %d entries after 4 turns", len(sess.History))
+		}
+	})
 }
 
 func isResult(e event) bool { return e.str("type") == "result" }
