@@ -19,7 +19,13 @@ func TestLivePermissionModes(t *testing.T) {
 				t.Error("the GUI was asked in auto mode")
 				return true
 			}}
-			r := runYume(t, provider, oneCommandScript(provider), asked, "--mode", "pty", "--permission-mode", "auto", "--prompt", "make the file")
+			script := oneCommandScript(provider)
+			if provider == "codex" {
+				// Under its bypass there is no sandbox to leave: a model
+				// asks for a plain run (asking to escalate is refused).
+				script.Replies[0].ToolCalls[0].Args = map[string]string{"cmd": oneCommand}
+			}
+			r := runYume(t, provider, script, asked, "--mode", "pty", "--permission-mode", "auto", "--prompt", "make the file")
 			if len(r.uses) != 1 || r.uses[0].Input["command"] != oneCommand {
 				t.Fatalf("want one tool_use with the exact command, got %+v", r.uses)
 			}
