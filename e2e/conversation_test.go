@@ -73,6 +73,30 @@ func TestLiveResumeErrors(t *testing.T) {
 			}
 		})
 	}
+	// Claude's own session gone (its transcript deleted): resuming it
+	// would start a model with no memory, so it is an error instead.
+	for _, mode := range []string{"pty", "json"} {
+		t.Run("provider session gone/"+mode, func(t *testing.T) {
+			hc := newHome(t, "claude")
+			first := hc.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Hi."}}}, gui{}, "--mode", mode, "--prompt", "hello")
+			id := first.initSession()
+			handle := hc.storedSession(t, id).Handle
+			removed := 0
+			_ = filepath.WalkDir(hc.sb.Home, func(p string, d os.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && d.Name() == handle+".jsonl" && os.Remove(p) == nil {
+					removed++
+				}
+				return nil
+			})
+			if removed == 0 {
+				t.Fatalf("no Claude transcript %s.jsonl to remove", handle)
+			}
+			r := hc.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "never"}}}, gui{}, "--mode", mode, "--resume", id, "--prompt", "again")
+			if f := r.final(); r.exit != 1 || f == nil || f["is_error"] != true || !strings.Contains(string(r.raw), "is gone") {
+				t.Errorf("exit %d, result %v; want exit 1 and an error saying the session is gone", r.exit, f)
+			}
+		})
+	}
 	entries, _ := os.ReadDir(filepath.Join(h.sb.Home, ".yume", "sessions", "codex"))
 	if len(entries) != 0 {
 		t.Errorf("a refused --resume stored %d session file(s)", len(entries))

@@ -88,6 +88,7 @@ var regressions = []struct {
 	{1795534726129764132, "claude", 2, "Claude dropped an Enter typed while it drew a warning under the command"},
 	{1795534726129764132, "claude", 3, "Claude's (Bash completed with no output)"},
 	{1795534726129764132, "copilot", 1, "Copilot asked for path access before the command, highlight on option 2, then asked for the command"},
+	{1795572833961114890, "gemini", 0, "Gemini refused a quoted heredoc holding a backtick (its command-substitution guard): its words are the result"},
 }
 
 func runGenerated(t *testing.T, provider string, sc genScenario) {
@@ -141,6 +142,16 @@ func checkGenerated(t *testing.T, r *run, sc genScenario) {
 			}
 			return // the CLI stops its turn at a denial
 		}
+		if refusedByCLI(out.Content) {
+			// The CLI's own policy refused the approved command (Gemini
+			// blocks any text that looks like command substitution, even
+			// quoted): its words are the result, and nothing ran.
+			t.Logf("call %d: the CLI refused it: %q", i+1, tail(out.Content, 200))
+			if ran(r, c) {
+				t.Errorf("call %d: the CLI said it refused, yet %s ran", i+1, c.Marker)
+			}
+			continue
+		}
 		if !ran(r, c) {
 			t.Errorf("call %d approved but %s is not there", i+1, c.Marker)
 		}
@@ -157,6 +168,12 @@ func checkGenerated(t *testing.T, r *run, sc genScenario) {
 	if n := count(r.texts(), sc.Final); n != 1 {
 		t.Errorf("the final answer %q was said %d times, want once (texts %q)", sc.Final, n, r.texts())
 	}
+}
+
+// refusedByCLI recognises a CLI's own refusal to run a command it was
+// allowed to: Gemini CLI's command-substitution guard.
+func refusedByCLI(result string) bool {
+	return strings.HasPrefix(result, "Command injection detected")
 }
 
 func ran(r *run, c genCall) bool {

@@ -59,6 +59,10 @@ type DriverConfig struct {
 	Persistent bool
 	// OnTurn hears each persistent turn's prompt as the turn starts.
 	OnTurn func(prompt string)
+	// EarlierAnswers are the answers of a resumed session's earlier turns,
+	// which the program shows again when it starts: a done rule that
+	// reads one of them is not this turn's end.
+	EarlierAnswers []string
 	// OnSession hears the program's own session id when its record names
 	// it (a program that picks its own, like Codex).
 	OnSession func(id string)

@@ -110,6 +110,7 @@ type driver struct {
 	answered *answered
 	lastText string
 	texts    map[string]bool // assistant texts already emitted
+	earlier  map[string]bool // earlier turns' answers, normalised (sameAnswer)
 	queued   string          // a prompt waiting for the ready screen
 	quitting int             // times the quit keys were typed
 	// screenResults: the profile reads command output with result rules,
@@ -136,6 +137,10 @@ func newDriver(cfg DriverConfig, src source, clk clock) *driver {
 		texts:  make(map[string]bool),
 	}
 	d.screenResults = readsResults(cfg.Profile)
+	d.earlier = make(map[string]bool)
+	for _, a := range cfg.EarlierAnswers {
+		d.rememberAnswer(a)
+	}
 	if d.quiet <= 0 {
 		d.quiet = cfg.Profile.Settle()
 	}

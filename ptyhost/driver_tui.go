@@ -71,6 +71,12 @@ func (d *driver) result(det *heuristics.Detection) {
 // wording changes between releases); after a denial the screen is enough,
 // since the program stops the turn without a word in its record.
 func (d *driver) done(det *heuristics.Detection) {
+	if d.isEarlierAnswer(det.Text) {
+		// A resumed or continued session shows its earlier turns again;
+		// the engine fires once per screen identity, so this does not spin.
+		d.tr.state("done rule " + det.Rule.Name + " reads an earlier turn's answer: not this turn's end")
+		return
+	}
 	if d.inputPending() {
 		d.engine.Forget(det) // done again once the program took the keys
 		return
@@ -111,6 +117,35 @@ func (d *driver) turnDone(det *heuristics.Detection, why string) {
 	}
 	d.tr.state("the turn is done: " + why)
 	d.quit()
+}
+
+// rememberAnswer keeps an answer of an earlier turn, so the program
+// showing it again does not end the next turn.
+func (d *driver) rememberAnswer(a string) {
+	if k := answerKey(a); k != "" {
+		d.earlier[k] = true
+	}
+}
+
+func (d *driver) isEarlierAnswer(t string) bool {
+	k := answerKey(t)
+	return k != "" && d.earlier[k]
+}
+
+// answerKey is an answer as the screen and the record both show it:
+// markdown marks and line breaks, which a TUI renders away, removed.
+func answerKey(t string) string {
+	t = strings.Map(func(r rune) rune {
+		if strings.ContainsRune("*_`#>", r) {
+			return -1
+		}
+		return r
+	}, t)
+	k := strings.Join(strings.Fields(t), " ")
+	if len(k) > 200 {
+		k = k[:200] // a wrapped long answer may end differently on screen
+	}
+	return k
 }
 
 // inputPending retypes the last input keys when the question they answered

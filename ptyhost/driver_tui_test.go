@@ -3,11 +3,14 @@
 package ptyhost_test
 
 import (
+	"bytes"
+	"context"
 	"testing"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // fakeTUI behaves like the AI TUIs in the ways the driver must handle: it
@@ -186,4 +189,51 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// resumedTUI is a TUI resumed on an old session: it shows the earlier
+// turn's answer at rest first, works a moment, then answers the new prompt.
+const resumedTUI = `trap 'exit 0' INT
+printf '\033[?1049h\033[H\033[2J* Finished: the earlier answer.\n\nIDLE\n'
+sleep 0.4
+printf '\033[H\033[2J> new prompt\n* Working...\n'
+sleep 0.2
+printf '\033[H\033[2J> new prompt\n* Finished: the new answer.\n\nIDLE\n'
+while :; do sleep 0.05; done
+`
+
+// TestDriveResumedEarlierAnswer: the earlier turns' answers a resumed
+// program shows first do not end the new turn; without them known, the
+// old answer would (the test's control case).
+func TestDriveResumedEarlierAnswer(t *testing.T) {
+	prof, err := heuristics.ParseProfile("faketui.yaml", []byte(fakeTUIProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		earlier []string
+		want    string
+	}{
+		{[]string{"**Finished:** the  earlier\nanswer."}, "Finished: the new answer."}, // as the record has it: markdown, breaks
+		{nil, "Finished: the earlier answer."},
+	} {
+		proc, err := ptyhost.Start(ptyhost.Options{Argv: []string{"sh", "-c", resumedTUI}, Env: testEnv(), Cols: 80, Rows: 24})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		w := emit.NewWriter(&out, emit.Config{})
+		_ = w.Init("default", []string{"Bash"})
+		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+		_, err = ptyhost.Drive(ctx, ptyhost.DriverConfig{Term: proc, Profile: prof, Out: w, Mode: permission.Default,
+			EarlierAnswers: c.earlier, Cols: 80, Rows: 24})
+		cancel()
+		proc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(out.Bytes(), []byte(`"result":"`+c.want+`"`)) {
+			t.Errorf("earlier %q: want the result %q, got\n%s", c.earlier, c.want, out.String())
+		}
+	}
 }

@@ -20,6 +20,7 @@ import (
 func (d *driver) betweenTurns(why string) {
 	d.tr.state("the turn is done (" + why + "); the program stays open for the next prompt")
 	d.emitErr(d.out.Result(emit.Result{Text: d.lastText}))
+	d.rememberAnswer(d.lastText)
 	d.resetTurn()
 	d.to(stateBetween, why)
 	if !d.policy.Channel() {

@@ -119,6 +119,23 @@ func (c *conversation) gone(p *providers.Provider) error {
 		c.sess.ID, p.Name, c.sess.Handle, p.Title)
 }
 
+// earlierAnswers are the assistant's answers of a resumed session: its
+// program shows them again when it starts.
+func (c *conversation) earlierAnswers() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.resumed || c.sess == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range c.sess.History {
+		if e.Role == "assistant" && e.Text != "" {
+			out = append(out, e.Text)
+		}
+	}
+	return out
+}
+
 // said records the user's prompt of a turn that starts.
 func (c *conversation) said(prompt string) {
 	c.mu.Lock()

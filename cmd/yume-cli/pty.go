@@ -88,6 +88,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		TurnTimeout:     o.TurnTimeout,
 		Persistent:      persistent,
 		OnTurn:          conv.said,
+		EarlierAnswers:  conv.earlierAnswers(),
 		OnSession:       func(id string) { conv.checkpoint("pty", id) },
 	})
 	if o.Verbose {
