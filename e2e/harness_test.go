@@ -93,7 +93,7 @@ type home struct {
 	srv      *fakemodel.Server
 }
 
-func newHome(t *testing.T, provider string) *home {
+func newHome(t testing.TB, provider string) *home {
 	t.Helper()
 	srv, err := fakemodel.New(fakemodel.Script{})
 	if err != nil {
@@ -108,7 +108,7 @@ func newHome(t *testing.T, provider string) *home {
 }
 
 // run is one yume-cli process in the home, the model answering from script.
-func (h *home) run(t *testing.T, script fakemodel.Script, g gui, flags ...string) *run {
+func (h *home) run(t testing.TB, script fakemodel.Script, g gui, flags ...string) *run {
 	t.Helper()
 	h.srv.SetScript(script)
 	sb, srv, provider := h.sb, h.srv, h.provider

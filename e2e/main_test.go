@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 }
 
 // binDir holds the provider CLIs: $E2E_BIN, else .e2e/bin of the checkout.
-func binDir(t *testing.T) string {
+func binDir(t testing.TB) string {
 	if d := os.Getenv("E2E_BIN"); d != "" {
 		return d
 	}
