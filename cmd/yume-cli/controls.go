@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 
@@ -23,26 +24,55 @@ func readControls(ctx context.Context, o *StartOptions, w *emit.Writer) <-chan e
 	ch := make(chan emit.Control)
 	go func() {
 		defer close(ch)
-		sc := bufio.NewScanner(o.IO.In)
-		sc.Buffer(make([]byte, 64<<10), 16<<20)
-		n := 0
-		for sc.Scan() {
-			n++
-			line := sc.Bytes()
-			if len(line) == 0 {
-				continue
+		r := bufio.NewReaderSize(o.IO.In, 64<<10)
+		for n := 1; ; n++ {
+			line, long, err := readLine(r, maxControlLine)
+			switch {
+			case long:
+				// Said, skipped, and the channel stays open: one bad line
+				// must not deny what waits and ignore every later answer.
+				_ = w.SystemError(fmt.Sprintf("stdin line %d: a control frame longer than %d bytes; it was skipped", n, maxControlLine)) // Best effort.
+			case len(line) > 0:
+				f, perr := emit.ParseControl(line)
+				if perr != nil {
+					_ = w.SystemError(fmt.Sprintf("stdin line %d: %v", n, perr)) // Best effort.
+					break
+				}
+				select {
+				case ch <- f:
+				case <-ctx.Done():
+					return
+				}
 			}
-			f, err := emit.ParseControl(line)
 			if err != nil {
-				_ = w.SystemError(fmt.Sprintf("stdin line %d: %v", n, err)) // Best effort.
-				continue
-			}
-			select {
-			case ch <- f:
-			case <-ctx.Done():
-				return
+				return // EOF (or a read error): the channel closes
 			}
 		}
 	}()
 	return ch
+}
+
+// maxControlLine bounds one control frame (a user prompt may be long).
+const maxControlLine = 16 << 20
+
+// readLine reads one line without its newline. A line longer than max is
+// read to its end and dropped (long is true), so the next line is whole.
+func readLine(r *bufio.Reader, max int) (line []byte, long bool, err error) {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(buf)+len(chunk) > max+2 { // +2: the line's own "\r\n"
+			long, buf = true, nil
+		} else if !long {
+			buf = append(buf, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		line = bytes.TrimRight(buf, "\r\n")
+		if len(line) > max {
+			line, long = nil, true
+		}
+		return line, long, err
+	}
 }
