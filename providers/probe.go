@@ -27,13 +27,22 @@ var (
 	probeMem = map[string]Probe{}
 )
 
+// NotFound says why bin cannot be run: a path that is not there (or not
+// executable), or a name PATH does not have.
+func NotFound(bin string) error {
+	if strings.ContainsRune(bin, '/') {
+		return fmt.Errorf("%s does not exist or is not executable: check the path (--bin, or the program after --)", bin)
+	}
+	return fmt.Errorf("%s not found in PATH", bin)
+}
+
 // ProbeBinary returns bin's version and --help. Yume starts a process per
 // turn, so answers are cached on disk, per binary file (path, size and
 // modification time: an update asks again), in CacheDir.
 func ProbeBinary(ctx context.Context, bin string) (Probe, error) {
 	path, err := exec.LookPath(bin)
 	if err != nil {
-		return Probe{}, fmt.Errorf("%s not found in PATH: %w", bin, err)
+		return Probe{}, NotFound(bin)
 	}
 	key := path
 	if fi, err := os.Stat(path); err == nil {

@@ -288,3 +288,18 @@ func TestProcessConcurrentStopAndClose(t *testing.T) {
 		t.Errorf("Wait() = %+v, %v; want terminated by SIGTERM or SIGHUP", st, err)
 	}
 }
+
+func TestExitStatusWords(t *testing.T) {
+	for _, c := range []struct {
+		st   ptyhost.ExitStatus
+		want string
+	}{
+		{ptyhost.ExitStatus{}, "the program exited with status 0"},
+		{ptyhost.ExitStatus{Code: 42}, "the program exited with status 42"},
+		{ptyhost.ExitStatus{Code: -1, Signal: "segmentation fault"}, "the program ended on a signal (segmentation fault)"},
+	} {
+		if got := c.st.String(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.st, got, c.want)
+		}
+	}
+}

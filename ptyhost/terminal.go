@@ -35,11 +35,11 @@ type ExitStatus struct {
 	Signal string // e.g. "killed", "terminated"; empty when it exited
 }
 
-// String says how the program ended, for people: "exited with status 1",
-// "was killed".
+// String says how the program ended, for people: "the program exited
+// with status 1", "the program ended on a signal (segmentation fault)".
 func (s ExitStatus) String() string {
 	if s.Signal != "" {
-		return "the program was " + s.Signal
+		return "the program ended on a signal (" + s.Signal + ")"
 	}
 	return fmt.Sprintf("the program exited with status %d", s.Code)
 }

@@ -69,6 +69,9 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	bin := p.Program(opts.Bin)
 	path, err := exec.LookPath(bin)
 	if err != nil {
+		if strings.ContainsRune(bin, '/') {
+			return providers.NotFound(bin)
+		}
 		return fmt.Errorf("%s is not installed (%q not found in PATH): %s, or pass --bin PATH", p.Name, bin, p.InstallHint())
 	}
 	mode, version, err := chooseMode(ctx, p, path, opts.Mode, opts.Resume != "")

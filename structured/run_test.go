@@ -139,7 +139,8 @@ func TestRunSetupErrors(t *testing.T) {
 		{Options{Prompt: "x"}, "no structured mode"},
 		{Options{Provider: prov("aider"), Prompt: "x"}, "no structured mode"},
 		{Options{Provider: prov("gemini")}, "no prompt"},
-		{Options{Provider: prov("gemini"), Prompt: "x", Bin: "/nonexistent/gemini"}, "is not installed"},
+		{Options{Provider: prov("gemini"), Prompt: "x", Bin: "/nonexistent/gemini"}, "/nonexistent/gemini does not exist or is not executable"},
+		{Options{Provider: prov("gemini"), Prompt: "x", Bin: "no-such-gemini-xyz"}, "is not installed"},
 		{Options{Provider: prov("gemini"), Prompt: "x", PermissionMode: "yolo"}, "unknown permission mode"},
 		{Options{Provider: prov("claude"), Prompt: "x", Mode: "acp", Bin: "/bin/true"}, "no ACP mode"},
 	}

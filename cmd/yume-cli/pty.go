@@ -44,6 +44,9 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 	if err != nil {
 		var nf *ptyhost.NotFoundError
 		if errors.As(err, &nf) {
+			if strings.ContainsRune(nf.Name, '/') {
+				return "", providers.NotFound(nf.Name)
+			}
 			return "", fmt.Errorf("provider binary %q not found in PATH: install it or pass --bin PATH", nf.Name)
 		}
 		return "", fmt.Errorf("starting %s: %w", argv[0], err)
@@ -143,6 +146,9 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	bin := p.Program(o.Bin)
 	probe, err := providers.ProbeBinary(ctx, bin)
 	if err != nil {
+		if strings.ContainsRune(bin, '/') {
+			return tuiLaunch{}, fmt.Errorf("%s: %w", p.Name, err)
+		}
 		return tuiLaunch{}, fmt.Errorf("%s: %w; %s, or pass --bin PATH", p.Name, err, p.InstallHint())
 	}
 	l := providers.Launch{Prompt: o.Prompt, Model: o.Model, Mode: permission.Mode(o.PermissionMode),
