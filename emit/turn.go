@@ -58,6 +58,7 @@ func (w *Writer) resultLocked(r Result) error {
 	// The turn ends even if stdout fails below: a retry must not produce a
 	// second result.
 	w.turnEnded = true
+	w.lastFailed = r.IsError
 	line := resultLine{
 		head:              head{"result"},
 		Subtype:           ValidUTF8(r.Subtype),
@@ -115,6 +116,14 @@ func (w *Writer) NewTurn() {
 	}
 	w.turnEnded, w.closed = false, false
 	w.start = w.now()
+}
+
+// LastResultFailed reports whether the last result written was an error
+// result: the process's exit code follows it.
+func (w *Writer) LastResultFailed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.lastFailed
 }
 
 // TurnEnded reports whether the current turn has its result.

@@ -56,19 +56,20 @@ type Writer struct {
 	cwd   string
 	now   func() time.Time
 
-	sessionID string
-	start     time.Time
-	initDone  bool
-	driveMode string
-	turnEnded bool
-	closed    bool // the session is over: nothing more on stdout
-	persist   bool
-	late      io.Writer
-	err       error             // first write error, sticky
-	requests  map[string]string // permission request id -> tool_use id
-	open      map[string]bool   // tool_use ids written without a result yet
-	denials   []denial          // this turn's denied tools
-	scratch   []byte            // reused to encode each line (see encodeLine)
+	sessionID  string
+	start      time.Time
+	initDone   bool
+	driveMode  string
+	turnEnded  bool
+	lastFailed bool // the last result was an error result
+	closed     bool // the session is over: nothing more on stdout
+	persist    bool
+	late       io.Writer
+	err        error             // first write error, sticky
+	requests   map[string]string // permission request id -> tool_use id
+	open       map[string]bool   // tool_use ids written without a result yet
+	denials    []denial          // this turn's denied tools
+	scratch    []byte            // reused to encode each line (see encodeLine)
 }
 
 // NewWriter returns a Writer on out. cfg's zero fields take their defaults

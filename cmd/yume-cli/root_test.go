@@ -193,3 +193,14 @@ func TestRunFlatProtocol(t *testing.T) {
 		t.Errorf("events %s, want %s", got, want)
 	}
 }
+
+// TestFailedTurnExitsOne: a provider that fails its turn (here: exits 1
+// without a word) ends yume-cli with exit 1, as every runtime error does,
+// after the error result.
+func TestFailedTurnExitsOne(t *testing.T) {
+	code, stdout, _ := runMain(t, "", "--provider", "gemini", "--mode", "json", "--bin", "/bin/false", "--prompt", "x",
+		"--cwd", t.TempDir(), "--output-format", "stream-json")
+	if code != 1 || !strings.Contains(stdout, `"is_error":true`) {
+		t.Errorf("exit %d, stdout:\n%s\nwant exit 1 after an error result", code, stdout)
+	}
+}

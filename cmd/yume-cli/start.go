@@ -71,9 +71,16 @@ func runStart(ctx context.Context, o *StartOptions) error {
 	if serr := conv.turnEnded(w.DriveMode(), handle); serr != nil {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: the session could not be stored: %v\n", serr)
 	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee // the stream (and --verbose) said what happened
+	}
 	if err != nil {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v\n", err)
 		return &exitError{1}
+	}
+	if !persistent && w.LastResultFailed() {
+		return &exitError{1} // the turn failed (its result says why): a runtime error
 	}
 	return nil
 }
