@@ -117,6 +117,7 @@ func TestFlags(t *testing.T) {
 	}{
 		{"subcommand", []string{"suggest", "-t", "git", "undo", "it"}, Options{Target: "git", Prompt: "undo it"}, ""},
 		{"bare prompt", []string{"list files"}, Options{Prompt: "list files"}, ""},
+		{"prompt after --, as gh-copilot's profile passes it", []string{"suggest", "-t", "shell", "--", "-rf everything"}, Options{Target: "shell", Prompt: "-rf everything"}, ""},
 		{"flags after prompt", []string{"suggest", "hi", "--suggest", "echo hi", "--target", "shell"}, Options{Target: "shell", Prompt: "hi", Forced: "echo hi"}, ""},
 		{"shell out", []string{"-s", "/tmp/x", "-t", "gh"}, Options{Target: "gh", ShellOut: "/tmp/x"}, ""},
 		{"no args asks everything", nil, Options{}, ""},
