@@ -26,13 +26,21 @@ func TestLiveConversation(t *testing.T) {
 			t.Fatalf("turn 1 failed (init session %q): %v\nstderr: %s", id, f, first.stderr)
 		}
 		before := len(h.srv.AgentRequests())
-		second := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "The word was " + word + "."}}}, gui{},
+		// The same answer again: a resumed TUI shows turn 1's answer, which
+		// must neither end turn 2 early nor keep it from ending.
+		second := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Noted the word."}}}, gui{},
 			"--mode", mode, "--resume", id, "--prompt", "which word did I ask you to remember?")
 		if f := second.final(); f == nil || f["is_error"] == true {
 			t.Fatalf("turn 2 failed: %v\nstderr: %s", f, second.stderr)
 		}
 		t.Logf("%s/%s: fresh turn %v, resumed turn %v (yume-cli's whole run, start to exit)", provider, mode,
 			first.took.Round(time.Millisecond), second.took.Round(time.Millisecond))
+		if strings.Contains(string(second.raw), "nothing ended the turn") {
+			t.Errorf("turn 2 ended by the idle timeout, not by its own end")
+		}
+		if f := second.final(); f.str("result") != "Noted the word." {
+			t.Errorf("turn 2's result %q", f.str("result"))
+		}
 		if got := second.initSession(); got != id {
 			t.Errorf("turn 2's init session_id is %q, want turn 1's %q (Yume resumes by it)", got, id)
 		}

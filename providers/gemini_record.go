@@ -58,6 +58,10 @@ func newGeminiParser() transcript.Parser {
 		if l.SessionID != "" && l.ID == "" {
 			return []transcript.Event{{Kind: transcript.Session, Session: l.SessionID}}
 		}
+		if l.Type == "user" && l.ID != "" && !seenMsg[l.ID] {
+			seenMsg[l.ID] = true
+			return []transcript.Event{{Kind: transcript.Prompt}}
+		}
 		if l.Type != "gemini" || l.ID == "" {
 			return nil
 		}

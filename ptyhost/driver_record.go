@@ -39,12 +39,13 @@ type recCall struct {
 
 // recordState is what the driver learned from the record.
 type recordState struct {
-	calls   map[string]*recCall
-	order   []string
-	turnEnd bool // the record says the turn is over
-	waiting *heuristics.Detection
-	waitEnd time.Duration
-	failed  bool // a read error was reported
+	calls    map[string]*recCall
+	order    []string
+	turnEnd  bool // the record says the turn is over
+	prompted bool // the record holds this turn's prompt: the turn has begun
+	waiting  *heuristics.Detection
+	waitEnd  time.Duration
+	failed   bool // a read error was reported
 	// orphans are questions asked from the screen before the record held
 	// their call (a record written after a call ran): the next recorded
 	// calls are theirs.
@@ -115,6 +116,8 @@ func (d *driver) recordEvent(e transcript.Event) {
 		d.recordResult(e)
 	case transcript.TurnEnd:
 		d.rec.turnEnd = true
+	case transcript.Prompt:
+		d.rec.prompted = true
 	case transcript.Session:
 		d.outcome.ProviderSession = e.Session
 		if d.cfg.OnSession != nil {

@@ -71,10 +71,12 @@ func (d *driver) result(det *heuristics.Detection) {
 // wording changes between releases); after a denial the screen is enough,
 // since the program stops the turn without a word in its record.
 func (d *driver) done(det *heuristics.Detection) {
-	if d.isEarlierAnswer(det.Text) {
-		// A resumed or continued session shows its earlier turns again;
-		// the engine fires once per screen identity, so this does not spin.
-		d.tr.state("done rule " + det.Rule.Name + " reads an earlier turn's answer: not this turn's end")
+	if !d.rec.prompted && d.isEarlierAnswer(det.Text) {
+		// A resumed or continued session shows its earlier turns again
+		// before this turn's prompt reaches it (the record says when; an
+		// answer that repeats an earlier one counts once it has). The
+		// engine fires once per screen identity, so this does not spin.
+		d.tr.state("done rule " + det.Rule.Name + " reads an earlier turn's answer before this turn began: not this turn's end")
 		return
 	}
 	if d.inputPending() {

@@ -33,7 +33,7 @@ func (d *driver) resetTurn() {
 	d.lastText, d.deniedLast, d.decided, d.approved = "", false, false, false
 	d.suggestion, d.revision, d.revising = "", "", false
 	d.idleAt, d.turnAt, d.stallAt = 0, 0, 0
-	d.rec.turnEnd, d.rec.waiting = false, nil
+	d.rec.turnEnd, d.rec.prompted, d.rec.waiting = false, false, nil
 	d.lastInput, d.answered, d.inputRetries = nil, nil, 0
 }
 

@@ -20,9 +20,11 @@ const (
 	TurnEnd
 	// Session names the provider's own session id.
 	Session
+	// Prompt says a user prompt reached the program: a turn started.
+	Prompt
 )
 
-var kindNames = [...]string{"", "text", "tool_call", "tool_result", "turn_end", "session"}
+var kindNames = [...]string{"", "text", "tool_call", "tool_result", "turn_end", "session", "prompt"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
