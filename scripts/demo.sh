@@ -4,6 +4,8 @@
 # it prints each event yume-cli emits and approves the tool_use it asks about.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The demo's session is stored under bin/, not in your ~/.yume.
+export YUME_HOME="${YUME_HOME:-$PWD/bin/demo-home}"
 
 coproc YUME {
   exec ./bin/yume-cli --provider gh-copilot --output-format stream-json \
