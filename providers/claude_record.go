@@ -105,7 +105,8 @@ func blocksOrString(raw json.RawMessage) string {
 	}
 	var out string
 	for _, b := range blocks {
-		if b.Type == "text" {
+		// Claude's blocks say "type":"text"; Gemini's parts are bare {"text"}.
+		if b.Type == "text" || b.Type == "" && b.Text != "" {
 			if out != "" {
 				out += "\n"
 			}

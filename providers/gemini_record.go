@@ -60,7 +60,7 @@ func newGeminiParser() transcript.Parser {
 		}
 		if l.Type == "user" && l.ID != "" && !seenMsg[l.ID] {
 			seenMsg[l.ID] = true
-			return []transcript.Event{{Kind: transcript.Prompt}}
+			return []transcript.Event{{Kind: transcript.Prompt, Text: blocksOrString(l.Content)}}
 		}
 		if l.Type != "gemini" || l.ID == "" {
 			return nil

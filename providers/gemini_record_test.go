@@ -20,10 +20,13 @@ func TestGeminiRecord(t *testing.T) {
 		`{"id":"u2","timestamp":"t","type":"user","content":[{"text":"again"}]}`,
 	}
 	parse := newGeminiParser()
-	var kinds []string
+	var kinds, prompts []string
 	for _, l := range lines {
 		for _, e := range parse([]byte(l)) {
 			kinds = append(kinds, e.Kind.String())
+			if e.Kind == transcript.Prompt {
+				prompts = append(prompts, e.Text)
+			}
 			if e.Kind == transcript.ToolCall && e.Input["command"] != "ls" {
 				t.Errorf("call input %v", e.Input)
 			}
@@ -32,5 +35,8 @@ func TestGeminiRecord(t *testing.T) {
 	want := "session prompt text tool_call tool_result prompt"
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("events %q, want %q", got, want)
+	}
+	if strings.Join(prompts, "|") != "run it|again" {
+		t.Errorf("prompts %q, want the user messages' text", prompts)
 	}
 }

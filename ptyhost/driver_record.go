@@ -117,7 +117,11 @@ func (d *driver) recordEvent(e transcript.Event) {
 	case transcript.TurnEnd:
 		d.rec.turnEnd = true
 	case transcript.Prompt:
-		d.rec.prompted = true
+		// Only this turn's own prompt says it began: a resumed program may
+		// record the earlier ones again.
+		if isPromptOf(e.Text, d.turnPrompt()) {
+			d.rec.prompted = true
+		}
 	case transcript.Session:
 		d.outcome.ProviderSession = e.Session
 		if d.cfg.OnSession != nil {

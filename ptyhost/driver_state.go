@@ -112,6 +112,7 @@ type driver struct {
 	texts    map[string]bool // assistant texts already emitted
 	earlier  map[string]bool // earlier turns' answers, normalised (sameAnswer)
 	queued   string          // a prompt waiting for the ready screen
+	typed    string          // the last prompt typed (a persistent turn's)
 	quitting int             // times the quit keys were typed
 	// screenResults: the profile reads command output with result rules,
 	// so lines leaving the screen are not captured (a TUI redraws).

@@ -134,6 +134,28 @@ func (d *driver) isEarlierAnswer(t string) bool {
 	return k != "" && d.earlier[k]
 }
 
+// turnPrompt is the running turn's prompt: the one typed (a persistent
+// session's) or the one the program was started with.
+func (d *driver) turnPrompt() string {
+	if d.typed != "" {
+		return d.typed
+	}
+	return d.cfg.Prompt
+}
+
+// isPromptOf reports whether a recorded prompt is prompt (its start: a
+// program may add to what it records, like attached files).
+func isPromptOf(recorded, prompt string) bool {
+	r, p := answerKey(recorded), answerKey(prompt)
+	if p == "" {
+		return false
+	}
+	if len(p) > 60 {
+		p = p[:60]
+	}
+	return strings.Contains(r, p)
+}
+
 // answerKey is an answer as the screen and the record both show it:
 // markdown marks and line breaks, which a TUI renders away, removed.
 func answerKey(t string) string {
@@ -224,7 +246,7 @@ func (d *driver) typePrompt() {
 		return
 	}
 	b := pasteText(d.queued, d.screen.BracketedPaste())
-	d.queued = ""
+	d.typed, d.queued = d.queued, ""
 	d.tr.keys("user prompt", "", b)
 	if _, err := d.cfg.Term.Write(b); err != nil {
 		d.emitErr(d.out.SystemError("could not type the prompt: " + err.Error()))

@@ -44,7 +44,7 @@ func (d *driver) startTurn(text string) {
 	if d.cfg.OnTurn != nil {
 		d.cfg.OnTurn(text)
 	}
-	d.queued = text
+	d.queued, d.typed = text, text
 	d.to(stateIdle, "a new turn: its prompt is typed when the program's input box is ready")
 	d.turnAt = d.now() + d.cfg.TurnTimeout
 	d.typePrompt()

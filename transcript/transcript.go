@@ -20,7 +20,8 @@ const (
 	TurnEnd
 	// Session names the provider's own session id.
 	Session
-	// Prompt says a user prompt reached the program: a turn started.
+	// Prompt is a user prompt the program recorded (Text): a turn started,
+	// or an old one was recorded again (a resumed session).
 	Prompt
 )
 
@@ -48,7 +49,7 @@ type Event struct {
 	// Output and IsError are a ToolResult's.
 	Output  string
 	IsError bool
-	// Text is assistant text.
+	// Text is assistant text, or the text of a Prompt.
 	Text string
 	// Session is the provider's session id.
 	Session string
