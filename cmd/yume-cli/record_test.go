@@ -89,7 +89,7 @@ func startInPTY(t *testing.T, dir string, argv ...string) *ptySession {
 // waitFor waits until cond holds, or fails the test after a deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second) // a bound for a loaded machine, not a wait
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
