@@ -98,6 +98,9 @@ const soon = 2 * time.Millisecond
 // and ends the turn with exactly one result. It returns an error only for
 // a fault of the driver itself (a dead stdout).
 func Drive(ctx context.Context, cfg DriverConfig) (Outcome, error) {
+	keys := newKeyWriter(cfg.Term)
+	defer keys.stop()
+	cfg.Term = keys
 	src := newLiveSource(cfg.Term, cfg.Controls)
 	return newDriver(cfg, src, src.clock).run(ctx)
 }
