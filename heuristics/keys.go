@@ -181,7 +181,7 @@ func (k Keys) Encode(v View) ([]byte, error) {
 			if k.prompt == nil {
 				return nil, fmt.Errorf("keys %s contain <Prompt> but no prompt was supplied (use Keys.WithPrompt)", k)
 			}
-			out = append(out, *k.prompt...)
+			out = append(out, TextOnly(*k.prompt)...)
 		case strings.HasPrefix(p.name, "C-"):
 			out = append(out, p.name[2]-'a'+1)
 		default:
@@ -203,4 +203,20 @@ func arrow(v View, name string) string {
 		return seq[1]
 	}
 	return seq[0]
+}
+
+// TextOnly is text as keys that type only text: a line break or tab
+// becomes a space (a line break would submit), and every other control
+// character (Ctrl-C, Esc and so escape sequences, DEL, C1) is dropped: a
+// prompt or a revision is never typed as keys.
+func TextOnly(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			return ' '
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			return -1
+		}
+		return r
+	}, s)
 }

@@ -106,3 +106,25 @@ func TestKeysSelectNeedsView(t *testing.T) {
 		t.Error("Encode(nil) of select: keys succeeded; want an error")
 	}
 }
+
+// TestPromptIsTextOnly: a prompt typed at <Prompt> is text, never keys.
+func TestPromptIsTextOnly(t *testing.T) {
+	k, err := ParseKeys("<Prompt><Enter>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ prompt, want string }{
+		{"list files", "list files\r"},
+		{"one\rtwo\nthree\r\nfour\tfive", "one two three  four five\r"},
+		{"stop\x03 now\x1b[201~ and \x7fthen\u0085", "stop now[201~ and then\r"},
+		{"日本語 🙂 é", "日本語 🙂 é\r"},
+	} {
+		b, err := k.WithPrompt(c.prompt).Encode(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != c.want {
+			t.Errorf("%q typed as %q, want %q", c.prompt, b, c.want)
+		}
+	}
+}
