@@ -71,11 +71,12 @@ func (d *driver) result(det *heuristics.Detection) {
 // wording changes between releases); after a denial the screen is enough,
 // since the program stops the turn without a word in its record.
 func (d *driver) done(det *heuristics.Detection) {
-	if !d.rec.prompted && d.isEarlierAnswer(det.Text) {
+	if d.isEarlierAnswer(det.Text) && !(d.rec.prompted && d.showsTurnPrompt()) {
 		// A resumed or continued session shows its earlier turns again
-		// before this turn's prompt reaches it (the record says when; an
-		// answer that repeats an earlier one counts once it has). The
-		// engine fires once per screen identity, so this does not spin.
+		// before this turn's prompt reaches it. An answer that repeats an
+		// earlier one counts once the record holds this turn's prompt and
+		// the screen shows it (the record can be ahead of the screen).
+		// The engine fires once per screen identity, so this does not spin.
 		d.tr.state("done rule " + det.Rule.Name + " reads an earlier turn's answer before this turn began: not this turn's end")
 		return
 	}
@@ -141,6 +142,16 @@ func (d *driver) turnPrompt() string {
 		return d.typed
 	}
 	return d.cfg.Prompt
+}
+
+// showsTurnPrompt reports whether the screen shows the start of this
+// turn's prompt (a TUI echoes it above the answer).
+func (d *driver) showsTurnPrompt() bool {
+	p := strings.Join(strings.Fields(heuristics.TextOnly(d.turnPrompt())), " ")
+	if r := []rune(p); len(r) > 24 {
+		p = string(r[:24])
+	}
+	return p != "" && strings.Contains(strings.Join(strings.Fields(d.screen.String()), " "), p)
 }
 
 // isPromptOf reports whether a recorded prompt is prompt (its start: a
