@@ -110,7 +110,7 @@ type driver struct {
 	answered *answered
 	lastText string
 	texts    map[string]bool // assistant texts already emitted
-	earlier  map[string]bool // earlier turns' answers, normalised (sameAnswer)
+	earlier  map[string]bool // earlier turns' answers, by answerKey
 	queued   string          // a prompt waiting for the ready screen
 	typed    string          // the last prompt typed (a persistent turn's)
 	quitting int             // times the quit keys were typed

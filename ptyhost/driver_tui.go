@@ -147,40 +147,42 @@ func (d *driver) turnPrompt() string {
 // showsTurnPrompt reports whether the screen shows the start of this
 // turn's prompt (a TUI echoes it above the answer).
 func (d *driver) showsTurnPrompt() bool {
-	p := strings.Join(strings.Fields(heuristics.TextOnly(d.turnPrompt())), " ")
-	if r := []rune(p); len(r) > 24 {
-		p = string(r[:24])
-	}
-	return p != "" && strings.Contains(strings.Join(strings.Fields(d.screen.String()), " "), p)
+	head := promptHead(d.turnPrompt())
+	return head != "" && strings.Contains(normalText(d.screen.String()), head)
 }
 
-// isPromptOf reports whether a recorded prompt is prompt (its start: a
+// isPromptOf reports whether a recorded prompt is prompt (by its start: a
 // program may add to what it records, like attached files).
 func isPromptOf(recorded, prompt string) bool {
-	r, p := answerKey(recorded), answerKey(prompt)
-	if p == "" {
-		return false
-	}
-	if len(p) > 60 {
-		p = p[:60]
-	}
-	return strings.Contains(r, p)
+	head := promptHead(prompt)
+	return head != "" && strings.Contains(normalText(recorded), head)
 }
 
-// answerKey is an answer as the screen and the record both show it:
-// markdown marks and line breaks, which a TUI renders away, removed.
-func answerKey(t string) string {
+// promptHead is how a prompt is recognised on screen or in a record: its
+// first words, as normalText has them.
+func promptHead(prompt string) string { return cutRunes(normalText(heuristics.TextOnly(prompt)), 24) }
+
+// answerKey is an answer as the screen and the record both show it; a
+// wrapped long answer may end differently on screen, so only its start.
+func answerKey(t string) string { return cutRunes(normalText(t), 200) }
+
+// normalText is text as a TUI and a record both have it: markdown marks
+// and line breaks, which a TUI renders away, removed; spaces collapsed.
+func normalText(t string) string {
 	t = strings.Map(func(r rune) rune {
 		if strings.ContainsRune("*_`#>", r) {
 			return -1
 		}
 		return r
 	}, t)
-	k := strings.Join(strings.Fields(t), " ")
-	if len(k) > 200 {
-		k = k[:200] // a wrapped long answer may end differently on screen
+	return strings.Join(strings.Fields(t), " ")
+}
+
+func cutRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
 	}
-	return k
+	return s
 }
 
 // inputPending retypes the last input keys when the question they answered

@@ -77,30 +77,18 @@ func (d *driver) inTurn() bool {
 	return d.st == stateIdle || d.st == stateAwaiting || d.st == stateCapturing
 }
 
-// pasteText is a prompt as the keys that type it, and only as text: a
-// control character (Enter, Ctrl-C, Esc, and so an end-of-paste marker)
-// inside it would act as a key. Line breaks stay inside a bracketed paste;
-// without one a line break would submit, so lines are joined by spaces.
+// pasteText is a prompt as the keys that type it, and only as text
+// (heuristics.TextOnly: no control character, so no Enter, Ctrl-C, Esc or
+// end-of-paste marker). Line breaks stay inside a bracketed paste, where
+// they are text; without one a line break would submit, so TextOnly makes
+// it a space.
 func pasteText(text string, bracketed bool) []byte {
-	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
-	var b strings.Builder
-	if bracketed {
-		b.WriteString("\x1b[200~")
+	if !bracketed {
+		return []byte(heuristics.TextOnly(text))
 	}
-	for _, r := range text {
-		switch {
-		case r == '\n' && !bracketed:
-			b.WriteByte(' ')
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			// dropped: a control character is a key, not text
-		default:
-			b.WriteRune(r)
-		}
+	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = heuristics.TextOnly(l)
 	}
-	if bracketed {
-		b.WriteString("\x1b[201~")
-	}
-	return []byte(b.String())
+	return []byte("\x1b[200~" + strings.Join(lines, "\n") + "\x1b[201~")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/sessions"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // conversation ties a turn to the session store: Yume continues a chat
@@ -24,7 +25,7 @@ type conversation struct {
 	// of this process was stored), so its handle resumes the provider's.
 	resumed bool
 	// asked is the user's prompt as given, when history was put before it.
-	asked *string
+	asked string
 }
 
 // historyBudget bounds the conversation given as context to a provider
@@ -48,22 +49,21 @@ func (c *conversation) withHistory(o *StartOptions) error {
 		}
 		return nil
 	}
-	asked := o.Prompt
-	c.asked = &asked
+	c.asked = o.Prompt
 	o.Prompt = sessions.WithHistory(hist, o.Prompt, historyBudget)
 	if len(c.sess.History) == 0 {
 		c.sess.History = append(c.sess.History, hist...)
 	}
 	if o.Verbose {
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d history entries from %s given to %s as context (%d bytes)\n", len(hist), o.HistoryFile, o.provider().Title, len(o.Prompt)-len(asked))
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d history entries from %s given to %s as context (%d bytes)\n", len(hist), o.HistoryFile, o.provider().Title, len(o.Prompt)-len(c.asked))
 	}
 	return nil
 }
 
 // prompt is the user's prompt as given (without the history before it).
 func (c *conversation) prompt(o *StartOptions) string {
-	if c.asked != nil {
-		return *c.asked
+	if c.asked != "" {
+		return c.asked
 	}
 	return o.Prompt
 }
@@ -112,11 +112,18 @@ func (c *conversation) handle() string {
 	return ""
 }
 
-// gone says a resumed session's provider side has disappeared.
-func (c *conversation) gone(p *providers.Provider) error {
-	defer func() { c.sess = nil }() // nothing is stored for a turn that never ran
-	return fmt.Errorf("--resume %s: %s's own session %s, which it continues, is gone (%s no longer has it): start a new conversation",
+// providerSessionThere checks that the provider still has the session a
+// resumed conversation continues: its record rec must be found. It reads
+// the record to its end, so what it holds (earlier turns) is not news to
+// the turn. A session that is gone is an error, and nothing is stored.
+func (c *conversation) providerSessionThere(p *providers.Provider, rec transcript.Source) error {
+	if _, _ = rec.Poll(); rec.Path() != "" {
+		return nil
+	}
+	err := fmt.Errorf("--resume %s: %s's own session %s, which it continues, is gone (%s no longer has it): start a new conversation",
 		c.sess.ID, p.Name, c.sess.Handle, p.Title)
+	c.sess = nil
+	return err
 }
 
 // earlierAnswers are the assistant's answers of a resumed session: its

@@ -171,10 +171,8 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	if p.TUI.Record != nil {
 		t.record = p.TUI.Record(l)
 		if l.Resume {
-			// The session's record is there: what it holds is earlier
-			// turns, not news; without it the session is gone.
-			if _, _ = t.record.Poll(); t.record.Path() == "" {
-				return tuiLaunch{}, conv.gone(p)
+			if err := conv.providerSessionThere(p, t.record); err != nil {
+				return tuiLaunch{}, err
 			}
 		}
 	}

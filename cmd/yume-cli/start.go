@@ -55,15 +55,16 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		if o.Verbose {
 			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s mode (%s)\n", mode, why)
 		}
-		var err error
-		switch {
-		case persistent:
+		if persistent {
+			var err error
 			handle, err = runTurns(ctx, o, w, mode, conv)
-		case mode == "pty":
-			conv.said(conv.prompt(o))
+			return err
+		}
+		conv.said(conv.prompt(o))
+		var err error
+		if mode == "pty" {
 			handle, err = runPTY(ctx, o, w, conv, readControls(ctx, o, w))
-		default:
-			conv.said(conv.prompt(o))
+		} else {
 			handle, err = runStructured(ctx, o, w, mode, conv, readControls(ctx, o, w))
 		}
 		return err
@@ -119,8 +120,8 @@ func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode st
 	handle := conv.handle()
 	if handle != "" && p.TUI != nil && p.TUI.Record != nil {
 		rec := p.TUI.Record(providers.Launch{Session: handle, Resume: true, Cwd: o.Cwd, Getenv: os.Getenv})
-		if _, _ = rec.Poll(); rec.Path() == "" {
-			return "", conv.gone(p)
+		if err := conv.providerSessionThere(p, rec); err != nil {
+			return "", err
 		}
 	}
 	err := structured.Run(ctx, structured.Options{
