@@ -89,6 +89,7 @@ var regressions = []struct {
 	{1795534726129764132, "claude", 3, "Claude's (Bash completed with no output)"},
 	{1795534726129764132, "copilot", 1, "Copilot asked for path access before the command, highlight on option 2, then asked for the command"},
 	{1795572833961114890, "gemini", 0, "Gemini refused a quoted heredoc holding a backtick (its command-substitution guard): its words are the result"},
+	{1795577451264679408, "gemini", 2, "a heredoc's blank line, a blank row in Gemini's command box, was dropped from the tool_use"},
 }
 
 func runGenerated(t *testing.T, provider string, sc genScenario) {

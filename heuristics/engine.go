@@ -325,10 +325,12 @@ func detectIn(v View, r *Rule, lt *lookText, from, to int) (*Detection, []int) {
 			lineStart := strings.LastIndexByte(lt.text[:loc[2*i]], '\n') + 1
 			raw = strings.Repeat(" ", displaywidth.String(lt.text[lineStart:loc[2*i]])) + raw
 		}
+		if name == "command" {
+			d.Command = cleanCommand(raw)
+			continue
+		}
 		val := cleanGroup(raw)
 		switch name {
-		case "command":
-			d.Command = val
 		case "prompt":
 			d.Prompt = val
 		case "description":

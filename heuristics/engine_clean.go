@@ -30,7 +30,14 @@ var promptGlyphs = []string{"❯", "›", "●", "$", ">"}
 // wrapped the text itself); outside one, rows keep their newlines, with their
 // common indentation removed. Soft-wrapped rows were already joined when the
 // text was built.
-func cleanGroup(s string) string {
+func cleanGroup(s string) string { return cleanRows(s, false) }
+
+// cleanCommand is cleanGroup for a command: a blank row inside a frame is
+// an empty line of the command (a heredoc's), not a paragraph break, since
+// the approved command must be the one that runs.
+func cleanCommand(s string) string { return cleanRows(s, true) }
+
+func cleanRows(s string, blankLines bool) string {
 	if !strings.Contains(s, "\n") && !strings.ContainsAny(s, edgeBorders+"|❯›●$>") {
 		return strings.TrimSpace(s) // the common case: one clean line
 	}
@@ -57,7 +64,7 @@ func cleanGroup(s string) string {
 		}
 	}
 	if boxed {
-		return joinBoxed(lines, room)
+		return joinBoxed(lines, room, blankLines)
 	}
 	return dedent(lines)
 }
@@ -110,31 +117,29 @@ func stripGlyph(l string) string {
 // row the box wrapped (the next row's first word would not have fitted
 // after it) joins the next with the space the wrap dropped, or with none
 // when the row is full (a word broken in the middle); any other row ended a
-// line of the text. Blank rows are paragraph breaks. room[i] is how many
-// cells row i's box gives text (0: unknown, rows join with a space).
-func joinBoxed(lines []string, room []int) string {
-	var b strings.Builder
-	para := false
+// line of the text. A blank row ends a paragraph, or with blankLines is an
+// empty line of the text; blank rows at the edges are the box's padding.
+// room[i] is how many cells row i's box gives text (0: unknown, rows join
+// with a space).
+func joinBoxed(lines []string, room []int, blankLines bool) string {
+	var out []string  // the text's lines
+	joinable := false // the last row may continue on this one
 	for i, l := range lines {
 		l = strings.TrimSpace(l)
 		switch {
 		case l == "":
-			if para {
-				b.WriteByte('\n')
+			if blankLines {
+				out = append(out, "")
 			}
-			para = false
-		case para:
-			b.WriteString(wrapJoint(lines[i-1], l, room[i-1]))
-			b.WriteString(l)
+			joinable = false
+		case joinable:
+			last := out[len(out)-1] + wrapJoint(lines[i-1], l, room[i-1]) + l
+			out = append(out[:len(out)-1], strings.Split(last, "\n")...)
 		default:
-			if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
-				b.WriteByte('\n')
-			}
-			b.WriteString(l)
-			para = true
+			out, joinable = append(out, l), true
 		}
 	}
-	return strings.TrimSpace(b.String())
+	return strings.Trim(strings.Join(out, "\n"), "\n")
 }
 
 // wrapJoint is what goes between a boxed row and the next one: "" where

@@ -57,3 +57,29 @@ func TestEngineSoftWrapped(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineCleanCommand: a command keeps its blank lines (a heredoc's),
+// drops only the box's padding rows, and joins wrapped rows as a group does.
+func TestEngineCleanCommand(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"a blank heredoc line stays",
+			"│ cat <<'EOF'                 │\n│                             │\n│ EOF                         │",
+			"cat <<'EOF'\n\nEOF"},
+		{"two blank lines stay",
+			"│ cat <<'EOF'     │\n│ a               │\n│                 │\n│                 │\n│ b               │\n│ EOF             │",
+			"cat <<'EOF'\na\n\n\nb\nEOF"},
+		{"padding rows at the edges go",
+			"╭──────────────╮\n│              │\n│ rm -rf dist  │\n│              │\n╰──────────────╯",
+			"rm -rf dist"},
+		{"a word wrap still joins",
+			"│ npm run build &&   │\n│ npm test --        │\n│ --coverage         │",
+			"npm run build && npm test -- --coverage"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := cleanCommand(tt.in); got != tt.want {
+				t.Errorf("cleanCommand(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
