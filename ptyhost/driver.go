@@ -89,6 +89,18 @@ type Outcome struct {
 	ProviderSession string
 }
 
+// Summary says how the session ended, for a person: an interrupted
+// program is reported as interrupted, whatever status it stopped with.
+func (o Outcome) Summary() string {
+	switch {
+	case o.Interrupted:
+		return "interrupted; when stopped, " + o.Exit.String()
+	case o.Failed:
+		return "the turn failed; " + o.Exit.String()
+	}
+	return o.Exit.String()
+}
+
 // soon is how long output must pause before rules that wait on the cursor
 // (cursor: end) are tried: short enough for a fast tool_use, long enough
 // to skip the middle of a burst.

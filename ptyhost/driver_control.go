@@ -114,20 +114,23 @@ func (d *driver) abort(reason string, interrupted bool) {
 
 // finishExit ends the session after the program's output ended.
 func (d *driver) finishExit(readErr error) (Outcome, error) {
-	if !errors.Is(readErr, io.EOF) {
+	switch {
+	case errors.Is(readErr, errTerminalHeld):
+		d.tr.state(readErr.Error())
+	case !errors.Is(readErr, io.EOF):
 		d.tr.state("reading the terminal failed: " + readErr.Error())
 	}
 	d.soonAt, d.quietAt = 0, 0
 	d.evaluate(true) // the last screen may hold text, a final question, a failure
 	if d.cfg.Persistent && d.out.TurnEnded() && d.st != stateEnded {
 		// Every turn has its result: the program's end is the session's.
-		st, _ := d.cfg.Term.Wait()
+		st, _, _ := d.waitExit()
 		d.outcome.Exit = st
 		d.to(stateEnded, "program ended between turns: "+st.String())
 		return d.outcome, d.fault
 	}
 	if d.st == stateEnded {
-		st, _ := d.cfg.Term.Wait()
+		st, _, _ := d.waitExit()
 		d.outcome.Exit = st
 		return d.outcome, d.fault
 	}
@@ -135,9 +138,9 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 		d.supersede("the program exited before a decision was made")
 	}
 	d.endCapture(nil)
-	st, err := d.cfg.Term.Wait()
+	st, stopped, err := d.waitExit()
 	if err != nil {
-		st = ExitStatus{Code: -1, Signal: err.Error()}
+		st = ExitStatus{Code: -1, Why: err.Error()}
 	}
 	d.outcome.Exit = st
 	if d.fault != nil {
@@ -147,6 +150,16 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	if !st.Success() {
 		r.IsError = true
 		r.Errors = []string{st.String()}
+	}
+	if stopped {
+		why := "the program closed its terminal but kept running; yume-cli stopped it (" + st.String() + ")"
+		r.IsError, r.Errors = true, []string{why}
+		if d.lastText == "" {
+			r.Text = why
+		}
+		d.emitErr(d.out.SystemError(why))
+	} else if errors.Is(readErr, errTerminalHeld) {
+		d.emitErr(d.out.Notice(errTerminalHeld.Error() + "; yume-cli ends it"))
 	}
 	if r.Text == "" {
 		r.Text = st.String()

@@ -84,12 +84,16 @@ type liveSource struct {
 	controls <-chan emit.Control
 	done     chan struct{}
 	timer    *time.Timer
+	// exited is closed when the program itself exits (nil: never); held
+	// then bounds how long its terminal may stay open after it.
+	exited <-chan struct{}
+	held   <-chan time.Time
 }
 
 var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
 
 func newLiveSource(t Terminal, controls <-chan emit.Control) *liveSource {
-	s := &liveSource{clock: &wallClock{start: time.Now()}, chunks: make(chan event, 8), controls: controls, done: make(chan struct{})}
+	s := &liveSource{clock: &wallClock{start: time.Now()}, chunks: make(chan event, 8), controls: controls, done: make(chan struct{}), exited: exitedChan(t)}
 	go s.read(t)
 	return s
 }
@@ -135,6 +139,16 @@ func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pendin
 	var e event
 	select {
 	case e = <-s.chunks:
+	case <-s.exited:
+		s.exited, s.held = nil, time.After(heldGrace)
+		return s.next(ctx, deadline, nil)
+	case <-s.held:
+		select {
+		case e = <-s.chunks: // what it printed comes first
+			s.held = time.After(heldGrace)
+		default:
+			e = event{kind: evEnd, err: errTerminalHeld}
+		}
 	case f, ok := <-s.controls:
 		e = event{kind: evControl, control: f, ok: ok}
 		if !ok {

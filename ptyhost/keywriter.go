@@ -100,3 +100,6 @@ func (k *keyWriter) Mark(label string) {
 		m.Mark(label)
 	}
 }
+
+// Done passes on the program's own exit, where the terminal reports it.
+func (k *keyWriter) Done() <-chan struct{} { return exitedChan(k.Terminal) }

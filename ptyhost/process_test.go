@@ -28,8 +28,8 @@ func TestProcessExitStatus(t *testing.T) {
 		{"exit 0", "exit 0", ptyhost.ExitStatus{Code: 0}},
 		{"exit 1", "exit 1", ptyhost.ExitStatus{Code: 1}},
 		{"exit 42", "exit 42", ptyhost.ExitStatus{Code: 42}},
-		{"SIGKILL", "kill -KILL $$", ptyhost.ExitStatus{Code: -1, Signal: "killed"}},
-		{"SIGTERM", "kill -TERM $$", ptyhost.ExitStatus{Code: -1, Signal: "terminated"}},
+		{"SIGKILL", "kill -KILL $$", ptyhost.ExitStatus{Code: -1, Signal: "SIGKILL"}},
+		{"SIGTERM", "kill -TERM $$", ptyhost.ExitStatus{Code: -1, Signal: "SIGTERM"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,7 +100,7 @@ func TestProcessStopEscalatesToSIGKILL(t *testing.T) {
 	if elapsed := time.Since(began); elapsed < grace {
 		t.Errorf("Stop returned after %v; want at least the grace period %v", elapsed, grace)
 	}
-	if got, _ := p.Wait(); got != (ptyhost.ExitStatus{Code: -1, Signal: "killed"}) {
+	if got, _ := p.Wait(); got != (ptyhost.ExitStatus{Code: -1, Signal: "SIGKILL"}) {
 		t.Errorf("Wait() = %+v; want killed", got)
 	}
 	waitGone(t, p.Pid())
@@ -284,7 +284,7 @@ func TestProcessConcurrentStopAndClose(t *testing.T) {
 	}
 	wg.Wait()
 	// SIGHUP and SIGTERM are both pending when it runs; either may end it.
-	if st, err := p.Wait(); (st.Signal != "terminated" && st.Signal != "hangup") || err != nil {
+	if st, err := p.Wait(); (st.Signal != "SIGTERM" && st.Signal != "SIGHUP") || err != nil {
 		t.Errorf("Wait() = %+v, %v; want terminated by SIGTERM or SIGHUP", st, err)
 	}
 }
@@ -296,7 +296,8 @@ func TestExitStatusWords(t *testing.T) {
 	}{
 		{ptyhost.ExitStatus{}, "the program exited with status 0"},
 		{ptyhost.ExitStatus{Code: 42}, "the program exited with status 42"},
-		{ptyhost.ExitStatus{Code: -1, Signal: "segmentation fault"}, "the program ended on a signal (segmentation fault)"},
+		{ptyhost.ExitStatus{Code: -1, Signal: "SIGSEGV"}, "the program was killed by SIGSEGV"},
+		{ptyhost.ExitStatus{Code: -1, Why: "wait: no child"}, "how the program ended is unknown: wait: no child"},
 	} {
 		if got := c.st.String(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.st, got, c.want)

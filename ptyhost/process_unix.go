@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Process is a child program running in its own session with a
@@ -198,7 +200,16 @@ func exitStatus(ps *os.ProcessState, err error) (ExitStatus, error) {
 		return ExitStatus{Code: -1}, fmt.Errorf("ptyhost: wait for the child: %w", err)
 	}
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return ExitStatus{Code: -1, Signal: ws.Signal().String()}, nil
+		return ExitStatus{Code: -1, Signal: signalName(ws.Signal())}, nil
 	}
 	return ExitStatus{Code: ps.ExitCode()}, nil
+}
+
+// signalName is a signal's name as people write it ("SIGSEGV"), or its
+// number for one without a name.
+func signalName(sig syscall.Signal) string {
+	if name := unix.SignalName(sig); name != "" {
+		return name
+	}
+	return fmt.Sprintf("signal %d", int(sig))
 }

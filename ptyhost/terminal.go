@@ -31,18 +31,22 @@ type Marker interface {
 
 // ExitStatus is how a child ended: an exit code, or the signal that killed it.
 type ExitStatus struct {
-	Code   int    // exit code; -1 when killed by a signal
-	Signal string // e.g. "killed", "terminated"; empty when it exited
+	Code   int    // exit code; -1 when killed by a signal or unknown
+	Signal string // the signal's name ("SIGSEGV"); empty when it exited
+	Why    string // why the status is unknown (Code -1, no Signal)
 }
 
 // String says how the program ended, for people: "the program exited
-// with status 1", "the program ended on a signal (segmentation fault)".
+// with status 1", "the program was killed by SIGSEGV".
 func (s ExitStatus) String() string {
-	if s.Signal != "" {
-		return "the program ended on a signal (" + s.Signal + ")"
+	switch {
+	case s.Signal != "":
+		return "the program was killed by " + s.Signal
+	case s.Why != "":
+		return "how the program ended is unknown: " + s.Why
 	}
 	return fmt.Sprintf("the program exited with status %d", s.Code)
 }
 
 // Success reports a zero exit code.
-func (s ExitStatus) Success() bool { return s.Code == 0 && s.Signal == "" }
+func (s ExitStatus) Success() bool { return s.Code == 0 && s.Signal == "" && s.Why == "" }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -15,10 +16,7 @@ import (
 // of its own (as Codex does with its app-server) escapes the group kill;
 // yume-cli adopts it and ends it before exiting.
 func TestNoDaemonLeftBehind(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "yume-cli")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCLI(t)
 	dir := t.TempDir()
 	script := `setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > daemon.pid; printf 'Keep going? (y/n) '; read a`
 	cmd := exec.Command(bin, "--permission-mode", "auto", "--cwd", dir, "--", "sh", "-c", script)
@@ -44,10 +42,7 @@ func TestNoDaemonLeftBehind(t *testing.T) {
 // the watchdog sees yume-cli go and ends every process carrying its
 // marker. Checked through /proc.
 func TestNothingOutlivesSIGKILL(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "yume-cli")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCLI(t)
 	dir := t.TempDir()
 	script := `sleep 300 & echo $! > child.pid
 (trap '' HUP TERM; exec sleep 301) & echo $! > stubborn.pid
@@ -73,5 +68,58 @@ printf 'Keep going? (y/n) '; read a`
 			t.Errorf("process %d outlived a SIGKILL of yume-cli", pid)
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
+	}
+}
+
+// TestEveryEndComes: a program that closes its terminal and keeps running,
+// or that exits leaving jobs that keep the terminal (a job in a session of
+// its own, one that ignores SIGHUP and SIGTERM, a double-forked daemon),
+// ends the turn within a few seconds with one result, and nothing it
+// started is alive once yume-cli has exited. Checked through /proc.
+func TestEveryEndComes(t *testing.T) {
+	bin := buildCLI(t)
+	for _, c := range []struct{ name, script string }{
+		{"closes its terminal and runs on", `echo $$ > a.pid; exec sleep 310 </dev/null >/dev/null 2>&1`},
+		{"job in its own session holds the terminal", `setsid sleep 311 & echo $! > a.pid`},
+		{"job ignores SIGHUP and SIGTERM", `(trap '' HUP TERM; exec sleep 312) & echo $! > a.pid`},
+		{"double-forked daemon", `(setsid sh -c 'sleep 313 & echo $! > a.pid' &)`},
+		{"background job writes on", `(trap '' HUP; while :; do echo tick; sleep 0.05; done) & echo $! > a.pid`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			// The pid file is written before the program's end, so the
+			// wait below never races it.
+			script := c.script + "\nwhile [ ! -s a.pid ]; do sleep 0.01; done; echo working"
+			cmd := exec.Command(bin, "--cwd", dir, "--prompt", "go", "--", "sh", "-c", script)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			start := time.Now()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(15 * time.Second):
+				_ = cmd.Process.Kill()
+				<-done
+				t.Fatalf("yume-cli still waiting after 15s\nstdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+			}
+			t.Logf("ended in %v", time.Since(start).Round(time.Millisecond))
+			types := streamTypes(t, stdout.String())
+			if n := strings.Count(strings.Join(types, ","), "result"); n != 1 {
+				t.Errorf("%d results: %v", n, types)
+			}
+			pid := waitPids(t, filepath.Join(dir, "a.pid"))[0]
+			deadline := time.Now().Add(5 * time.Second)
+			for alive(pid) && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond) // Polling a condition under a deadline.
+			}
+			if alive(pid) {
+				t.Errorf("process %d outlived yume-cli", pid)
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		})
 	}
 }

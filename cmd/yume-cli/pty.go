@@ -95,7 +95,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		OnSession:       func(id string) { conv.checkpoint("pty", id) },
 	})
 	if o.Verbose {
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Exit)
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Summary())
 	}
 	handle := l.session
 	if outcome.ProviderSession != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
+	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
 
@@ -229,12 +230,5 @@ func watchSignals(sigs <-chan os.Signal, proc *ptyhost.Process, rec *recordings.
 	}
 }
 
-// signalNumber maps a signal's description ("terminated") to its number.
-func signalNumber(name string) int {
-	for n := syscall.Signal(1); n < 65; n++ {
-		if n.String() == name {
-			return int(n)
-		}
-	}
-	return 0
-}
+// signalNumber maps a signal's name ("SIGTERM") to its number.
+func signalNumber(name string) int { return int(unix.SignalNum(name)) }

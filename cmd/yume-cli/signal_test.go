@@ -18,10 +18,7 @@ import (
 // TestSignalsEndTheStream: SIGINT, SIGTERM or SIGHUP to yume-cli stop the
 // child's whole process group and still end the stream with a result.
 func TestSignalsEndTheStream(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "yume-cli")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCLI(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
