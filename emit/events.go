@@ -11,7 +11,7 @@ import (
 // after a newline, into several events that concatenate to the original.
 // Empty text writes nothing.
 func (w *Writer) Text(s string) error {
-	s = ValidUTF8(s)
+	s = Redact(ValidUTF8(s))
 	if s == "" {
 		return nil
 	}
@@ -77,7 +77,7 @@ func (w *Writer) ToolUse(id, name string, input any) error {
 	if id == "" || name == "" {
 		return fmt.Errorf("emit: ToolUse needs an id (use NewToolUseID) and a tool name, got id %q name %q", id, name)
 	}
-	id, name, input = ValidUTF8(id), ValidUTF8(name), objectOrEmpty(input)
+	id, name, input = ValidUTF8(id), ValidUTF8(name), objectOrEmpty(redactInput(input))
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.open[id] = true
@@ -116,7 +116,7 @@ func (w *Writer) PermissionRequest(toolUseID, name string, input any) (requestID
 		Request: permissionRequest{
 			Subtype:   "can_use_tool",
 			ToolName:  name,
-			Input:     objectOrEmpty(input),
+			Input:     objectOrEmpty(redactInput(input)),
 			ToolUseID: toolUseID,
 		},
 		UUID: NewUUID(),
@@ -208,7 +208,7 @@ func (w *Writer) Deny(toolUseID, name string, input any, message string) error {
 	w.denials = append(w.denials, denial{
 		ToolName:  ValidUTF8(name),
 		ToolUseID: ValidUTF8(toolUseID),
-		ToolInput: objectOrEmpty(input),
+		ToolInput: objectOrEmpty(redactInput(input)),
 	})
 	return w.toolResultLocked(toolUseID, message, true)
 }

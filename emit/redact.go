@@ -3,6 +3,7 @@ package emit
 import (
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"unicode"
 )
 
@@ -67,6 +68,40 @@ var secretRules = []secretRule{
 	{kind: "bearer-token", triggers: []string{"Bearer", "bearer", "BEARER"},
 		re: regexp.MustCompile(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{16,}=*)`), group: 2,
 		plausible: looksRandom},
+	// Google OAuth access tokens.
+	{kind: "google-oauth-token", triggers: []string{"ya29."},
+		re: regexp.MustCompile(`\bya29\.[0-9A-Za-z_\-]{20,}`)},
+	// A value assigned to a name that says it is secret: api_key = …,
+	// password: …, GITHUB_TOKEN=…, "client_secret": "…". The name must end
+	// in the word (input_tokens: 12 is not one); the value is kept when it
+	// is a placeholder or a plain number.
+	{kind: "secret-assignment", triggers: assignmentTriggers,
+		re:    regexp.MustCompile(`(?i)((?:\b|_)(?:api[_-]?key|apikey|secret[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret|private[_-]?key|password|passwd|passphrase|secret|token)["']?\s*[=:]\s*["']?)([^\s"'\x60,;&\\<>(){}\[\]]{6,})`),
+		group: 2, plausible: notPlaceholder},
+}
+
+// assignmentTriggers are the spellings of the secret names people write.
+var assignmentTriggers = []string{
+	"key", "KEY", "Key", "token", "TOKEN", "Token", "assw", "ASSW", "ecret", "ECRET", "passphrase", "PASSPHRASE",
+}
+
+// notPlaceholder rejects values that are not secrets: numbers, variable
+// references, masks, an earlier redaction and the words configs use for
+// "unset".
+func notPlaceholder(v string) bool {
+	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "[REDACTED") || strings.Trim(v, "*xX.-_") == "" {
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "undefined", "required", "optional", "string", "false", "none", "null", "changeme", "example":
+		return false
+	}
+	for _, r := range v {
+		if !unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // looksRandom reports whether a token-shaped candidate mixes letters and
@@ -86,18 +121,46 @@ func looksRandom(s string) bool {
 // secret keys, PEM private key blocks, passwords in connection strings
 // (scheme://user:PASSWORD@host keeps scheme, user and host) and bearer
 // tokens. Text without secrets is returned as it is.
-func Redact(s string) string {
+func Redact(s string) string { return redact(s, false) }
+
+// RedactCommand redacts a command that a person approves and that then
+// runs: only a secret made of token characters is hidden, so the hidden
+// bytes can be nothing but the value (no quote, space, ;, $ or newline
+// that would change what the command does). A secret that is not (a PEM
+// block, a password with shell characters) stays visible: the approved
+// command is exact first.
+func RedactCommand(s string) string { return redact(s, true) }
+
+func redact(s string, tokensOnly bool) string {
 	for i := range secretRules {
 		if r := &secretRules[i]; containsAny(s, r.triggers) {
-			s = r.apply(s)
+			s = r.apply(s, tokensOnly)
 		}
 	}
 	return s
 }
 
+// redactions counts the secrets redacted in this process, for --verbose.
+var redactions atomic.Int64
+
+// Redactions is how many secrets were redacted so far in this process.
+func Redactions() int64 { return redactions.Load() }
+
+// tokenOnly reports whether s is made of characters that can only be part
+// of a shell word's value.
+func tokenOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isLetter(c) || c >= '0' && c <= '9' || strings.IndexByte("._~+/=%-@:", c) >= 0) {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // apply replaces every plausible match of r in s.
-func (r *secretRule) apply(s string) string {
-	out := rewriter{s: s}
+func (r *secretRule) apply(s string, tokensOnly bool) string {
+	out := rewriter{s: s, tokensOnly: tokensOnly}
 	if r.multiline {
 		r.replaceIn(&out, 0, len(s))
 		return out.String()
@@ -158,15 +221,20 @@ func (r *secretRule) replaceIn(out *rewriter, from, to int) {
 // rewriter builds a copy of s with some spans replaced, allocating only
 // when the first replacement is made.
 type rewriter struct {
-	s      string
-	b      strings.Builder
-	copied int // s[:copied] has been written to b
-	dirty  bool
+	s          string
+	tokensOnly bool // replace only spans tokenOnly accepts
+	b          strings.Builder
+	copied     int // s[:copied] has been written to b
+	dirty      bool
 }
 
 // replace writes s up to start, then repl, and skips s[start:end]. Spans
 // must come in increasing order.
 func (w *rewriter) replace(start, end int, repl string) {
+	if w.tokensOnly && !tokenOnly(w.s[start:end]) {
+		return
+	}
+	redactions.Add(1)
 	if !w.dirty {
 		w.b.Grow(len(w.s))
 		w.dirty = true

@@ -1,8 +1,13 @@
 package emit
 
 import (
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -56,6 +61,15 @@ func TestRedact(t *testing.T) {
 		{"slack bot", fake("xoxb-", 50, alnum+"-"), "[REDACTED:slack-token]"},
 		{"slack user", "t=" + fake("xoxp-", 30, alnum), "t=[REDACTED:slack-token]"},
 		{"two secrets", fake("ghp_", 36, alnum) + " " + fake("npm_", 36, alnum), "[REDACTED:github-token] [REDACTED:npm-token]"},
+		{"google oauth", "access " + fake("ya29.", 60, alnum+"-_"), "access [REDACTED:google-oauth-token]"},
+		{"api_key assignment", "api_key = " + fake("", 24, alnum), "api_key = [REDACTED:secret-assignment]"},
+		{"API-KEY header", "X-API-Key: " + fake("", 32, alnum), "X-API-Key: [REDACTED:secret-assignment]"},
+		{"password yaml", "  password: hunter2-horse", "  password: [REDACTED:secret-assignment]"},
+		{"password json", `{"password":"c0rrect-h0rse"}`, `{"password":"[REDACTED:secret-assignment]"}`},
+		{"token query", "https://h/cb?token=" + fake("", 20, alnum) + "&x=1", "https://h/cb?token=[REDACTED:secret-assignment]&x=1"},
+		{"env token", "export MY_SERVICE_TOKEN=" + fake("", 30, alnum), "export MY_SERVICE_TOKEN=[REDACTED:secret-assignment]"},
+		{"client secret", `client_secret: "` + fake("", 40, alnum) + `"`, `client_secret: "[REDACTED:secret-assignment]"`},
+		{"DB_PASSWORD", "DB_PASSWORD=s3cret!pw", "DB_PASSWORD=[REDACTED:secret-assignment]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,10 +105,71 @@ func TestRedactLeavesOrdinaryTextAlone(t *testing.T) {
 		"aws_secret_access_key is read from the environment",
 		"func (s *Server) Authorization(ctx context.Context) error {",
 		"日本語のテキスト sk- はキーではない",
+		"input_tokens: 123456, output_tokens: 98765",
+		"max_tokens=4096 token=12345678",
+		"password: ******** api_key=$API_KEY token=${TOKEN} secret: %s",
+		"Enter password: ",
+		"the password is read from the keychain; token: none",
+		"set api_key = null and password = changeme",
+		"tokenizer = Tokenizer(config)",
+		"func (k *Key) String() string { return k.name }",
 	}
 	for _, in := range tests {
 		if got := Redact(in); got != in {
 			t.Errorf("Redact changed ordinary text:\n  in %q\n got %q", in, got)
+		}
+	}
+}
+
+// TestRedactLeavesRandomDataAlone: hashes, UUIDs and base64 blobs are
+// not secrets by shape; generated at random (seed printed) so the rules
+// are not tuned to a few fixed strings.
+func TestRedactLeavesRandomDataAlone(t *testing.T) {
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(uint64(seed), 1))
+	bytesOf := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		return b
+	}
+	for range 2000 {
+		var s string
+		switch rng.IntN(6) {
+		case 0:
+			s = "commit " + hex.EncodeToString(bytesOf(20))
+		case 1:
+			s = "sha256:" + hex.EncodeToString(bytesOf(32)) + "  file.tar.gz"
+		case 2:
+			b := bytesOf(16)
+			s = fmt.Sprintf("id %x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+		case 3:
+			s = base64.StdEncoding.EncodeToString(bytesOf(rng.IntN(300) + 1))
+		case 4:
+			s = "integrity sha512-" + base64.StdEncoding.EncodeToString(bytesOf(64))
+		case 5:
+			s = `"data": "` + base64.RawURLEncoding.EncodeToString(bytesOf(rng.IntN(200)+1)) + `"`
+		}
+		if got := Redact(s); got != s {
+			t.Fatalf("Redact changed random data (seed %d):\n  in %q\n got %q", seed, s, got)
+		}
+	}
+}
+
+// TestRedactCommand: in a command to approve, only a secret made of token
+// characters is hidden; one whose value could change what runs stays.
+func TestRedactCommand(t *testing.T) {
+	gh := fake("ghp_", 36, alnum)
+	for _, c := range []struct{ in, want string }{
+		{"curl -H 'Authorization: Bearer " + gh + "' https://api", "curl -H 'Authorization: Bearer [REDACTED:github-token]' https://api"},
+		{"psql postgres://app:pw1234@db/app", "psql postgres://app:[REDACTED:password]@db/app"},
+		{"psql 'postgres://app:p;rm -rf x@db/app'", "psql 'postgres://app:p;rm -rf x@db/app'"},
+		{"echo hi", "echo hi"},
+	} {
+		if got := RedactCommand(c.in); got != c.want {
+			t.Errorf("RedactCommand(%q)\n got %q\nwant %q", c.in, got, c.want)
 		}
 	}
 }

@@ -66,7 +66,7 @@ func (w *Writer) resultLocked(r Result) error {
 		SessionID:         w.sessionID,
 		DurationMS:        max(w.now().Sub(w.start).Milliseconds(), 0),
 		NumTurns:          r.NumTurns,
-		Result:            ValidUTF8(r.Text),
+		Result:            Redact(ValidUTF8(r.Text)),
 		TotalCostUSD:      max(r.CostUSD, 0),
 		Usage:             usageJSON{max(r.Usage.InputTokens, 0), max(r.Usage.OutputTokens, 0), max(r.Usage.CacheCreationInputTokens, 0), max(r.Usage.CacheReadInputTokens, 0)},
 		PermissionDenials: append([]denial{}, w.denials...),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
@@ -53,7 +54,41 @@ func (t *tracer) write(l traceLine) {
 	if t.d.settling && t.d.st != stateEnded {
 		l.Typing = true
 	}
-	_ = t.enc.Encode(l) // Best effort: tracing never stops a session.
+	_ = t.enc.Encode(redactTrace(l)) // Best effort: tracing never stops a session.
+}
+
+// redactTrace passes every text a trace line carries through the same
+// redaction as the stream: trace files get shared in bug reports.
+func redactTrace(l traceLine) traceLine {
+	l.Why, l.Keys, l.Detail = emit.Redact(l.Why), emit.Redact(l.Keys), emit.Redact(l.Detail)
+	if len(l.Groups) > 0 {
+		g := make(map[string]string, len(l.Groups))
+		for k, v := range l.Groups {
+			g[k] = emit.Redact(v)
+		}
+		l.Groups = g
+	}
+	if len(l.Screen) > 0 {
+		l.Screen = redactLines(l.Screen)
+	}
+	return l
+}
+
+// redactLines redacts a screen with its rows joined, so a secret over
+// several rows (a PEM block) is found too, then split again (a redaction
+// that spans rows leaves the marker on its first row and fewer rows, so
+// the screen is padded back to its height).
+func redactLines(rows []string) []string {
+	joined := strings.Join(rows, "\n")
+	red := emit.Redact(joined)
+	if red == joined {
+		return rows
+	}
+	out := strings.Split(red, "\n")
+	for len(out) < len(rows) {
+		out = append(out, "")
+	}
+	return out
 }
 
 func (t *tracer) evaluate(settled bool, steps []heuristics.TraceStep) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -28,6 +29,50 @@ type Recorder struct {
 	in     utf8Carry     // carry of the "i" stream
 	err    error         // first write error
 	closed bool
+	// redact, when set, filters the text of "o" and "i" events; held is
+	// the end of the output not written yet because a secret may go on
+	// in the next chunk (see Redact).
+	redact func(string) string
+	held   string
+	heldAt time.Duration
+}
+
+// maxHeld bounds the output held back for redaction: a secret is one
+// word, and longer words are written as they come.
+const maxHeld = 512
+
+// Redact makes the recorder pass the text of every output and input
+// event through f (a secret filter). A program prints a secret in pieces
+// when the PTY read splits it, so the output's last word is held back
+// until the next chunk, Close, or maxHeld bytes.
+func (r *Recorder) Redact(f func(string) string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.redact = f
+}
+
+// flushHeld writes the held output: it came before the event that
+// follows (a key the person typed answers the question it ends).
+func (r *Recorder) flushHeld() {
+	if r.held != "" {
+		s := r.held
+		r.held = ""
+		r.write(r.heldAt, CodeOutput, r.redact(s))
+	}
+}
+
+// redactOutput returns the output to write now, redacted, keeping the
+// unfinished last word in r.held.
+func (r *Recorder) redactOutput(at time.Duration, s string) (time.Duration, string) {
+	if r.held != "" {
+		s, at = r.held+s, r.heldAt
+	}
+	r.held = ""
+	cut := strings.LastIndexAny(s, " \t\r\n\x1b\a") + 1
+	if tail := len(s) - cut; tail > 0 && tail <= maxHeld {
+		r.held, r.heldAt, s = s[cut:], at, s[:cut]
+	}
+	return at, r.redact(s)
 }
 
 // NewRecorder writes h as a v2 header to w and returns a recorder for the
@@ -60,7 +105,11 @@ func (r *Recorder) Output(at time.Duration, p []byte) {
 		return
 	}
 	r.seen = max(r.seen, at)
-	if s := r.out.decode(p); s != "" {
+	s := r.out.decode(p)
+	if r.redact != nil && s != "" {
+		at, s = r.redactOutput(at, s)
+	}
+	if s != "" {
 		r.write(at, CodeOutput, s)
 	}
 }
@@ -75,7 +124,12 @@ func (r *Recorder) Input(at time.Duration, p []byte) {
 		return
 	}
 	r.seen = max(r.seen, at)
-	if s := r.in.decode(p); s != "" {
+	r.flushHeld()
+	s := r.in.decode(p)
+	if r.redact != nil {
+		s = r.redact(s)
+	}
+	if s != "" {
 		r.write(at, CodeInput, s)
 	}
 }
@@ -89,6 +143,7 @@ func (r *Recorder) Resize(at time.Duration, cols, rows int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.closed {
+		r.flushHeld()
 		r.write(at, CodeResize, strconv.Itoa(cols)+"x"+strconv.Itoa(rows))
 	}
 }
@@ -99,6 +154,7 @@ func (r *Recorder) Marker(at time.Duration, label string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.closed {
+		r.flushHeld()
 		r.write(at, CodeMarker, label)
 	}
 }
@@ -117,7 +173,10 @@ func (r *Recorder) Close(exitCode int) error {
 	}
 	r.closed = true
 	end := max(r.seen, r.last)
-	if s := r.out.flush(); s != "" {
+	if s := r.held + r.out.flush(); s != "" {
+		if r.redact != nil {
+			s = r.redact(s)
+		}
 		r.write(end, CodeOutput, s)
 	}
 	if s := r.in.flush(); s != "" {

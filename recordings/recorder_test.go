@@ -221,3 +221,31 @@ func (b *syncBuffer) Bytes() []byte {
 	defer b.mu.Unlock()
 	return b.buf.Bytes()
 }
+
+// TestRecorderRedacts: a secret split across reads is still redacted; the
+// held-back last word is written before the key that answers it, so a
+// replay sees the question whole before the answer.
+func TestRecorderRedacts(t *testing.T) {
+	secret := "ghp_" + strings.Repeat("aB3dE5gH7j", 4)
+	var buf bytes.Buffer
+	rec, err := NewRecorder(&buf, Header{Version: 2, Width: 80, Height: 24}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Redact(func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") })
+	rec.Output(1*time.Millisecond, []byte("token "+secret[:10]))
+	rec.Output(2*time.Millisecond, []byte(secret[10:]+"\r\nRun this? (y/n)"))
+	rec.Input(3*time.Millisecond, []byte("y"))
+	rec.Output(4*time.Millisecond, []byte("\r\nok "+secret))
+	if err := rec.Close(0); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.String()
+	if strings.Contains(got, secret[:10]) || strings.Count(got, "[REDACTED]") != 2 {
+		t.Errorf("secret not redacted:\n%s", got)
+	}
+	q, y := strings.Index(got, "(y/n)"), strings.Index(got, `"i", "y"`)
+	if q < 0 || y < 0 || q > y {
+		t.Errorf("the question must come before its answer:\n%s", got)
+	}
+}

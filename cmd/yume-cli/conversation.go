@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/sessions"
 	"github.com/yume-cli/yume-cli/transcript"
@@ -148,7 +149,7 @@ func (c *conversation) said(prompt string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.sess != nil && prompt != "" {
-		c.sess.History = append(c.sess.History, sessions.Entry{Role: "user", Time: time.Now().UTC(), Text: prompt})
+		c.sess.History = append(c.sess.History, sessions.Entry{Role: "user", Time: time.Now().UTC(), Text: emit.Redact(prompt)})
 	}
 }
 

@@ -31,6 +31,7 @@ type StartOptions struct {
 	SessionID      string
 	RulesFile      string
 	RecordFile     string
+	RecordRaw      bool // keep secrets in the --record cast
 	Trace          bool
 	TraceFile      string
 	Bin            string

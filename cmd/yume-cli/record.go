@@ -13,6 +13,7 @@ import (
 
 	"github.com/kballard/go-shellquote"
 	"github.com/spf13/cobra"
+	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
 	"golang.org/x/sys/unix"
@@ -26,7 +27,8 @@ type RecordOptions struct {
 	Output     string
 	Title      string
 	Overwrite  bool
-	Cols, Rows int // used when stdout is not a terminal
+	Raw        bool // keep secrets
+	Cols, Rows int  // used when stdout is not a terminal
 	Command    []string
 }
 
@@ -43,7 +45,8 @@ every window resize and its exit status go into an asciinema v2 .cast file.
 
 Replay the file with "yume-cli replay FILE --trace" to see which rules fire,
 play it with "asciinema play FILE", or attach it to a bug report. The file
-holds what was on your screen and what you typed: check it for secrets first.`,
+holds what was on your screen and what you typed, with the secrets yume-cli
+recognises redacted (--raw keeps them) and mode 0600: check it before you share it.`,
 		Example: `  yume-cli record -o add.cast -- git add -p
   yume-cli replay add.cast --trace`,
 		Args: cobra.MinimumNArgs(1),
@@ -66,6 +69,7 @@ holds what was on your screen and what you typed: check it for secrets first.`,
 	fs.StringVarP(&o.Output, "output", "o", "", "cast file to write (default: yume-DATE-TIME.cast)")
 	fs.StringVar(&o.Title, "title", "", "title stored in the recording")
 	fs.BoolVar(&o.Overwrite, "overwrite", false, "replace FILE if it exists")
+	fs.BoolVar(&o.Raw, "raw", false, "keep every byte, secrets included (by default secrets are redacted)")
 	fs.IntVar(&o.Cols, "cols", 80, "window width when stdout is not a terminal")
 	fs.IntVar(&o.Rows, "rows", 24, "window height when stdout is not a terminal")
 	return cmd
@@ -85,7 +89,7 @@ func runRecord(o *RecordOptions) error {
 	if o.Overwrite {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	}
-	f, err := os.OpenFile(o.Output, flags, 0o644)
+	f, err := os.OpenFile(o.Output, flags, 0o600)
 	if errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("%s already exists: pass --overwrite to replace it, or -o another file", o.Output)
 	}
@@ -106,6 +110,9 @@ func runRecord(o *RecordOptions) error {
 	}, start)
 	if err != nil {
 		return err
+	}
+	if !o.Raw {
+		rec.Redact(emit.Redact)
 	}
 	// Catch signals before the program starts, so none can kill us between.
 	sigs := make(chan os.Signal, 4)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kballard/go-shellquote"
+	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
 )
@@ -20,7 +21,7 @@ type recordingTerm struct {
 }
 
 func startRecording(o *StartOptions, argv []string, t ptyhost.Terminal) (*recordingTerm, error) {
-	f, err := os.Create(o.RecordFile)
+	f, err := createPrivate(o.RecordFile)
 	if err != nil {
 		return nil, fmt.Errorf("--record: %w", err)
 	}
@@ -35,7 +36,36 @@ func startRecording(o *StartOptions, argv []string, t ptyhost.Terminal) (*record
 		_ = f.Close()
 		return nil, fmt.Errorf("--record: %w", err)
 	}
+	if o.RecordRaw {
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: --record-raw: %s keeps every byte, secrets included; do not share it as it is\n", o.RecordFile)
+	} else {
+		rec.Redact(emit.Redact)
+	}
 	return &recordingTerm{Terminal: t, rec: rec, f: f, start: start}, nil
+}
+
+// Done passes on the program's exit, so the driver's end-of-program
+// bounds hold while recording.
+func (r *recordingTerm) Done() <-chan struct{} {
+	if e, ok := r.Terminal.(interface{ Done() <-chan struct{} }); ok {
+		return e.Done()
+	}
+	return nil
+}
+
+// createPrivate creates (or truncates) a file only its owner can read:
+// casts, traces and sessions may hold secrets the filters missed.
+func createPrivate(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	// An existing file keeps its mode on O_CREATE: make it private too.
+	if err := f.Chmod(0o600); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 func (r *recordingTerm) ReadChunk() ([]byte, time.Duration, error) {

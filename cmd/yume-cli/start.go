@@ -72,6 +72,9 @@ func runStart(ctx context.Context, o *StartOptions) error {
 	if serr := conv.turnEnded(w.DriveMode(), handle); serr != nil {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: the session could not be stored: %v\n", serr)
 	}
+	if o.Verbose {
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d secret(s) redacted (stream, trace, record, session store)\n", emit.Redactions())
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee // the stream (and --verbose) said what happened
@@ -155,7 +158,7 @@ func loadProfile(name, rulesFile string) (*heuristics.Profile, error) {
 func traceWriter(o *StartOptions) (io.Writer, func(), error) {
 	switch {
 	case o.TraceFile != "":
-		f, err := os.Create(o.TraceFile)
+		f, err := createPrivate(o.TraceFile)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--trace-file: %w", err)
 		}
