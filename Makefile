@@ -5,7 +5,7 @@ FUZZTIME  ?= 30000x
 BENCHTIME ?= 1s
 PKGS      := ./...
 
-.PHONY: all build test race bench fuzz demo lint e2e e2e-deps drift compare clean
+.PHONY: all build test race bench fuzz demo lint e2e e2e-deps drift compare dist dist-vet clean
 
 all: lint test
 
@@ -66,5 +66,15 @@ e2e: e2e-deps
 drift:
 	bash scripts/drift.sh
 
+# Release builds: static binaries for macOS, Linux and Windows in dist/,
+# stamped with `git describe` and the commit, and dist/SHA256SUMS.
+dist:
+	GO="$(GO)" bash scripts/dist.sh
+
+# The other platforms' code, vetted from here.
+dist-vet:
+	GOOS=darwin GOARCH=arm64 $(GO) vet $(PKGS)
+	GOOS=windows GOARCH=amd64 $(GO) vet $(PKGS)
+
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist

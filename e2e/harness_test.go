@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -194,7 +193,9 @@ func (h *home) run(t testing.TB, script fakemodel.Script, g gui, flags ...string
 	if len(left) > 0 {
 		for pid, c := range left {
 			t.Errorf("process %d outlived yume-cli: %s", pid, c)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill() // Best effort: it is reported above.
+			}
 		}
 	}
 	t.Cleanup(func() {

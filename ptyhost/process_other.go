@@ -4,14 +4,23 @@ package ptyhost
 
 import (
 	"errors"
-	"fmt"
 	"runtime"
 	"time"
 )
 
-// errUnsupported is every answer on an OS without Unix pseudo-terminals.
-var errUnsupported = fmt.Errorf("ptyhost: running a program in a pseudo-terminal is not supported on %s; use a provider's structured mode (--mode json or --mode acp) instead: %w",
-	runtime.GOOS, errors.ErrUnsupported)
+// errUnsupported is every answer on an OS without Unix pseudo-terminals
+// (Windows: a ConPTY port is not written yet, see the README's "Release
+// builds"). errors.Is(err, errors.ErrUnsupported) is true of it.
+var errUnsupported error = unsupportedError{}
+
+type unsupportedError struct{}
+
+func (unsupportedError) Error() string {
+	return "the PTY path (driving a program's interactive screen) is unavailable on " + runtime.GOOS +
+		", as yume-cli has no ConPTY support yet: use --mode json or --mode acp where the provider has one"
+}
+
+func (unsupportedError) Unwrap() error { return errors.ErrUnsupported }
 
 // closedDone is what Done returns here: there is never a child to wait for.
 var closedDone = func() chan struct{} { c := make(chan struct{}); close(c); return c }()

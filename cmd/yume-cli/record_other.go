@@ -1,0 +1,35 @@
+//go:build !unix
+
+package main
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/spf13/cobra"
+)
+
+// RecordOptions is what `yume-cli record` was asked to do; on this OS it
+// can do nothing (see record.go for the Unix command).
+type RecordOptions struct {
+	IO      *IOStreams
+	Command []string
+}
+
+// NewCmdRecord builds a record command that says why it cannot run here:
+// recording needs a pseudo-terminal, which yume-cli has only on Unix.
+func NewCmdRecord(ios *IOStreams, runF func(*RecordOptions) error) *cobra.Command {
+	o := &RecordOptions{IO: ios}
+	return &cobra.Command{
+		Use:                "record [-o FILE] -- CMD ARGS…",
+		Short:              "Record a terminal session as an asciinema cast (Unix only)",
+		DisableFlagParsing: true,
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.Command = args
+			if runF != nil {
+				return runF(o)
+			}
+			return fmt.Errorf("record runs a program in a pseudo-terminal, which is unavailable on %s (yume-cli has no ConPTY support yet): record on Linux or macOS", runtime.GOOS)
+		},
+	}
+}
