@@ -233,6 +233,10 @@ func (w *Writer) Notice(msg string) error { return w.system("notice", msg) }
 // end the turn (see Fail).
 func (w *Writer) SystemError(msg string) error { return w.system("error", msg) }
 
+// Warning writes {"type":"system","subtype":"warning","message":…}: a
+// call the person should look at twice (a dangerous command).
+func (w *Writer) Warning(msg string) error { return w.system("warning", msg) }
+
 func (w *Writer) system(subtype, msg string) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -123,6 +123,19 @@ func looksRandom(s string) bool {
 // tokens. Text without secrets is returned as it is.
 func Redact(s string) string { return redact(s, false) }
 
+// hasSecret reports whether Redact would change s, without counting.
+func hasSecret(s string) bool {
+	for i := range secretRules {
+		if r := &secretRules[i]; containsAny(s, r.triggers) {
+			out := rewriter{s: s, dryRun: true}
+			if r.applyTo(&out); out.dirty {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // RedactCommand redacts a command that a person approves and that then
 // runs: only a secret made of token characters is hidden, so the hidden
 // bytes can be nothing but the value (no quote, space, ;, $ or newline
@@ -160,9 +173,14 @@ func tokenOnly(s string) bool {
 
 // apply replaces every plausible match of r in s.
 func (r *secretRule) apply(s string, tokensOnly bool) string {
-	out := rewriter{s: s, tokensOnly: tokensOnly}
+	return r.applyTo(&rewriter{s: s, tokensOnly: tokensOnly})
+}
+
+// applyTo replaces every plausible match of r in out.s.
+func (r *secretRule) applyTo(out *rewriter) string {
+	s := out.s
 	if r.multiline {
-		r.replaceIn(&out, 0, len(s))
+		r.replaceIn(out, 0, len(s))
 		return out.String()
 	}
 	next := make([]int, len(r.triggers)) // next occurrence of each trigger
@@ -191,7 +209,7 @@ func (r *secretRule) apply(s string, tokensOnly bool) string {
 		if j := strings.IndexByte(s[at:end], '\n'); j >= 0 {
 			end = at + j
 		}
-		r.replaceIn(&out, start, end)
+		r.replaceIn(out, start, end)
 		pos = end + 1
 	}
 	return out.String()
@@ -223,6 +241,7 @@ func (r *secretRule) replaceIn(out *rewriter, from, to int) {
 type rewriter struct {
 	s          string
 	tokensOnly bool // replace only spans tokenOnly accepts
+	dryRun     bool // only note (dirty) that something would be replaced
 	b          strings.Builder
 	copied     int // s[:copied] has been written to b
 	dirty      bool
@@ -232,6 +251,10 @@ type rewriter struct {
 // must come in increasing order.
 func (w *rewriter) replace(start, end int, repl string) {
 	if w.tokensOnly && !tokenOnly(w.s[start:end]) {
+		return
+	}
+	if w.dryRun {
+		w.dirty = true
 		return
 	}
 	redactions.Add(1)

@@ -1,5 +1,7 @@
 package emit
 
+import "encoding/json"
+
 // redactInput returns a tool call's input with its secrets redacted, for
 // a tool_use, a control_request or a denial: every string, at any depth,
 // through Redact, except a command, which goes through RedactCommand so
@@ -36,6 +38,16 @@ func redactValue(key string, v any) any {
 			return x
 		}
 		return out
+	case json.RawMessage:
+		// Passed through undecoded for speed; decoded only to redact.
+		if !hasSecret(string(x)) {
+			return x
+		}
+		var dec any
+		if json.Unmarshal(x, &dec) != nil {
+			return json.RawMessage(Redact(string(x)))
+		}
+		return redactValue(key, dec)
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {

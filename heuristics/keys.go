@@ -12,7 +12,11 @@ import (
 type Keys struct {
 	parts  []keyPart
 	sel    *regexp.Regexp // non-nil for select:
-	prompt *string        // set by WithPrompt
+	prompt *string        // set by WithPrompt or WithTyped
+	typed  bool           // *prompt holds keys TypeText made (WithTyped)
+	// newline is how <Prompt> types a line break without bracketed
+	// paste: the profile's (see Profile.Newline).
+	newline *Newline
 }
 
 // keyPart is literal text (name == "") or one named key.
@@ -139,9 +143,19 @@ func (k Keys) NeedsPrompt() bool {
 	return false
 }
 
-// WithPrompt returns k with <Prompt> standing for prompt when encoded.
+// WithPrompt returns k with <Prompt> standing for prompt when encoded: typed
+// by TypeText, as a bracketed paste when the program on Encode's view
+// turned it on, its line breaks as the profile's newline says otherwise.
 func (k Keys) WithPrompt(prompt string) Keys {
 	k.prompt = &prompt
+	return k
+}
+
+// WithTyped returns k with <Prompt> standing for keys TypeText made: the
+// driver types a text itself, to report what typing it changed.
+func (k Keys) WithTyped(t Typed) Keys {
+	s := string(t.Keys)
+	k.prompt, k.typed = &s, true
 	return k
 }
 
@@ -181,7 +195,11 @@ func (k Keys) Encode(v View) ([]byte, error) {
 			if k.prompt == nil {
 				return nil, fmt.Errorf("keys %s contain <Prompt> but no prompt was supplied (use Keys.WithPrompt)", k)
 			}
-			out = append(out, TextOnly(*k.prompt)...)
+			if k.typed {
+				out = append(out, *k.prompt...)
+			} else {
+				out = append(out, TypeText(*k.prompt, bracketed(v), k.lineBreak()).Keys...)
+			}
 		case strings.HasPrefix(p.name, "C-"):
 			out = append(out, p.name[2]-'a'+1)
 		default:
@@ -196,6 +214,27 @@ func (k Keys) Encode(v View) ([]byte, error) {
 	return out, nil
 }
 
+// bracketed reports whether the program on v turned bracketed paste on
+// (the emulator's screen says; a view that cannot tell is taken as off).
+func bracketed(v View) bool {
+	p, ok := v.(interface{ BracketedPaste() bool })
+	return ok && p.BracketedPaste()
+}
+
+// withNewline returns k with <Prompt> typing line breaks as nl says.
+func (k Keys) withNewline(nl Newline) Keys {
+	k.newline = &nl
+	return k
+}
+
+// lineBreak is how <Prompt> types a line break (a space unless bound).
+func (k Keys) lineBreak() Newline {
+	if k.newline == nil {
+		return Newline{}
+	}
+	return *k.newline
+}
+
 // arrow returns the bytes of the Up or Down key for v's cursor-key mode.
 func arrow(v View, name string) string {
 	seq := namedKeys[name]
@@ -203,20 +242,4 @@ func arrow(v View, name string) string {
 		return seq[1]
 	}
 	return seq[0]
-}
-
-// TextOnly is text as keys that type only text: a line break or tab
-// becomes a space (a line break would submit), and every other control
-// character (Ctrl-C, Esc and so escape sequences, DEL, C1) is dropped: a
-// prompt or a revision is never typed as keys.
-func TextOnly(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			return ' '
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			return -1
-		}
-		return r
-	}, s)
 }

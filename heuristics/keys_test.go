@@ -115,8 +115,8 @@ func TestPromptIsTextOnly(t *testing.T) {
 	}
 	for _, c := range []struct{ prompt, want string }{
 		{"list files", "list files\r"},
-		{"one\rtwo\nthree\r\nfour\tfive", "one two three  four five\r"},
-		{"stop\x03 now\x1b[201~ and \x7fthen\u0085", "stop now[201~ and then\r"},
+		{"one\rtwo\nthree\r\nfour\tfive", "one two three four five\r"},
+		{"stop\x03 now\x1b[201~ and \x7fthen\u0085", "stop now and then\r"},
 		{"日本語 🙂 é", "日本語 🙂 é\r"},
 	} {
 		b, err := k.WithPrompt(c.prompt).Encode(nil)

@@ -162,6 +162,10 @@ type Profile struct {
 	// Interrupt stops the program's turn and leaves it open (Esc in the AI
 	// TUIs): how a persistent session's interrupt frame is carried out.
 	Interrupt Keys
+	// Newline is how the program's input box takes a line break typed as
+	// keys, when bracketed paste is off (nil: as a space; see TypeText).
+	// Input rules' <Prompt> follow it.
+	Newline *Newline
 	// Rules are tried in order; the first that fires wins.
 	Rules []*Rule
 	// Source names where the profile came from, e.g. "profiles/generic.yaml".
@@ -237,6 +241,9 @@ func (p *Profile) Merge(over *Profile) *Profile {
 	if !over.Interrupt.IsZero() {
 		out.Interrupt = over.Interrupt
 	}
+	if over.Newline != nil {
+		out.Newline = over.Newline
+	}
 	if over.Source != "" {
 		out.Source = p.Source + " + " + over.Source
 	}
@@ -260,5 +267,49 @@ func (p *Profile) Merge(over *Profile) *Profile {
 		}
 		out.Rules = append(out.Rules, r)
 	}
+	out.Rules = bindNewline(out.Rules, out.LineBreak(), true)
 	return &out
+}
+
+// CommandLine is the command template with {prompt} and {model} put in,
+// in one pass: text a prompt brings ("{model}") is not substituted again.
+// Where the template puts {prompt} decides whether a prompt like "-x" is
+// read as an option: the embedded profiles put it after "--" or glue it
+// to its flag (--message={prompt}).
+func (p *Profile) CommandLine(prompt, model string) []string {
+	if len(p.Command) == 0 {
+		return nil
+	}
+	r := strings.NewReplacer("{prompt}", prompt, "{model}", model)
+	argv := make([]string, len(p.Command))
+	for i, a := range p.Command {
+		argv[i] = r.Replace(a)
+	}
+	return argv
+}
+
+// LineBreak is how the program takes a typed line break: Newline, or a
+// space when the profile does not say.
+func (p *Profile) LineBreak() Newline {
+	if p.Newline == nil {
+		return Newline{}
+	}
+	return *p.Newline
+}
+
+// bindNewline makes the <Prompt> of every input rule type line breaks as
+// nl says; with cp the rules are copied first, not changed.
+func bindNewline(rules []*Rule, nl Newline, cp bool) []*Rule {
+	for i, r := range rules {
+		if !r.Approve.NeedsPrompt() && !r.Deny.NeedsPrompt() {
+			continue
+		}
+		if cp {
+			c := *r
+			r = &c
+			rules[i] = r
+		}
+		r.Approve, r.Deny = r.Approve.withNewline(nl), r.Deny.withNewline(nl)
+	}
+	return rules
 }

@@ -15,7 +15,7 @@ import (
 
 // Field names of a profile and of a rule, in the order messages list them.
 var (
-	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "echo", "quit", "interrupt", "rules"}
+	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "echo", "quit", "interrupt", "newline", "rules"}
 	ruleFields    = []string{"name", "look", "match", "kind", "tool", "cursor", "approve", "deny", "revise", "followup", "hint"}
 	groupNames    = []string{"command", "prompt", "description", "text", "option", "output", "context", "file", "content"}
 )
@@ -30,6 +30,9 @@ var (
 //	busy: 'regex'          # optional: the program is working (a spinner, "esc to interrupt"): not at rest even at its ready box
 //	echo: 'regex'          # optional: lines the program prints to echo an answer, dropped from the start of tool output
 //	quit: '<C-c>'          # optional: keys that leave the program; typed when a done rule fires, again while it lingers
+//	interrupt: '<Esc>'     # optional: keys that stop a turn and keep the program open (persistent sessions)
+//	newline: space         # optional: how the input box takes a line break typed without bracketed paste:
+//	                       #   space (default: lines joined, and the GUI told), key:<C-j> (a newline key), backslash-enter ('\' Enter)
 //	rules:
 //	  - name: rm-remove    # unique; a --rules rule of the same name replaces it
 //	    look: screen       # screen | bottom:N | transcript[:N]
@@ -99,6 +102,14 @@ func ParseProfile(name string, data []byte) (*Profile, error) {
 			p.Quit = parseKeysAt(ps, val, key)
 		case "interrupt":
 			p.Interrupt = parseKeysAt(ps, val, key)
+		case "newline":
+			if s := scalar(ps, val, key); s != "" {
+				nl, err := ParseNewline(s)
+				if err != nil {
+					ps.add(val.Line, val.Column, len(s), "%v", err)
+				}
+				p.Newline = &nl
+			}
 		case "rules":
 			p.Rules = parseRules(ps, val, name)
 		}
@@ -106,6 +117,7 @@ func ParseProfile(name string, data []byte) (*Profile, error) {
 	if p.Name == "" {
 		p.Name = strings.TrimSuffix(path.Base(name), path.Ext(name))
 	}
+	p.Rules = bindNewline(p.Rules, p.LineBreak(), false)
 	if err := ps.err(name); err != nil {
 		return nil, err
 	}

@@ -113,9 +113,14 @@ func DeniedNotice(what string) string { return "denied (permission mode deny): "
 func ModeChanged(m Mode) string { return "permission mode is now " + string(m) }
 
 // Decide is what mode m decides about a call described by what (a command,
-// a file), given whether anyone can be asked.
-func Decide(m Mode, what string, channel bool) Decision {
+// a file), given why it is dangerous ("" if it is not) and whether anyone
+// can be asked. Auto mode never approves a dangerous call.
+func Decide(m Mode, what, danger string, channel bool) Decision {
 	switch {
+	case m == Auto && danger != "" && channel:
+		return Decision{Verdict: Ask, Notice: DangerNotAuto(danger)}
+	case m == Auto && danger != "":
+		return Decision{Verdict: Refuse, Message: DangerDenied(danger)}
 	case m == Auto:
 		return Decision{Verdict: Allow, Notice: AutoApproved(what)}
 	case m == Deny:

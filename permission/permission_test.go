@@ -20,7 +20,7 @@ func TestDecide(t *testing.T) {
 		{Deny, false, Refuse, "denied (permission mode deny): ls", DeniedByMode},
 	}
 	for _, c := range cases {
-		d := Decide(c.mode, "ls", c.channel)
+		d := Decide(c.mode, "ls", "", c.channel)
 		if d.Verdict != c.verdict || d.Notice != c.notice || d.Message != c.message {
 			t.Errorf("Decide(%s, channel=%v) = %+v, want %v %q %q", c.mode, c.channel, d, c.verdict, c.notice, c.message)
 		}
@@ -46,20 +46,20 @@ func TestParse(t *testing.T) {
 func TestPolicyEarlyAnswer(t *testing.T) {
 	p := New(Default, true)
 	p.Keep("toolu_1", Answer{Message: "not now"})
-	if d, a := p.Decide("toolu_1", "ls"); d.Verdict != Refuse || d.Message != "not now" || a == nil {
+	if d, a := p.Decide("toolu_1", "ls", ""); d.Verdict != Refuse || d.Message != "not now" || a == nil {
 		t.Errorf("early denial: %+v %v", d, a)
 	}
-	if d, a := p.Decide("toolu_1", "ls"); d.Verdict != Ask || a != nil {
+	if d, a := p.Decide("toolu_1", "ls", ""); d.Verdict != Ask || a != nil {
 		t.Errorf("an early answer is used once: %+v %v", d, a)
 	}
 	p.Keep("toolu_2", Answer{Allow: true})
 	p.SetMode(Deny)
-	if d, _ := p.Decide("toolu_2", "ls"); d.Verdict != Allow {
+	if d, _ := p.Decide("toolu_2", "ls", ""); d.Verdict != Allow {
 		t.Errorf("the person's early approval wins over the mode: %+v", d)
 	}
 	p.CloseChannel()
 	p.SetMode(Default)
-	if d, _ := p.Decide("toolu_3", "ls"); d.Verdict != Refuse || d.Message != NoChannel {
+	if d, _ := p.Decide("toolu_3", "ls", ""); d.Verdict != Refuse || d.Message != NoChannel {
 		t.Errorf("closed channel: %+v", d)
 	}
 }

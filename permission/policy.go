@@ -8,6 +8,7 @@ type Policy struct {
 	mode    Mode
 	channel bool
 	early   map[string]Answer // tool_use id -> answer
+	dangers *Dangers
 }
 
 // New starts a policy in mode m; channel says whether the GUI can answer.
@@ -15,7 +16,17 @@ func New(m Mode, channel bool) *Policy {
 	if m == "" {
 		m = Default
 	}
-	return &Policy{mode: m, channel: channel, early: map[string]Answer{}}
+	return &Policy{mode: m, channel: channel, early: map[string]Answer{}, dangers: DefaultDangers()}
+}
+
+// SetDangers replaces the dangerous-command set (nil: none).
+func (p *Policy) SetDangers(d *Dangers) { p.dangers = d }
+
+// Assess says why a call is dangerous ("" if it is not): a command that
+// matches the dangerous set, or a file written outside the working
+// directory.
+func (p *Policy) Assess(tool string, input map[string]any) string {
+	return p.dangers.Call(tool, input)
 }
 
 // Mode is the current mode.
@@ -37,9 +48,10 @@ func (p *Policy) CloseChannel() { p.channel = false }
 // Keep holds an answer for tool_use id until its question comes.
 func (p *Policy) Keep(id string, a Answer) { p.early[id] = a }
 
-// Decide decides about tool_use id, described by what. An answer kept for
-// it wins over the mode (the person decided); it is used once.
-func (p *Policy) Decide(id, what string) (Decision, *Answer) {
+// Decide decides about tool_use id, described by what, dangerous for the
+// reason danger ("" if not: see Assess). An answer kept for it wins over
+// the mode (the person decided); it is used once.
+func (p *Policy) Decide(id, what, danger string) (Decision, *Answer) {
 	if a, ok := p.early[id]; ok {
 		delete(p.early, id)
 		if a.Allow {
@@ -47,5 +59,5 @@ func (p *Policy) Decide(id, what string) (Decision, *Answer) {
 		}
 		return Decision{Verdict: Refuse, Message: a.Denial()}, &a
 	}
-	return Decide(p.mode, what, p.channel), nil
+	return Decide(p.mode, what, danger, p.channel), nil
 }

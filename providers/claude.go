@@ -41,6 +41,9 @@ func claudeTUI(l Launch) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkLaunchSession("claude", l); err != nil {
+		return nil, err
+	}
 	args := []string{"--permission-mode", mode}
 	switch {
 	case l.Resume:
@@ -99,12 +102,4 @@ func claudeJSON(r Request) Invocation {
 	msg, _ := json.Marshal(map[string]any{"type": "user", "session_id": "", "parent_tool_use_id": nil,
 		"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": r.Prompt}}}})
 	return Invocation{Args: args, Stdin: string(msg) + "\n", KeepStdin: true}
-}
-
-// appendFlag adds "flag value" when value is set.
-func appendFlag(args []string, flag, value string) []string {
-	if value == "" {
-		return args
-	}
-	return append(args, flag, value)
 }

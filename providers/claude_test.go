@@ -28,19 +28,19 @@ func TestClaudeTUIArgs(t *testing.T) {
 		mode permission.Mode
 		want string
 	}{
-		{"claude-2.1.331", permission.Default, "--permission-mode manual --session-id S --model m -- --dangerously-skip-permissions"},
-		{"claude-2.1.331", permission.Deny, "--permission-mode manual --session-id S --model m -- --dangerously-skip-permissions"},
-		{"claude-2.1.331", permission.Auto, "--permission-mode auto --session-id S --model m -- --dangerously-skip-permissions"},
-		{"claude-2.1.197", permission.Interactive, "--permission-mode default --session-id S --model m -- --dangerously-skip-permissions"},
+		{"claude-2.1.331", permission.Default, "--permission-mode manual --session-id " + goodID + " --model m -- --dangerously-skip-permissions"},
+		{"claude-2.1.331", permission.Deny, "--permission-mode manual --session-id " + goodID + " --model m -- --dangerously-skip-permissions"},
+		{"claude-2.1.331", permission.Auto, "--permission-mode auto --session-id " + goodID + " --model m -- --dangerously-skip-permissions"},
+		{"claude-2.1.197", permission.Interactive, "--permission-mode default --session-id " + goodID + " --model m -- --dangerously-skip-permissions"},
 	}
 	for _, c := range cases {
-		got, err := claudeTUI(Launch{Help: readHelp(t, c.help), Mode: c.mode, Session: "S", Model: "m", Prompt: "--dangerously-skip-permissions"})
+		got, err := claudeTUI(Launch{Help: readHelp(t, c.help), Mode: c.mode, Session: goodID, Model: "m", Prompt: "--dangerously-skip-permissions"})
 		if err != nil || strings.Join(got, " ") != c.want {
 			t.Errorf("%s %s: %q, %v; want %q", c.help, c.mode, got, err, c.want)
 		}
 	}
-	got, _ := claudeTUI(Launch{Help: readHelp(t, "claude-2.1.331"), Session: "S", Resume: true})
-	if strings.Join(got, " ") != "--permission-mode manual --resume S" {
+	got, _ := claudeTUI(Launch{Help: readHelp(t, "claude-2.1.331"), Session: goodID, Resume: true})
+	if strings.Join(got, " ") != "--permission-mode manual --resume "+goodID {
 		t.Errorf("resume: %q", got)
 	}
 	if _, err := claudeTUI(Launch{Help: "Usage: claude\n  --permission-mode <mode>  (choices: \"auto\", \"bypassPermissions\")\n"}); err == nil ||

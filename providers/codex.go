@@ -37,6 +37,9 @@ func init() {
 func codexTUI(l Launch) ([]string, error) {
 	var args []string
 	if l.Resume {
+		if err := checkLaunchSession("codex", l); err != nil {
+			return nil, err
+		}
 		args = append(args, "resume", l.Session)
 	}
 	if l.Mode == permission.Auto && hasFlag(l.Help, "--dangerously-bypass-approvals-and-sandbox") {

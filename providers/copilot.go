@@ -51,6 +51,9 @@ func copilotTUI(l Launch) ([]string, error) {
 		}
 		args = append(args, "--allow-all-tools")
 	}
+	if err := checkLaunchSession("copilot", l); err != nil {
+		return nil, err
+	}
 	if l.Session != "" {
 		flag := "--session-id"
 		if !hasFlag(l.Help, flag) {

@@ -43,6 +43,9 @@ func geminiTUI(l Launch) ([]string, error) {
 	if mode == "" {
 		return nil, errors.New("cannot read gemini's approval modes from `gemini --help`; yume-cli does not start it without a mode that asks")
 	}
+	if err := checkLaunchSession("gemini", l); err != nil {
+		return nil, err
+	}
 	args := []string{"--approval-mode", mode}
 	switch {
 	case l.Resume:

@@ -21,6 +21,10 @@ type DriverConfig struct {
 	// (stdin EOF) denies what is pending and anything asked later.
 	Controls <-chan emit.Control
 	Mode     permission.Mode
+	// Dangers is the dangerous-command set: such calls are marked and
+	// never auto-approved (nil: the embedded set, judged from the
+	// current directory).
+	Dangers *permission.Dangers
 	// Prompt is the user's prompt, typed where a rule's keys say <Prompt>.
 	Prompt string
 	// CommandLine is the program's own command, shown as the tool_use
@@ -53,6 +57,10 @@ type DriverConfig struct {
 	// TurnTimeout ends any turn that runs longer, waiting for the GUI
 	// aside (default 10 minutes).
 	TurnTimeout time.Duration
+	// ToolTimeout interrupts a command still running after this long (the
+	// way the profile interrupts, Ctrl-C by default); its tool_result says
+	// so and keeps the output so far, and the turn goes on (default 120s).
+	ToolTimeout time.Duration
 	// Persistent keeps the program open between turns: each user frame on
 	// Controls is a turn (driver_turns.go). Without a Prompt the session
 	// starts between turns.
@@ -66,12 +74,17 @@ type DriverConfig struct {
 	// OnSession hears the program's own session id when its record names
 	// it (a program that picks its own, like Codex).
 	OnSession func(id string)
+	// OnNote hears what the user may want to know but the GUI need not
+	// (yume-cli prints it on stderr with --verbose): control characters
+	// removed from a typed text, once per text.
+	OnNote func(msg string)
 }
 
 // Defaults of the bounded-time rule.
 const (
 	DefaultIdleTimeout = 5 * time.Second
 	DefaultTurnTimeout = 10 * time.Minute
+	DefaultToolTimeout = 120 * time.Second
 	// denialIdle is the idle timeout after a denial: the program stops
 	// the turn, and only needs to draw that it did.
 	denialIdle = time.Second

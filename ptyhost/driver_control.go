@@ -29,6 +29,10 @@ func (d *driver) control(f emit.Control, ok bool) {
 		if id == "" && f.RequestID != "" {
 			id, _ = d.out.ToolUseForRequest(f.RequestID)
 		}
+		if how, ok := d.settled[id]; ok && (d.st != stateAwaiting || d.pending.id != id) {
+			d.emitErr(d.out.Notice(fmt.Sprintf("the answer for %s comes after it was decided (%s); nothing changes", id, how)))
+			return
+		}
 		if d.st != stateAwaiting || d.pending.id != id {
 			d.emitErr(d.out.SystemError(fmt.Sprintf("no tool_use is waiting for approval with id %q (request %q)", f.ToolUseID, f.RequestID)))
 			return
@@ -47,7 +51,8 @@ func (d *driver) control(f emit.Control, ok bool) {
 		d.emitErr(d.out.Notice(d.policy.SetMode(f.Mode)))
 		if d.st == stateAwaiting { // the new mode decides the waiting question
 			p := d.pending
-			switch dec := permission.Decide(f.Mode, p.input["command"].(string), d.policy.Channel()); dec.Verdict {
+			danger, _ := p.input["dangerous"].(string)
+			switch dec := permission.Decide(f.Mode, describeCall(p.tool, p.input), danger, d.policy.Channel()); dec.Verdict {
 			case permission.Allow:
 				d.approve(p)
 			case permission.Refuse:

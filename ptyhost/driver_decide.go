@@ -114,7 +114,7 @@ func (d *driver) handle(det *heuristics.Detection) {
 		if text == "" {
 			text = d.recordedPrompt() // a replay types what was typed there
 		}
-		keys := det.Rule.Approve.WithPrompt(text)
+		keys := d.promptKeys(det.Rule.Approve, text)
 		if d.send(det.Rule, "input", keys) && (d.lastInput == nil || d.lastInput.Key != det.Key) {
 			d.lastInput, d.lastInputKeys, d.inputRetries = det, keys, 0
 		}
@@ -190,11 +190,19 @@ func (d *driver) ask(det *heuristics.Detection) {
 	if m, ok := d.cfg.Term.(Marker); ok {
 		m.Mark(fmt.Sprintf("question %d: %s", p.n, command))
 	}
+	danger := d.policy.Assess(p.tool, p.input)
+	if danger != "" {
+		p.input["dangerous"] = danger
+		d.tr.state(fmt.Sprintf("question %d is dangerous: %s", p.n, danger))
+	}
 	d.emitErr(d.out.ToolUse(p.id, p.tool, p.input))
+	if danger != "" {
+		d.emitErr(d.out.Warning(permission.DangerWarning(command, danger)))
+	}
 	if c := d.callOf(p.id); c != nil {
 		d.reportAlso(c, "the question about "+p.id)
 	}
-	dec, early := d.policy.Decide(p.id, command)
+	dec, early := d.policy.Decide(p.id, command, danger)
 	if dec.Notice != "" {
 		d.emitErr(d.out.Notice(dec.Notice))
 	}
@@ -230,6 +238,7 @@ func (d *driver) answer(p *pending, a permission.Answer) {
 // approve types the approve keys, unless the screen no longer shows what
 // was approved: then it asks again with a new tool_use.
 func (d *driver) approve(p *pending) {
+	d.settled[p.id] = "approved"
 	if !d.engine.StillShows(d.screen, p.det) {
 		d.emitErr(d.out.ToolResult(p.id, "The command on screen changed before it was approved; yume-cli asks again.", true))
 		d.toIdle("the screen changed before the approval of " + p.id)
@@ -246,6 +255,7 @@ func (d *driver) approve(p *pending) {
 }
 
 func (d *driver) deny(p *pending, msg string) {
+	d.settled[p.id] = "denied"
 	d.typeAnswer(p.det, "deny", p.det.Rule.Deny)
 	d.decided, d.approved, d.deniedLast = true, false, true
 	d.outcome.Denials++

@@ -8,6 +8,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
@@ -168,7 +169,21 @@ func (d *driver) reportAlso(c *recCall, by string) {
 		}
 		input["approved_by"] = by
 		c.also = append(c.also, id)
-		d.emitErr(d.out.ToolUse(id, a.Name, input))
+		d.reportRan(id, a.Name, input)
+	}
+}
+
+// reportRan writes the tool_use of a call that ran without a question
+// here, marked (and warned about) when it was dangerous: the person
+// learns of it even though nobody could stop it.
+func (d *driver) reportRan(id, name string, input map[string]any) {
+	danger := d.policy.Assess(name, input)
+	if danger != "" {
+		input["dangerous"] = danger
+	}
+	d.emitErr(d.out.ToolUse(id, name, input))
+	if danger != "" {
+		d.emitErr(d.out.Warning(permission.DangerWarning(describeCall(name, input), danger)))
 	}
 }
 
@@ -214,7 +229,7 @@ func (d *driver) reportCall(c *recCall) {
 	}
 	input["approved_by"] = by
 	d.tr.state(fmt.Sprintf("the program ran %s %s without asking: reported as %s", c.ev.Name, c.ev.ID, c.toolUse))
-	d.emitErr(d.out.ToolUse(c.toolUse, c.ev.Name, input))
+	d.reportRan(c.toolUse, c.ev.Name, input)
 	d.reportAlso(c, by)
 }
 

@@ -79,6 +79,9 @@ type driver struct {
 
 	st      state
 	pending *pending // the question, while awaiting
+	// settled says how each question already decided was decided: a late
+	// answer for one gets a notice, not an error.
+	settled map[string]string
 	capture *capture // the output, while capturing
 	// settling is set from typing keys until the screen settles: the
 	// program is still echoing and redrawing, so only a settled screen may
@@ -91,7 +94,8 @@ type driver struct {
 	soonAt, quietAt, enterAt, quitAt time.Duration
 	// …and the next read of the record, the idle end, the turn's end.
 	recordAt, idleAt, turnAt, stallAt time.Duration
-	idleGen, stallGen                 uint64 // the screen generations they were set on
+	toolAt                            time.Duration // the running command's --tool-timeout
+	idleGen, stallGen                 uint64        // the screen generations they were set on
 	rec                               recordState
 	deniedLast                        bool // the last question was denied: the program stops the turn
 
@@ -127,15 +131,19 @@ func newDriver(cfg DriverConfig, src source, clk clock) *driver {
 		cols, rows = 120, 40
 	}
 	d := &driver{
-		cfg:    cfg,
-		out:    cfg.Out,
-		screen: vt.NewScreen(cols, rows),
-		engine: heuristics.NewEngine(cfg.Profile),
-		src:    src,
-		clock:  clk,
-		policy: permission.New(cfg.Mode, src.canAsk()),
-		quiet:  cfg.Quiet,
-		texts:  make(map[string]bool),
+		cfg:     cfg,
+		out:     cfg.Out,
+		screen:  vt.NewScreen(cols, rows),
+		engine:  heuristics.NewEngine(cfg.Profile),
+		src:     src,
+		clock:   clk,
+		policy:  permission.New(cfg.Mode, src.canAsk()),
+		quiet:   cfg.Quiet,
+		texts:   make(map[string]bool),
+		settled: make(map[string]string),
+	}
+	if cfg.Dangers != nil {
+		d.policy.SetDangers(cfg.Dangers)
 	}
 	d.screenResults = readsResults(cfg.Profile)
 	d.earlier = make(map[string]bool)
@@ -150,6 +158,9 @@ func newDriver(cfg DriverConfig, src source, clk clock) *driver {
 	}
 	if d.cfg.TurnTimeout <= 0 {
 		d.cfg.TurnTimeout = DefaultTurnTimeout
+	}
+	if d.cfg.ToolTimeout <= 0 {
+		d.cfg.ToolTimeout = DefaultToolTimeout
 	}
 	d.turnAt = d.cfg.TurnTimeout
 	if cfg.Persistent && cfg.Prompt == "" {
@@ -196,7 +207,7 @@ func (d *driver) feed(data []byte) {
 // deadline is the next time something is due, or 0.
 func (d *driver) deadline() time.Duration {
 	var next time.Duration
-	for _, at := range []time.Duration{d.soonAt, d.quietAt, d.quitAt, d.enterAt, d.recordAt, d.idleAt, d.turnAt, d.stallAt} {
+	for _, at := range []time.Duration{d.soonAt, d.quietAt, d.quitAt, d.enterAt, d.recordAt, d.idleAt, d.turnAt, d.stallAt, d.toolAt} {
 		if at != 0 && (next == 0 || at < next) {
 			next = at
 		}
@@ -239,6 +250,11 @@ func (d *driver) advance(t time.Duration) {
 		d.stallAt = 0
 		d.stalled()
 	}
+	if d.toolAt != 0 && d.toolAt <= t && d.st != stateEnded {
+		d.clock.reach(d.toolAt)
+		d.toolAt = 0
+		d.toolTimeout()
+	}
 	if d.turnAt != 0 && d.turnAt <= t && d.st != stateEnded {
 		d.clock.reach(d.turnAt)
 		d.turnTimeout()
@@ -255,6 +271,7 @@ var enterKey, _ = heuristics.ParseKeys("<Enter>")
 func (d *driver) startCapture(c *capture) {
 	d.to(stateCapturing, "capturing the output of "+c.id)
 	d.capture = c
+	d.toolAt = d.now() + d.cfg.ToolTimeout
 	if !d.screenResults {
 		d.screen.OnRetire(d.onRetire)
 	}
@@ -263,7 +280,7 @@ func (d *driver) startCapture(c *capture) {
 // stopCapture detaches the capture; to() calls it when capturing ends.
 func (d *driver) stopCapture() *capture {
 	c := d.capture
-	d.capture = nil
+	d.capture, d.toolAt = nil, 0
 	d.screen.OnRetire(nil)
 	return c
 }

@@ -3,6 +3,8 @@ package ptyhost
 import (
 	"fmt"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/heuristics"
 )
 
 // Bounded time: no state waits forever on the program. A program back at
@@ -88,4 +90,33 @@ func (d *driver) turnTimeout() {
 	screen := strings.TrimRight(d.screen.String(), "\n ")
 	d.interrupt(fmt.Sprintf("the turn took longer than %v (profile %s, state %s); the last screen:\n%s",
 		d.cfg.TurnTimeout, d.cfg.Profile.Name, d.st, screen))
+}
+
+// ctrlC interrupts a command where the profile names no interrupt key.
+var ctrlC, _ = heuristics.ParseKeys("<C-c>")
+
+// toolTimeout interrupts a command that ran past ToolTimeout: the
+// profile's interrupt keys (Ctrl-C by default) go to the program, the
+// tool_result keeps what it printed and says why it is cut, and the turn
+// goes on (the program reports the interruption its own way).
+func (d *driver) toolTimeout() {
+	if d.st != stateCapturing || d.capture == nil {
+		return
+	}
+	keys, name := d.cfg.Profile.Interrupt, "the profile's interrupt keys"
+	if keys.IsZero() {
+		keys, name = ctrlC, "Ctrl-C"
+	}
+	d.send(&heuristics.Rule{Name: "tool-timeout"}, "tool timeout", keys)
+	why := fmt.Sprintf("the command ran longer than --tool-timeout %v; yume-cli interrupted it with %s", d.cfg.ToolTimeout, name)
+	d.tr.state(why)
+	if c := d.finishCapture(nil); c != nil {
+		text := strings.TrimRight(c.text(), "\n")
+		if text != "" {
+			text += "\n"
+		}
+		d.emitErr(d.out.ToolResult(c.id, text+"["+why+"]", true))
+	}
+	d.emitErr(d.out.Notice("yume-cli: " + why))
+	d.toIdle("tool timeout")
 }

@@ -258,7 +258,7 @@ func (d *driver) typePrompt() {
 	if re := d.cfg.Profile.Ready; re != nil && !re.MatchString(d.screen.String()) {
 		return
 	}
-	b := pasteText(d.queued, d.screen.BracketedPaste())
+	b := d.typeText("user prompt", d.queued)
 	d.typed, d.queued = d.queued, ""
 	d.tr.keys("user prompt", "", b)
 	if _, err := d.cfg.Term.Write(b); err != nil {

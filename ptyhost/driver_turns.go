@@ -1,6 +1,7 @@
 package ptyhost
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -77,18 +78,49 @@ func (d *driver) inTurn() bool {
 	return d.st == stateIdle || d.st == stateAwaiting || d.st == stateCapturing
 }
 
-// pasteText is a prompt as the keys that type it, and only as text
-// (heuristics.TextOnly: no control character, so no Enter, Ctrl-C, Esc or
-// end-of-paste marker). Line breaks stay inside a bracketed paste, where
-// they are text; without one a line break would submit, so TextOnly makes
-// it a space.
-func pasteText(text string, bracketed bool) []byte {
-	if !bracketed {
-		return []byte(heuristics.TextOnly(text))
+// Text from the GUI or a flag (a prompt, a persistent turn's user frame,
+// a revision) reaches the program through typeText: heuristics.TypeText,
+// the one typing function, with the program's bracketed-paste mode and
+// the profile's newline. What typing changed is traced; removed control
+// characters are reported once per text through OnNote (stderr with
+// --verbose), and lines joined with spaces in a notice to the GUI, since
+// the program then gets a different prompt than the user wrote.
+
+// typeText is text as the keys that type it now; why names the text in
+// reports ("user prompt").
+func (d *driver) typeText(why, text string) []byte {
+	t := heuristics.TypeText(text, d.screen.BracketedPaste(), d.cfg.Profile.LineBreak())
+	d.reportTyped(why, t)
+	return t.Keys
+}
+
+// promptKeys is an input rule's keys with <Prompt> standing for text (the
+// prompt, or a revision's feedback), typed as typeText types it.
+func (d *driver) promptKeys(k heuristics.Keys, text string) heuristics.Keys {
+	if !k.NeedsPrompt() {
+		return k
 	}
-	lines := strings.Split(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = heuristics.TextOnly(l)
+	t := heuristics.TypeText(text, d.screen.BracketedPaste(), d.cfg.Profile.LineBreak())
+	d.reportTyped("input text", t)
+	return k.WithTyped(t)
+}
+
+// reportTyped says what typing a text changed.
+func (d *driver) reportTyped(why string, t heuristics.Typed) {
+	if t.Removed == 0 && t.Joined == 0 {
+		return
 	}
-	return []byte("\x1b[200~" + strings.Join(lines, "\n") + "\x1b[201~")
+	var what []string
+	if t.Removed > 0 {
+		what = append(what, fmt.Sprintf("%d control character(s) or paste marker(s) removed", t.Removed))
+		if d.cfg.OnNote != nil {
+			d.cfg.OnNote(fmt.Sprintf("removed %d control character(s) or paste marker(s) from the %s: it is typed as text, never as keys", t.Removed, why))
+		}
+	}
+	if t.Joined > 0 {
+		what = append(what, fmt.Sprintf("%d line break(s) typed as spaces", t.Joined))
+		d.emitErr(d.out.Notice(fmt.Sprintf("the %s's %d line break(s) were typed as spaces: the program has bracketed paste off, and profile %s names no newline key (newline:)",
+			why, t.Joined, d.cfg.Profile.Name)))
+	}
+	d.tr.state("typing the " + why + ": " + strings.Join(what, "; "))
 }

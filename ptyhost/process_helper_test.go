@@ -50,6 +50,8 @@ func runHelper(mode string, args []string) int {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
 		fmt.Print("ready\n")
 		time.Sleep(time.Hour)
+	case "textlog": // textlog LOG PASTE BS: log every byte read; see TestTypedTextFuzz.
+		return textLog(args)
 	case "echo": // Echo each read of stdin as <data>.
 		buf := make([]byte, 4096)
 		for {

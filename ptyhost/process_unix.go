@@ -22,6 +22,7 @@ type Process struct {
 	master *os.File  // PTY master, non-blocking, in the Go poller
 	cmd    *exec.Cmd // the child; its pid is also its session and process group id
 	start  time.Time // ReadChunk timestamps are relative to this
+	tty    string    // the terminal's name (/dev/pts/N), for InputWait
 	buf    []byte    // ReadChunk's buffer, reused for every chunk
 
 	// mu is held while signalling the group and while reaping the leader, so
@@ -86,6 +87,7 @@ func Start(opts Options) (*Process, error) {
 		master: master,
 		cmd:    cmd,
 		start:  time.Now(),
+		tty:    tty.Name(),
 		buf:    make([]byte, readBufSize),
 		done:   make(chan struct{}),
 	}

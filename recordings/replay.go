@@ -1,6 +1,7 @@
 package recordings
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -149,6 +150,59 @@ func (r *Replay) Write(p []byte) (int, error) {
 	}
 	// Skip the recorded answer to what the driver has seen: the input
 	// before the next unread output, or at least the rest of one event.
+	end := max(r.inputBefore(r.nextOutput()), r.spanEnd(r.matched))
+	m := r.mismatch(end, string(p))
+	r.matched = end
+	return len(p), m
+}
+
+// Equivalent is what else counts as the answer a driver types: the
+// recording is compared by what an answer means, not by its bytes.
+type Equivalent struct {
+	// Also are other keys with the same meaning: Y or yes for y, Enter
+	// for the default a question shows.
+	Also [][]byte
+	// AnyLine accepts any recorded keys up to an Enter that do not start
+	// with Ctrl-C or a lone Esc: a menu choice made another way (arrows,
+	// typing to filter) is still a choice.
+	AnyLine bool
+	// Optional keys (the driver's own, such as unfolding output) may be
+	// missing from the recording: then nothing is consumed and nothing is
+	// a mismatch.
+	Optional bool
+}
+
+// WriteEquivalent is Write for an answer with equivalents: p, or any of
+// eq's equivalents, continuing the recorded input is a match and consumes
+// what the recording typed. It returns len(p) and, for a different
+// decision, a *KeyMismatch (kept for Mismatches), after which the replay
+// goes on from the recording.
+func (r *Replay) WriteEquivalent(p []byte, eq Equivalent) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return 0, errors.New("replay: Write after Close")
+	}
+	rest := r.input[r.matched:]
+	if bytes.HasPrefix(rest, p) {
+		r.matched += len(p)
+		return len(p), nil
+	}
+	for _, alt := range eq.Also {
+		if len(alt) > 0 && bytes.HasPrefix(rest, alt) {
+			r.matched += len(alt)
+			return len(p), nil
+		}
+	}
+	if eq.AnyLine && len(rest) > 0 && rest[0] != 0x03 && !(rest[0] == 0x1b && (len(rest) == 1 || rest[1] == '\r' || rest[1] == 0x1b)) {
+		if i := bytes.IndexAny(rest, "\r\n"); i >= 0 && !bytes.Contains(rest[:i], []byte{0x03}) {
+			r.matched += i + 1
+			return len(p), nil
+		}
+	}
+	if eq.Optional {
+		return len(p), nil
+	}
 	end := max(r.inputBefore(r.nextOutput()), r.spanEnd(r.matched))
 	m := r.mismatch(end, string(p))
 	r.matched = end

@@ -258,3 +258,48 @@ func TestReplayConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestReplayEquivalentAnswers: an answer that means the same as the
+// driver's keys is not a mismatch; a different decision is, and the
+// replay goes on from the recording.
+func TestReplayEquivalentAnswers(t *testing.T) {
+	yes := Equivalent{Also: [][]byte{[]byte("Y\r"), []byte("yes\r"), []byte("\r")}}
+	menu := Equivalent{AnyLine: true}
+	for _, c := range []struct {
+		name     string
+		typed    string // what the person typed
+		keys     string // what the driver types
+		eq       Equivalent
+		mismatch bool
+		consumed int
+	}{
+		{"same bytes", "y\r", "y\r", yes, false, 2},
+		{"Enter for the default", "\r", "y\r", yes, false, 1},
+		{"a whole word", "yes\r", "y\r", yes, false, 4},
+		{"a different decision", "n\r", "y\r", yes, true, 2},
+		{"menu: filter then Enter", "dep\r", "\r", menu, false, 4},
+		{"menu: arrows then Enter", "\x1b[B\x1b[B\r", "\r", menu, false, 7},
+		{"menu: Ctrl-C is a denial", "\x03", "\r", menu, true, 1},
+		{"optional keys the person never typed", "y\r", "\x0f", Equivalent{Optional: true}, false, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := NewReplay(&Cast{Header: Header{Version: 2, Width: 80, Height: 24}, Events: []Event{
+				{ms(100), 'o', "Question? "}, {ms(500), 'i', c.typed}, {ms(600), 'o', "after\r\n"},
+			}})
+			if _, _, err := r.ReadChunk(); err != nil {
+				t.Fatal(err)
+			}
+			_, err := r.WriteEquivalent([]byte(c.keys), c.eq)
+			var km *KeyMismatch
+			if got := errors.As(err, &km); got != c.mismatch {
+				t.Errorf("mismatch = %v (%v), want %v", got, err, c.mismatch)
+			}
+			if got := len(c.typed) - len(r.PendingInput()); got != c.consumed {
+				t.Errorf("consumed %d bytes of %q, want %d", got, c.typed, c.consumed)
+			}
+			if _, _, err := r.ReadChunk(); err != nil {
+				t.Errorf("the replay does not go on: %v", err)
+			}
+		})
+	}
+}

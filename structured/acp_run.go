@@ -45,6 +45,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Inv
 		return err
 	}
 	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p, opts.PermissionMode)}, started: time.Now()}
+	s.tr.setDangers(opts.Dangers)
 	s.tr.setNote(note)
 	s.tr.onProviderSession(opts.OnSession)
 	turnCtx, cancelTurn := context.WithCancel(context.Background())
@@ -70,7 +71,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Inv
 		case <-done:
 		}
 	}()
-	s.ap = newApprover(w, permission.Mode(opts.PermissionMode), opts.Controls, stop, done)
+	s.ap = newApprover(w, permission.Mode(opts.PermissionMode), opts.Dangers, opts.Controls, stop, done)
 
 	s.conn = newACPConn(pr.stdin, func(m string, params json.RawMessage, req bool) (any, error) {
 		return s.handle(turnCtx, m, params, req)

@@ -27,9 +27,12 @@ type approver struct {
 }
 
 // newApprover starts reading controls (nil = none) until done is closed.
-func newApprover(w *emit.Writer, mode permission.Mode, controls <-chan emit.Control, interrupt func(), done <-chan struct{}) *approver {
+func newApprover(w *emit.Writer, mode permission.Mode, dangers *permission.Dangers, controls <-chan emit.Control, interrupt func(), done <-chan struct{}) *approver {
 	a := &approver{w: w, interrupt: interrupt, policy: permission.New(mode, controls != nil),
 		pending: map[string]chan permission.Answer{}, decided: map[string]string{}, known: w.ToolUseOpen}
+	if dangers != nil {
+		a.policy.SetDangers(dangers)
+	}
 	if controls != nil {
 		go a.dispatch(controls, done)
 	}
@@ -40,7 +43,8 @@ func newApprover(w *emit.Writer, mode permission.Mode, controls <-chan emit.Cont
 // written. It returns ctx's error if the run is interrupted while waiting.
 func (a *approver) ask(ctx context.Context, toolUseID, name string, input any) (permission.Answer, error) {
 	a.mu.Lock()
-	d, early := a.policy.Decide(toolUseID, describe(name, input))
+	m, _ := input.(map[string]any)
+	d, early := a.policy.Decide(toolUseID, describe(name, input), a.policy.Assess(name, m))
 	var ch chan permission.Answer
 	var reqID string
 	var err error

@@ -2,6 +2,7 @@ package structured
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -70,13 +71,17 @@ func fakeCLI(scenario string) int {
 		say(`{"type":"init","session_id":"g1","model":"m"}`)
 		say(`{"type":"tool_use","tool_name":"run_shell_command","tool_id":"t1","parameters":{"command":"sleep 100"}}`)
 		select {} // Until the interrupt kills us.
-	case scenario == "claude-relay":
+	case strings.HasPrefix(scenario, "claude-relay"):
 		if readLine() == nil {
 			return 2
 		}
+		command, _ := json.Marshal(cmp.Or(strings.TrimPrefix(scenario, "claude-relay:"), "make"))
+		if scenario == "claude-relay" {
+			command = []byte(`"make"`)
+		}
 		say(`{"type":"system","subtype":"init","session_id":"c-1","tools":["Bash"]}`)
-		say(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"make"}}]}}`)
-		say(`{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"make"},"tool_use_id":"toolu_1"}}`)
+		say(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":` + string(command) + `}}]}}`)
+		say(`{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":` + string(command) + `},"tool_use_id":"toolu_1"}}`)
 		resp := readLine()
 		behavior := ""
 		if r, ok := resp["response"].(map[string]any); ok {

@@ -26,8 +26,11 @@ type Options struct {
 	Bin      string // override binary ("" = provider default name in PATH)
 	Model    string
 	Cwd      string
-	Prompt   string
-	Resume   string // provider session id to continue
+	// Dangers is the dangerous-command set: marked calls, and no auto
+	// approval for them (nil: the embedded set, from the current directory).
+	Dangers *permission.Dangers
+	Prompt  string
+	Resume  string // provider session id to continue
 	// PermissionMode is default|interactive|auto|deny ("" = default).
 	PermissionMode string
 	// Controls carries the GUI's frames (nil = no control channel: approvals
@@ -149,6 +152,9 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 		_ = pr.wait() // The translator error is the one to report.
 		return err
 	}
+	if d, ok := tr.(interface{ setDangers(*permission.Dangers) }); ok {
+		d.setDangers(opts.Dangers)
+	}
 	tr.(noter).setNote(note)
 	tr.(noter).onProviderSession(opts.OnSession)
 	if mode.RecordFillsGaps && p.TUI != nil && p.TUI.Record != nil {
@@ -169,7 +175,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 		case <-done:
 		}
 	}()
-	ap := newApprover(w, permission.Mode(opts.PermissionMode), opts.Controls, stop, done)
+	ap := newApprover(w, permission.Mode(opts.PermissionMode), opts.Dangers, opts.Controls, stop, done)
 
 	var stdinMu sync.Mutex
 	closeStdin := func() {}

@@ -1,12 +1,15 @@
 package structured
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -68,6 +71,16 @@ type turn struct {
 	// of it.
 	providerSession string
 	onSession       func(string)
+	// dangers marks dangerous calls in their tool_use (nil: none).
+	dangers *permission.Dangers
+}
+
+// setDangers gives the turn the session's dangerous-command set (nil
+// keeps the embedded one).
+func (t *turn) setDangers(d *permission.Dangers) {
+	if d != nil {
+		t.dangers = d
+	}
 }
 
 type toolCall struct {
@@ -77,7 +90,7 @@ type toolCall struct {
 
 func newTurn(w *emit.Writer, provider *providers.Provider, mode string) *turn {
 	return &turn{w: w, provider: provider, mode: mode, tools: newToolTracker(),
-		denied: map[string]string{}, ours: map[string]bool{}, shown: map[string]bool{}}
+		denied: map[string]string{}, ours: map[string]bool{}, shown: map[string]bool{}, dangers: permission.DefaultDangers()}
 }
 
 // init writes system/init with the provider's tools and hands the
@@ -172,13 +185,29 @@ func (t *turn) toolUse(id, name string, input any) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
-	t.tools.use(id, toolCall{name, input})
+	var warning string
+	if raw, ok := input.(json.RawMessage); ok {
+		// Judged as an object: its command may be dangerous.
+		var m map[string]any
+		if json.Unmarshal(raw, &m) == nil {
+			input = m
+		}
+	}
 	if m, ok := input.(map[string]any); ok {
 		if c, ok := m["command"].(string); ok {
 			t.shown[c] = true
 		}
+		if why := t.dangers.Call(name, m); why != "" {
+			m = maps.Clone(m)
+			m["dangerous"] = why
+			input, warning = m, permission.DangerWarning(describe(name, m), why)
+		}
 	}
-	return t.w.ToolUse(id, name, input)
+	t.tools.use(id, toolCall{name, input})
+	if err := t.w.ToolUse(id, name, input); err != nil || warning == "" {
+		return err
+	}
+	return t.w.Warning(warning)
 }
 
 // fillGaps reports the calls the program's record holds that the stream

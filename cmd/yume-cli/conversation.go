@@ -96,6 +96,13 @@ func (c *conversation) begin(o *StartOptions, id string) error {
 		return fmt.Errorf("--resume %s: the session belongs to %s, not %s; sessions do not move between providers: resume it with --provider %s, or start a new one (--history-file gives %s the conversation so far)",
 			o.Resume, sess.Provider, p.Name, sess.Provider, p.Name)
 	}
+	if sess.Handle != "" {
+		// The handle goes on the provider's command line (--resume ID):
+		// one that is not the provider's id shape is refused, not run.
+		if err := p.CheckSession(sess.Handle); err != nil {
+			return fmt.Errorf("--resume %s: the stored session cannot be continued (its provider session: %v): start a new conversation", o.Resume, err)
+		}
+	}
 	c.sess, c.resumed = sess, true
 	if o.Model == "" {
 		o.Model = sess.Model

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -30,6 +31,8 @@ type StartOptions struct {
 	Protocol       string
 	SessionID      string
 	RulesFile      string
+	DangerFile     string // --dangerous-rules: adds to or overrides the dangerous set
+	dangers        *permission.Dangers
 	RecordFile     string
 	RecordRaw      bool // keep secrets in the --record cast
 	Trace          bool
@@ -38,6 +41,7 @@ type StartOptions struct {
 	Cols, Rows     int
 	IdleTimeout    time.Duration
 	TurnTimeout    time.Duration
+	ToolTimeout    time.Duration
 	Command        []string // after "--"
 
 	colsSet bool // --cols was given: a provider's own width does not apply
@@ -130,6 +134,29 @@ func (o *StartOptions) validate() error {
 	if st, err := os.Stat(o.Cwd); err != nil || !st.IsDir() {
 		return usagef("--cwd %s is not a directory: pass an existing project directory", o.Cwd)
 	}
+	return o.loadDangers()
+}
+
+// loadDangers builds the session's dangerous-command set: the embedded
+// one, with --dangerous-rules on top, judging paths against --cwd.
+func (o *StartOptions) loadDangers() error {
+	cwd, err := filepath.Abs(o.Cwd)
+	if err != nil {
+		return usagef("--cwd %s: %v", o.Cwd, err)
+	}
+	o.dangers = permission.DefaultDangers().In(cwd)
+	if o.DangerFile == "" {
+		return nil
+	}
+	data, err := os.ReadFile(o.DangerFile)
+	if err != nil {
+		return usagef("--dangerous-rules: %v", err)
+	}
+	extra, err := permission.ParseDangers(o.DangerFile, data)
+	if err != nil {
+		return usagef("--dangerous-rules: %v", err)
+	}
+	o.dangers = o.dangers.With(extra)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +17,25 @@ import (
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/transcript"
 )
+
+// structuredHint says which structured modes could run this session where
+// the PTY path is unavailable (Windows).
+func structuredHint(o *StartOptions) string {
+	p := o.provider()
+	switch {
+	case len(o.Command) > 0:
+		return "a command after -- always runs in a PTY"
+	case len(p.Structured) == 0:
+		return p.Name + " has no structured mode: it needs the PTY path"
+	}
+	var names []string
+	for _, m := range p.Structured {
+		if !slices.Contains(names, m.Name) {
+			names = append(names, m.Name)
+		}
+	}
+	return fmt.Sprintf("%s has --mode %s", p.Name, strings.Join(names, " and --mode "))
+}
 
 // runPTY drives the provider's interactive program in a pseudo-terminal.
 func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversation, controls <-chan emit.Control) (string, error) {
@@ -49,6 +69,9 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 			}
 			return "", fmt.Errorf("provider binary %q not found in PATH: install it or pass --bin PATH", nf.Name)
 		}
+		if errors.Is(err, errors.ErrUnsupported) {
+			return "", fmt.Errorf("starting %s: %w; %s", argv[0], err, structuredHint(o))
+		}
 		return "", fmt.Errorf("starting %s: %w", argv[0], err)
 	}
 	defer proc.Close()
@@ -72,6 +95,12 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		conv.tap.OnResult = func() { _ = conv.turnEnded("pty", l.session) } // Best effort; the last save reports.
 	}
 	outcome, err := ptyhost.Drive(ctx, ptyhost.DriverConfig{
+		Dangers: o.dangers,
+		OnNote: func(m string) {
+			if o.Verbose {
+				fmt.Fprintln(o.IO.ErrOut, "yume-cli: "+m)
+			}
+		},
 		Term:            term,
 		Profile:         profile,
 		Out:             w,
@@ -89,6 +118,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		RecordEndsTurns: l.recordEndsTurns,
 		IdleTimeout:     o.IdleTimeout,
 		TurnTimeout:     o.TurnTimeout,
+		ToolTimeout:     o.ToolTimeout,
 		Persistent:      persistent,
 		OnTurn:          conv.said,
 		EarlierAnswers:  conv.earlierAnswers(),
@@ -199,12 +229,7 @@ func commandLine(o *StartOptions, p *heuristics.Profile) ([]string, error) {
 	if len(p.Command) == 0 {
 		return nil, fmt.Errorf("the %s profile does not say how to start %s: pass -- CMD ARGS…", p.Name, o.provider().Name)
 	}
-	argv := make([]string, 0, len(p.Command))
-	for _, a := range p.Command {
-		a = strings.ReplaceAll(a, "{prompt}", o.Prompt)
-		a = strings.ReplaceAll(a, "{model}", o.Model)
-		argv = append(argv, a)
-	}
+	argv := p.CommandLine(o.Prompt, o.Model) // one pass: a prompt's "{model}" stays text
 	if o.Bin != "" {
 		argv[0] = o.Bin
 	}

@@ -150,6 +150,7 @@ func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
 	fs.StringVar(&o.Protocol, "protocol-version", protocols[0], "event shapes: claude (nested messages) or flat")
 	fs.StringVarP(&o.SessionID, "session-id", "s", "", "session id to report (default: a new one); without --prompt, a persistent session: one turn per user frame on stdin")
 	fs.StringVar(&o.RulesFile, "rules", "", "rule profile file that adds to or overrides the provider's rules")
+	fs.StringVar(&o.DangerFile, "dangerous-rules", "", "YAML file that adds to, replaces or turns off (off: true) dangerous-command rules (yume-cli rules dangerous prints the set)")
 	fs.StringVar(&o.RecordFile, "record", "", "record the session as an asciinema v2 .cast file (secrets redacted, file mode 0600)")
 	fs.BoolVar(&o.RecordRaw, "record-raw", false, "keep the program's bytes in the --record cast as they were, secrets included")
 	fs.BoolVar(&o.Trace, "trace", false, "write one JSON line per heuristic decision to stderr")
@@ -159,5 +160,6 @@ func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
 	fs.IntVar(&o.Rows, "rows", 40, "terminal height the program sees")
 	fs.DurationVar(&o.IdleTimeout, "idle-timeout", ptyhost.DefaultIdleTimeout, "end a PTY turn whose program sits at its input box with nothing ending the turn for this long")
 	fs.DurationVar(&o.TurnTimeout, "turn-timeout", ptyhost.DefaultTurnTimeout, "end any turn that runs longer (interrupt and an error result; waiting for approval aside)")
+	fs.DurationVar(&o.ToolTimeout, "tool-timeout", ptyhost.DefaultToolTimeout, "interrupt a command still running after this long (PTY; Ctrl-C or the program's interrupt key): its tool_result keeps the output so far and the turn goes on")
 	fs.SortFlags = false
 }

@@ -60,8 +60,12 @@ func TestYumeSpawnLine(t *testing.T) {
 		}
 		want := StartOptions{Provider: "gemini", Model: "gemini-2.5-pro", Cwd: dir, Resume: "sess-1", HistoryFile: "h.json",
 			Prompt: "fix the test", OutputFormat: "stream-json", Verbose: true, PermissionMode: "default", Mode: "auto",
-			Protocol: "claude", Cols: 120, Rows: 40, IdleTimeout: ptyhost.DefaultIdleTimeout, TurnTimeout: ptyhost.DefaultTurnTimeout}
-		got.IO = nil
+			Protocol: "claude", Cols: 120, Rows: 40, IdleTimeout: ptyhost.DefaultIdleTimeout, TurnTimeout: ptyhost.DefaultTurnTimeout,
+			ToolTimeout: ptyhost.DefaultToolTimeout}
+		if got.dangers == nil || len(got.dangers.Rules()) == 0 {
+			t.Errorf("%v: no dangerous-command set loaded", args)
+		}
+		got.IO, got.dangers = nil, nil
 		if !reflect.DeepEqual(*got, want) {
 			t.Errorf("%v:\n got %+v\nwant %+v", args, *got, want)
 		}

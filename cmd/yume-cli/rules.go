@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 func newRulesCmd(ios *IOStreams) *cobra.Command {
@@ -55,6 +56,38 @@ func newRulesCmd(ios *IOStreams) *cobra.Command {
 				return &exitError{1}
 			}
 			return nil
+		},
+	})
+	cmd.AddCommand(&cobra.Command{
+		Use:   "dangerous [FILE]",
+		Short: "Print the dangerous-command set (with FILE: check it and print the set it makes)",
+		Long: `dangerous prints the rules that mark a command as dangerous: such a
+tool_use carries {"dangerous": REASON} and a system warning, and
+--permission-mode auto asks about it instead of approving it (or denies
+it when nobody can be asked). Start a --dangerous-rules file from this.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			set := permission.DefaultDangers()
+			if len(args) == 1 {
+				data, err := os.ReadFile(args[0])
+				if err != nil {
+					return err
+				}
+				extra, err := permission.ParseDangers(args[0], data)
+				if err != nil {
+					return err
+				}
+				set = set.With(extra)
+			}
+			tw := tabwriter.NewWriter(ios.Out, 2, 4, 2, ' ', 0)
+			for _, r := range set.Rules() {
+				how := r.Match
+				if r.Check != "" {
+					how = "(built in: " + r.Check + ")"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, r.Reason, how)
+			}
+			return tw.Flush()
 		},
 	})
 	return cmd

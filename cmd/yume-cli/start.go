@@ -129,7 +129,7 @@ func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode st
 	}
 	err := structured.Run(ctx, structured.Options{
 		Provider: p, Mode: mode, Bin: o.Bin, Model: o.Model, Cwd: o.Cwd, Prompt: o.Prompt,
-		Resume: handle, PermissionMode: o.PermissionMode, Controls: controls,
+		Resume: handle, PermissionMode: o.PermissionMode, Controls: controls, Dangers: o.dangers,
 		Stderr: o.IO.ErrOut, Verbose: o.Verbose, OnSession: func(id string) { handle = id; conv.checkpoint(mode, id) }, Env: o.providerEnv(),
 	}, w)
 	return handle, err

@@ -1,0 +1,39 @@
+package ptyhost
+
+// InputState is what the program in the foreground of its terminal is
+// doing, as the operating system sees it: the one fact that tells a
+// question from output without a rule.
+type InputState int
+
+const (
+	// InputUnknown: the platform cannot tell (or the program is gone).
+	InputUnknown InputState = iota
+	// InputBusy: running, or waiting on something other than its
+	// terminal (a child it started, a timer).
+	InputBusy
+	// InputReading: blocked in a read of its terminal: it waits for a
+	// line or a key, so what the screen shows now is a question.
+	InputReading
+	// InputPolling: blocked waiting on several things (poll, epoll,
+	// select), as event-loop programs (Node, prompt_toolkit) wait for
+	// keys; a question when the terminal is in raw mode.
+	InputPolling
+)
+
+func (s InputState) String() string {
+	return [...]string{"unknown", "busy", "reading the terminal", "polling"}[s]
+}
+
+// inputWaiter is a Terminal that can say what its program waits for.
+type inputWaiter interface{ InputWait() InputState }
+
+// inputWait asks t, through any wrappers that pass it on.
+func inputWait(t Terminal) InputState {
+	if w, ok := t.(inputWaiter); ok {
+		return w.InputWait()
+	}
+	return InputUnknown
+}
+
+// InputWait passes the question on to the terminal it types into.
+func (k *keyWriter) InputWait() InputState { return inputWait(k.Terminal) }

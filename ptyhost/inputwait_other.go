@@ -1,0 +1,7 @@
+//go:build !linux || !(amd64 || arm64)
+
+package ptyhost
+
+// InputWait is Linux-only (amd64, arm64): elsewhere the rules and the
+// settled screen alone tell a question from output.
+func (p *Process) InputWait() InputState { return InputUnknown }
