@@ -90,5 +90,6 @@ it when nobody can be asked). Start a --dangerous-rules file from this.`,
 			return tw.Flush()
 		},
 	})
+	cmd.AddCommand(NewCmdRulesSuggest(ios, nil))
 	return cmd
 }
