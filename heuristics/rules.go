@@ -166,6 +166,11 @@ type Profile struct {
 	// keys, when bracketed paste is off (nil: as a space; see TypeText).
 	// Input rules' <Prompt> follow it.
 	Newline *Newline
+	// ContextRows, when set, gives each question's tool_use what the
+	// program printed for it since the last answer, up to this many rows
+	// (a question row alone rarely says enough: "key already exists." /
+	// "Overwrite (y/n)?").
+	ContextRows int
 	// Rules are tried in order; the first that fires wins.
 	Rules []*Rule
 	// Source names where the profile came from, e.g. "profiles/generic.yaml".
@@ -189,11 +194,18 @@ type Rule struct {
 	Cursor  CursorCond
 	Approve Keys
 	Deny    Keys
+	// ApproveAlso and DenyAlso are other answers that mean the same (Y,
+	// yes, Enter for a shown default): a replay of a person's recording
+	// compares what an answer means, not its bytes.
+	ApproveAlso, DenyAlso []Keys
 	// Revise, when set, answers a denial that carries feedback: instead of
 	// the deny keys the driver types these (e.g. select "Revise command"),
 	// and the next input rule's <Prompt> is filled with the feedback.
 	Revise   Keys
 	Followup bool
+	// Once: an input rule types the prompt at its first question only; a
+	// later one (a REPL's next prompt) is the user's turn again.
+	Once bool
 	// Hint says what to do about a fail rule's screen ("run `claude` once
 	// and log in").
 	Hint string
@@ -243,6 +255,9 @@ func (p *Profile) Merge(over *Profile) *Profile {
 	}
 	if over.Newline != nil {
 		out.Newline = over.Newline
+	}
+	if over.ContextRows != 0 {
+		out.ContextRows = over.ContextRows
 	}
 	if over.Source != "" {
 		out.Source = p.Source + " + " + over.Source

@@ -15,8 +15,8 @@ import (
 
 // Field names of a profile and of a rule, in the order messages list them.
 var (
-	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "echo", "quit", "interrupt", "newline", "rules"}
-	ruleFields    = []string{"name", "look", "match", "kind", "tool", "cursor", "approve", "deny", "revise", "followup", "hint"}
+	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "echo", "quit", "interrupt", "newline", "context_rows", "rules"}
+	ruleFields    = []string{"name", "look", "match", "kind", "tool", "cursor", "approve", "approve_also", "deny", "deny_also", "revise", "followup", "once", "hint"}
 	groupNames    = []string{"command", "prompt", "description", "text", "option", "output", "context", "file", "content"}
 )
 
@@ -33,6 +33,7 @@ var (
 //	interrupt: '<Esc>'     # optional: keys that stop a turn and keep the program open (persistent sessions)
 //	newline: space         # optional: how the input box takes a line break typed without bracketed paste:
 //	                       #   space (default: lines joined, and the GUI told), key:<C-j> (a newline key), backslash-enter ('\' Enter)
+//	context_rows: 20       # optional: a question's tool_use carries what the program printed for it since the last answer (at most N rows)
 //	rules:
 //	  - name: rm-remove    # unique; a --rules rule of the same name replaces it
 //	    look: screen       # screen | bottom:N | transcript[:N]
@@ -41,7 +42,10 @@ var (
 //	    cursor: end        # optional: fire only with the cursor right after the match
 //	    approve: 'y<Enter>'  # confirm, menu, input: keys (see ParseKeys)
 //	    deny: 'n<Enter>'     # confirm, menu (input: optional)
+//	    approve_also: ['Y<Enter>', '<Enter>']  # optional: other answers that mean the same (a replay compares meanings)
+//	    deny_also: ['N<Enter>']
 //	    followup: false    # confirm, menu: answered with the previous decision
+//	    once: true         # input: type the prompt at the first such question only (a REPL's prompt)
 //	    hint: 'run …'      # fail: what the user should do about the screen
 //	    tool: Write        # confirm, menu: the Claude tool the question is about (default Bash; Write and Edit read the file group)
 //
@@ -109,6 +113,14 @@ func ParseProfile(name string, data []byte) (*Profile, error) {
 					ps.add(val.Line, val.Column, len(s), "%v", err)
 				}
 				p.Newline = &nl
+			}
+		case "context_rows":
+			if s := scalar(ps, val, key); s != "" {
+				n, err := strconv.Atoi(s)
+				if err != nil || n < 0 || n > 200 {
+					ps.add(val.Line, val.Column, len(s), "context_rows must be a whole number of rows from 0 to 200")
+				}
+				p.ContextRows = n
 			}
 		case "rules":
 			p.Rules = parseRules(ps, val, name)

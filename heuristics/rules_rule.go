@@ -73,6 +73,20 @@ func parseRule(ps *problems, n *yaml.Node, source string) *Rule {
 			r.Deny = parseKeysAt(ps, v, key)
 		case "revise":
 			r.Revise = parseKeysAt(ps, v, key)
+		case "approve_also", "deny_also":
+			var list []Keys
+			if v.Kind != yaml.SequenceNode {
+				ps.add(v.Line, v.Column, max(1, len(v.Value)), "%s must be a list of keys, e.g. ['Y<Enter>', '<Enter>']", key)
+			} else {
+				for _, c := range v.Content {
+					list = append(list, parseKeysAt(ps, c, key))
+				}
+			}
+			if key == "approve_also" {
+				r.ApproveAlso = list
+			} else {
+				r.DenyAlso = list
+			}
 		case "hint":
 			r.Hint = scalar(ps, v, key)
 		case "tool":
@@ -81,13 +95,14 @@ func parseRule(ps *problems, n *yaml.Node, source string) *Rule {
 			default:
 				ps.add(v.Line, v.Column, max(1, len(r.Tool)), "unknown tool %q: use Bash, Write or Edit", r.Tool)
 			}
-		case "followup":
+		case "followup", "once":
+			set := map[string]*bool{"followup": &r.Followup, "once": &r.Once}[key]
 			switch s := scalar(ps, v, key); s {
 			case "true":
-				r.Followup = true
+				*set = true
 			case "false":
 			default:
-				ps.add(v.Line, v.Column, len(s), "followup must be true or false")
+				ps.add(v.Line, v.Column, len(s), "%s must be true or false", key)
 			}
 		}
 	})

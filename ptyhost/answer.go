@@ -31,10 +31,11 @@ type answered struct {
 
 // typeAnswer types the keys that answer det and remembers them.
 func (d *driver) typeAnswer(det *heuristics.Detection, why string, keys heuristics.Keys) bool {
-	if !d.send(det.Rule, why, keys) {
+	if !d.sendMeaning(det.Rule, why, keys, d.equivalentsOf(det, why, false)) {
 		return false
 	}
 	d.answered = &answered{det: det, why: why, keys: keys, at: d.now()}
+	d.answerMark = d.markAfter(det)
 	return true
 }
 
@@ -45,7 +46,7 @@ func (d *driver) retypeAnswer() bool {
 	if a == nil {
 		return false
 	}
-	if a.tries >= maxRetypes || !d.engine.StillShows(d.screen, a.det) || d.answerTaken(a) {
+	if a.tries >= maxRetypes || !d.engine.StillShows(d.screen, a.det) || d.cursorLeft(a.det) || d.answerTaken(a) {
 		d.answered = nil
 		return false
 	}
@@ -56,7 +57,7 @@ func (d *driver) retypeAnswer() bool {
 	a.tries++
 	a.at = d.now()
 	d.tr.state(fmt.Sprintf("the question is still on screen: typing the %s keys again (try %d of %d)", a.why, a.tries, maxRetypes))
-	d.send(a.det.Rule, a.why, a.keys)
+	d.sendMeaning(a.det.Rule, a.why, a.keys, d.equivalentsOf(a.det, a.why, true))
 	return true
 }
 
@@ -68,4 +69,16 @@ func (d *driver) answerTaken(a *answered) bool {
 	}
 	c := d.callOf(d.capture.id)
 	return c != nil && c.done
+}
+
+// cursorLeft reports that a question asked with the cursor at its end
+// (cursor: end) no longer has the cursor there: the program took the
+// answer and went on (npm init leaves each answered field on screen).
+func (d *driver) cursorLeft(det *heuristics.Detection) bool {
+	rows := visibleRows(det.Rows)
+	if det.Rule.Cursor != heuristics.CursorEnd || len(rows) == 0 {
+		return false
+	}
+	row, _, _ := d.screen.Cursor()
+	return row != rows[len(rows)-1]
 }

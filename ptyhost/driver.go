@@ -100,6 +100,10 @@ type Outcome struct {
 	// ProviderSession is the program's own session id, when its record
 	// names it (a program that picks its own, like Codex).
 	ProviderSession string
+	// KeyDiffs are, in a replay, the answers the recording gave otherwise
+	// than the rules would have (a different decision), with the rule and
+	// the screen; the replay went on from the recording.
+	KeyDiffs []KeysError
 }
 
 // Summary says how the session ended, for a person: an interrupted
@@ -153,6 +157,9 @@ func (d *driver) run(ctx context.Context) (Outcome, error) {
 		case evControl:
 			d.control(ev.control, ev.ok)
 		case evAnswer:
+			if ev.asRecorded {
+				ev.answer = d.recordedAnswer(d.pending)
+			}
 			d.answer(d.pending, ev.answer)
 		case evCancel:
 			d.interrupt("interrupted: yume-cli received a signal")

@@ -1,6 +1,7 @@
 package ptyhost
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -50,6 +51,9 @@ func (d *driver) evaluate(settled bool) {
 		}
 		return
 	}
+	if d.answeringUntil > d.now() {
+		return // a replay: the screens of a person's answer in progress
+	}
 	if settled {
 		d.pollRecord()
 		if d.retypeAnswer() {
@@ -59,6 +63,7 @@ func (d *driver) evaluate(settled bool) {
 	}
 	// One screen may hold several detections (a suggestion, then the menu
 	// below it): evaluate until nothing fires or a question waits.
+	fired := false
 	for i := 0; i < maxDetectionsPerScreen && d.st != stateEnded && d.fault == nil; i++ {
 		det, steps := d.engine.Evaluate(d.screen, settled)
 		if settled || det != nil {
@@ -67,14 +72,26 @@ func (d *driver) evaluate(settled bool) {
 		if det == nil {
 			break
 		}
+		fired = true
 		d.handle(det)
 		if d.st == stateAwaiting || d.settling || d.rec.waiting != nil {
 			return // keys were typed: this screen is about to change
 		}
 	}
+	if !settled && !fired && d.waitsForKeys() {
+		// The program has drawn everything and reads its terminal: the
+		// screen is settled now, not after the quiet period.
+		d.tr.state("the program is blocked reading its terminal: the screen is settled")
+		d.quietAt = 0
+		d.evaluate(true)
+		return
+	}
 	if settled {
 		d.checkIdle()
 		d.checkStall()
+		if !fired {
+			d.checkUnasked()
+		}
 	}
 }
 
@@ -108,15 +125,26 @@ func (d *driver) handle(det *heuristics.Detection) {
 		d.abort(reason, false)
 	case heuristics.KindInput: // answered by yume-cli itself, e.g. with the prompt
 		text := d.cfg.Prompt
+		revising := d.revising
 		if d.revising {
 			text, d.revision, d.revising = d.revision, "", false
 		}
 		if text == "" {
 			text = d.recordedPrompt() // a replay types what was typed there
 		}
+		again := d.lastInput == nil || d.lastInput.Key != det.Key
+		if _, replaying := d.cfg.Term.(*replayTerm); !replaying && !revising && again && det.Rule.Once && (text == "" || d.onceTyped[det.Rule.Name]) {
+			d.waitsForUser(det)
+			return
+		}
+		d.onceTyped[det.Rule.Name] = true
 		keys := d.promptKeys(det.Rule.Approve, text)
-		if d.send(det.Rule, "input", keys) && (d.lastInput == nil || d.lastInput.Key != det.Key) {
+		// A person types the text key by key where yume-cli pastes it:
+		// the same answer.
+		typed := &equivalents{also: [][]byte{append([]byte(heuristics.TypeText(text, false, heuristics.Newline{}).Keys), '\r')}}
+		if d.sendMeaning(det.Rule, "input", keys, typed) && (d.lastInput == nil || d.lastInput.Key != det.Key) {
 			d.lastInput, d.lastInputKeys, d.inputRetries = det, keys, 0
+			d.answerMark = d.markAfter(det)
 		}
 	case heuristics.KindConfirm, heuristics.KindMenu:
 		if det.Rule.Followup && d.decided {
@@ -139,12 +167,23 @@ func (d *driver) handle(det *heuristics.Detection) {
 // ask turns a question into a tool_use and has the permission policy
 // decide it: at once by the mode, or by the GUI's answer.
 func (d *driver) ask(det *heuristics.Detection) {
+	if d.cfg.Profile.ContextRows > 0 {
+		// What the program printed before the match, then the match's own
+		// context group (git add -p's hunk, a menu's commands).
+		det.Context = strings.Trim(d.questionContext(det)+"\n"+det.Context, "\n")
+	}
 	command := det.Command
 	if command == "" {
 		command = d.suggestion
 	}
 	if command == "" {
+		command = commandShown(det.Context) // "The command to run:" / "  rm -rf x"
+	}
+	if command == "" {
 		command = d.cfg.CommandLine
+	}
+	if command == "" {
+		command = det.Prompt // a recording with no command line: the question says what
 	}
 	input := map[string]any{"command": command}
 	// The question is worth showing only when it says what the command
@@ -296,12 +335,36 @@ func (d *driver) answerFollowup(det *heuristics.Detection) {
 
 // send types keys for a rule; false if they could not be encoded or written.
 func (d *driver) send(rule *heuristics.Rule, why string, keys heuristics.Keys) bool {
+	return d.sendMeaning(rule, why, keys, nil)
+}
+
+// sendMeaning is send for an answer whose meaning a replay compares
+// (eq, nil: the bytes). A replay whose recording answered differently is
+// not stopped: the difference is kept (Outcome.KeyDiffs) and the replay
+// goes on from the recording.
+func (d *driver) sendMeaning(rule *heuristics.Rule, why string, keys heuristics.Keys, eq *equivalents) bool {
 	b, err := keys.Encode(d.screen)
 	if err == nil && len(b) > 0 {
 		d.tr.keys(why, rule.Name, b)
 		d.settling = true
 		d.quietAt = d.now() + d.quiet // settle even if the program prints nothing
-		_, err = d.cfg.Term.Write(b)
+		if w, ok := d.cfg.Term.(answerWriter); ok && eq != nil {
+			_, err = w.WriteAnswer(b, eq.also, eq.anyLine, eq.optional)
+			if until := w.TypedUntil(); until > d.now() {
+				// The person's answer took keys typed while the program
+				// redrew: those screens are the answer in progress.
+				d.answeringUntil = until
+				d.tr.state(fmt.Sprintf("the recording's answer goes on until %v: no new question before", until))
+			}
+		} else {
+			_, err = d.cfg.Term.Write(b)
+		}
+	}
+	var m *KeyMismatch
+	if errors.As(err, &m) {
+		d.tr.state(fmt.Sprintf("the recording answered otherwise (%v); the replay goes on from the recording", m.Err))
+		d.outcome.KeyDiffs = append(d.outcome.KeyDiffs, KeysError{Rule: rule.Name, Why: why + " keys", Err: m.Err, Screen: d.screen.String()})
+		return true
 	}
 	if err != nil {
 		d.tr.state(fmt.Sprintf("could not type %s keys for rule %s: %v", why, rule.Name, err))

@@ -38,6 +38,9 @@ type Script struct {
 	// InterruptAt interrupts the session when the first recorded output at
 	// or after this time arrives; 0 means never.
 	InterruptAt time.Duration
+	// AsRecorded answers each question the way the recording did (its
+	// keys read for what they mean), instead of Answer.
+	AsRecorded bool
 }
 
 // Replay drives a recording through the production driver in lock step:
@@ -75,6 +78,27 @@ func (t *replayTerm) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// WriteAnswer compares an answer by its meaning when the recording can
+// (recordings.Replay.WriteAnswer), else by its bytes.
+func (t *replayTerm) WriteAnswer(p []byte, also [][]byte, anyLine, optional bool) (int, error) {
+	w, ok := t.rec.(answerWriter)
+	if !ok {
+		return t.Write(p)
+	}
+	if _, err := w.WriteAnswer(p, also, anyLine, optional); err != nil {
+		return 0, &KeyMismatch{Err: err}
+	}
+	return len(p), nil
+}
+
+// TypedUntil passes on the recorded time of the last key answers took.
+func (t *replayTerm) TypedUntil() time.Duration {
+	if w, ok := t.rec.(answerWriter); ok {
+		return w.TypedUntil()
+	}
+	return 0
+}
+
 // Resize is accepted and ignored: the recorded program drew for the
 // recorded size, which the replay source follows.
 func (t *replayTerm) Resize(cols, rows int) error { return nil }
@@ -95,6 +119,40 @@ func (t *replayTerm) RecordedPrompt() string {
 		return in[:i]
 	}
 	return in
+}
+
+// PendingInput is the recorded input not typed yet.
+func (t *replayTerm) PendingInput() string { return t.rec.PendingInput() }
+
+// recordedAnswer is how the recording answered p: its next keys read for
+// what they mean (the deny keys or an equivalent, the revise keys, Ctrl-C
+// or Esc at a menu), approval otherwise.
+func (d *driver) recordedAnswer(p *pending) permission.Answer {
+	if p == nil {
+		return permission.Answer{Allow: true}
+	}
+	t, ok := d.cfg.Term.(interface{ PendingInput() string })
+	if !ok {
+		return permission.Answer{Allow: true}
+	}
+	next := []byte(t.PendingInput())
+	r := p.det.Rule
+	if b, err := r.Revise.Encode(d.screen); err == nil && len(b) > 0 && bytes.HasPrefix(next, b) {
+		return permission.Answer{Revise: true}
+	}
+	forms := d.equivalentsOf(p.det, "deny", false).also
+	if b, err := r.Deny.Encode(d.screen); err == nil && len(b) > 0 {
+		forms = append(forms, b)
+	}
+	for _, f := range forms {
+		if bytes.HasPrefix(next, f) {
+			return permission.Answer{}
+		}
+	}
+	if len(next) > 0 && (next[0] == 0x03 || next[0] == 0x1b && (len(next) == 1 || next[1] == 0x1b)) {
+		return permission.Answer{} // leaving the question
+	}
+	return permission.Answer{Allow: true}
 }
 
 // recordedPrompt is the replayed recording's own prompt text, or "".
@@ -130,7 +188,7 @@ func (s *replaySource) next(ctx context.Context, deadline time.Duration, waiting
 		if s.script.Answer != nil {
 			a = s.script.Answer(waiting.n, waiting.det)
 		}
-		return event{kind: evAnswer, at: s.clock.now(), answer: a}
+		return event{kind: evAnswer, at: s.clock.now(), answer: a, asRecorded: s.script.AsRecorded}
 	}
 	if s.held == nil {
 		data, at, err := s.term.ReadChunk()

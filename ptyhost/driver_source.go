@@ -54,6 +54,7 @@ type event struct {
 	control    emit.Control
 	ok         bool
 	answer     permission.Answer
+	asRecorded bool // answer as the recording did (driver.recordedAnswer)
 }
 
 // release returns a live chunk's buffer to the pool.

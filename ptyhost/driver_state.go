@@ -82,6 +82,10 @@ type driver struct {
 	// settled says how each question already decided was decided: a late
 	// answer for one gets a notice, not an error.
 	settled map[string]string
+	// onceTyped: the input rules (once: true) that typed the prompt.
+	onceTyped map[string]bool
+	// noticed: the input questions already reported as the user's.
+	noticed map[string]bool
 	capture *capture // the output, while capturing
 	// settling is set from typing keys until the screen settles: the
 	// program is still echoing and redrawing, so only a settled screen may
@@ -95,6 +99,8 @@ type driver struct {
 	// …and the next read of the record, the idle end, the turn's end.
 	recordAt, idleAt, turnAt, stallAt time.Duration
 	toolAt                            time.Duration // the running command's --tool-timeout
+	answeringUntil                    time.Duration // a replay: the person's answer is still being typed
+	answerMark                        uint64        // the absolute line after the last question answered
 	idleGen, stallGen                 uint64        // the screen generations they were set on
 	rec                               recordState
 	deniedLast                        bool // the last question was denied: the program stops the turn
@@ -131,16 +137,18 @@ func newDriver(cfg DriverConfig, src source, clk clock) *driver {
 		cols, rows = 120, 40
 	}
 	d := &driver{
-		cfg:     cfg,
-		out:     cfg.Out,
-		screen:  vt.NewScreen(cols, rows),
-		engine:  heuristics.NewEngine(cfg.Profile),
-		src:     src,
-		clock:   clk,
-		policy:  permission.New(cfg.Mode, src.canAsk()),
-		quiet:   cfg.Quiet,
-		texts:   make(map[string]bool),
-		settled: make(map[string]string),
+		cfg:       cfg,
+		out:       cfg.Out,
+		screen:    vt.NewScreen(cols, rows),
+		engine:    heuristics.NewEngine(cfg.Profile),
+		src:       src,
+		clock:     clk,
+		policy:    permission.New(cfg.Mode, src.canAsk()),
+		quiet:     cfg.Quiet,
+		texts:     make(map[string]bool),
+		settled:   make(map[string]string),
+		onceTyped: make(map[string]bool),
+		noticed:   make(map[string]bool),
 	}
 	if cfg.Dangers != nil {
 		d.policy.SetDangers(cfg.Dangers)

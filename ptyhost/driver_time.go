@@ -120,3 +120,26 @@ func (d *driver) toolTimeout() {
 	d.emitErr(d.out.Notice("yume-cli: " + why))
 	d.toIdle("tool timeout")
 }
+
+// waitsForUser reports an input question yume-cli has nothing to type
+// at (no prompt, or a REPL's next prompt after the one it answered): the
+// program waits for the user, so the turn ends after the idle timeout,
+// as at a TUI's ready input box.
+func (d *driver) waitsForUser(det *heuristics.Detection) {
+	if d.noticed[det.Key] {
+		return
+	}
+	d.noticed[det.Key] = true
+	what := det.Prompt
+	if what == "" {
+		row, _, _ := d.screen.Cursor()
+		what = strings.TrimSpace(d.screen.Line(row))
+	}
+	d.tr.state("input question " + det.Rule.Name + ": nothing to type, the program waits for the user")
+	d.emitErr(d.out.Notice(fmt.Sprintf("yume-cli: the program waits for input at %q (rule %s); the turn ends if nothing changes for %v", what, det.Rule.Name, d.cfg.IdleTimeout)))
+	if d.st == stateCapturing {
+		d.endCapture(det)
+		d.toIdle("the program waits for the user")
+	}
+	d.idleAt, d.idleGen = d.now()+d.cfg.IdleTimeout, d.screen.Generation()
+}

@@ -128,3 +128,16 @@ func (p *Process) foreground() (int, error) {
 	}
 	return pgid, err
 }
+
+// Unread is how many bytes the program printed that are not read yet.
+func (p *Process) Unread() int {
+	rc, err := p.master.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	_ = rc.Control(func(fd uintptr) {
+		n, _ = unix.IoctlGetInt(int(fd), unix.TIOCINQ)
+	})
+	return n
+}

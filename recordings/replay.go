@@ -178,6 +178,13 @@ type Equivalent struct {
 // decision, a *KeyMismatch (kept for Mismatches), after which the replay
 // goes on from the recording.
 func (r *Replay) WriteEquivalent(p []byte, eq Equivalent) (int, error) {
+	return r.WriteAnswer(p, eq.Also, eq.AnyLine, eq.Optional)
+}
+
+// WriteAnswer is WriteEquivalent with the equivalents as plain arguments,
+// for a driver that does not import this package (ptyhost).
+func (r *Replay) WriteAnswer(p []byte, also [][]byte, anyLine, optional bool) (int, error) {
+	eq := Equivalent{Also: also, AnyLine: anyLine, Optional: optional}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -207,6 +214,36 @@ func (r *Replay) WriteEquivalent(p []byte, eq Equivalent) (int, error) {
 	m := r.mismatch(end, string(p))
 	r.matched = end
 	return len(p), m
+}
+
+// TypedHere is the input recorded after the output the driver is at and
+// before the next one: what was typed at the screen the driver sees. held
+// says the driver has not been given the output ReadChunk returned last
+// (it holds it back until its time): the screen is the one before it.
+func (r *Replay) TypedHere(held bool) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	end := r.inputBefore(r.nextOutput())
+	if held && r.cur >= 0 {
+		end = r.inputBefore(r.cur)
+	}
+	if end <= r.matched {
+		return ""
+	}
+	return string(r.input[r.matched:end])
+}
+
+// TypedUntil is the recorded time of the last input consumed so far: an
+// answer matched by meaning may take keys the person typed while the
+// program redrew (typing to filter a menu); the screens before that time
+// show the person's answer in progress, not new questions.
+func (r *Replay) TypedUntil() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.matched == 0 || len(r.spans) == 0 {
+		return 0
+	}
+	return r.spans[r.spanOf(r.matched-1)].at
 }
 
 // Mismatches returns every mismatch so far, in order.

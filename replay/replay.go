@@ -24,6 +24,8 @@ type Options struct {
 	Out *emit.Writer
 	// Answer decides question n (from 1); nil approves every question.
 	Answer func(n int, d *heuristics.Detection) permission.Answer
+	// AsRecorded answers every question the way the recording did.
+	AsRecorded bool
 	// Prompt is typed where a rule types <Prompt>; "" types what the
 	// recording typed there.
 	Prompt string
@@ -60,7 +62,7 @@ func Run(ctx context.Context, cast *recordings.Cast, o Options) Result {
 		if err := o.Out.Init(string(permission.Default), []string{"Bash"}); err != nil {
 			return err
 		}
-		r.Outcome, r.Err = ptyhost.Replay(ctx, cfg, rp, ptyhost.Script{Answer: o.Answer, InterruptAt: o.InterruptAt})
+		r.Outcome, r.Err = ptyhost.Replay(ctx, cfg, rp, ptyhost.Script{Answer: o.Answer, InterruptAt: o.InterruptAt, AsRecorded: o.AsRecorded})
 		return r.Err
 	})
 	r.Mismatches, r.Pending = rp.Mismatches(), rp.PendingInput()

@@ -75,7 +75,7 @@ what the recording typed there, so a prompt a person typed is not a mismatch.`,
 	fs := cmd.Flags()
 	fs.StringVarP(&o.Provider, "provider", "P", "", "rule profile to replay with (default: guessed from the recorded command, else generic)")
 	fs.StringVar(&o.RulesFile, "rules", "", "rule profile file that adds to or overrides the provider's rules")
-	fs.StringVar(&o.Approve, "approve", "all", "answers to the questions: all, none, or a list of question numbers to approve (N) or revise (Nr)")
+	fs.StringVar(&o.Approve, "approve", "recorded", "answers to the questions: recorded (as the recording answered, read for meaning), all, none, or a list of question numbers to approve (N) or revise (Nr)")
 	fs.StringVarP(&o.Prompt, "prompt", "p", "", "text typed where a rule asks for the prompt (default: what the recording typed)")
 	fs.BoolVar(&o.Trace, "trace", false, "write one JSON line per rule decision to stderr")
 	fs.StringVar(&o.Screen, "screen", "", "print the screen at this time (seconds) and exit")
@@ -118,13 +118,16 @@ func parseSeconds(flag, s string) (time.Duration, error) {
 
 // decisions answers the questions of a replay by number.
 type decisions struct {
-	all     bool
-	approve map[int]bool
-	revise  map[int]bool
+	recorded bool
+	all      bool
+	approve  map[int]bool
+	revise   map[int]bool
 }
 
 func parseDecisions(s string) (decisions, error) {
 	switch s {
+	case "recorded":
+		return decisions{recorded: true}, nil
 	case "all":
 		return decisions{all: true}, nil
 	case "none", "":
@@ -139,7 +142,7 @@ func parseDecisions(s string) (decisions, error) {
 		}
 		n, err := strconv.Atoi(item)
 		if err != nil || n < 1 {
-			return decisions{}, usagef("invalid value %q for --approve: use all, none, or question numbers such as 1,3 (2r revises question 2)", s)
+			return decisions{}, usagef("invalid value %q for --approve: use recorded, all, none, or question numbers such as 1,3 (2r revises question 2)", s)
 		}
 		set[n] = true
 	}
@@ -175,7 +178,7 @@ func runReplay(o *ReplayOptions) error {
 	proto, _ := emit.ParseProtocol(o.Protocol)
 	ro := replay.Options{
 		Profile: profile, Out: emit.NewWriter(o.IO.Out, emit.Config{Protocol: proto}),
-		Answer: o.decisions.answer, Prompt: o.Prompt, InterruptAt: o.interruptAt,
+		Answer: o.decisions.answer, AsRecorded: o.decisions.recorded, Prompt: o.Prompt, InterruptAt: o.interruptAt,
 	}
 	if o.Trace {
 		ro.Trace = o.IO.ErrOut

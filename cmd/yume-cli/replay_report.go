@@ -62,17 +62,22 @@ func trimScreen(lines []string) string {
 // typed different keys, what each typed, which rule chose the keys and what
 // the screen showed. It returns how many problems it reported.
 func reportMismatches(w io.Writer, c *recordings.Cast, r replay.Result) int {
-	var ke *ptyhost.KeysError
-	_ = errors.As(r.Err, &ke)
-	var km *recordings.KeyMismatch
-	_ = errors.As(r.Err, &km)
+	// The rule and screen of each difference, by its recorded input byte.
+	diffs := map[int]ptyhost.KeysError{}
+	for _, ke := range r.Outcome.KeyDiffs {
+		var km *recordings.KeyMismatch
+		if errors.As(ke.Err, &km) {
+			diffs[km.Index] = ke
+		}
+	}
 	ms := r.Mismatches
 	for _, m := range ms {
 		fmt.Fprintf(w, "yume-cli replay: keys differ at %.3fs (recorded input byte %d)\n", m.At.Seconds(), m.Index)
 		screen := ""
+		ke, known := diffs[m.Index]
 		switch {
-		case km != nil && ke != nil && km.Index == m.Index:
-			fmt.Fprintf(w, "  the rules would have typed %s here (rule %s, %s); the recording has %s\n", m.Got, ke.Rule, ke.Why, m.Want)
+		case known:
+			fmt.Fprintf(w, "  the rules would have typed %s here (rule %s, %s); the recording has %s, a different answer: the replay went on from the recording\n", m.Got, ke.Rule, ke.Why, m.Want)
 			screen = ke.Screen
 		case m.Got == `""`:
 			fmt.Fprintf(w, "  the recording has %s here; no rule typed anything (a person's own typing, or a rule that did not fire: see --trace)\n", m.Want)

@@ -1,0 +1,115 @@
+package ptyhost
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Questions found without a rule. A program blocked reading its
+// terminal, with everything it printed read and drawn, waits for an
+// answer whatever its screen says (Linux: InputWait); in a replay, a
+// person typing at a screen is the same fact. Where no rule knows the
+// question, the GUI hears of it (a notice with the question and its
+// context), a `user` frame can answer it, and a replay takes the
+// person's answer as theirs, not as a wrong rule.
+
+// waitsForKeys reports that the program reads its terminal and nothing
+// it printed is left unread: live only.
+func (d *driver) waitsForKeys() bool {
+	ls, ok := d.src.(*liveSource)
+	if !ok || len(ls.chunks) > 0 || d.settling {
+		return false
+	}
+	return inputWait(d.cfg.Term) == InputReading && unreadBytes(d.cfg.Term) == 0
+}
+
+// checkUnasked looks, on a settled screen where no rule fired, for a
+// question no rule knows.
+func (d *driver) checkUnasked() {
+	if d.st != stateIdle && d.st != stateCapturing || d.enterAt != 0 || d.queued != "" {
+		return // not a question, or an answer is being typed
+	}
+	if rt, ok := d.cfg.Term.(*replayTerm); ok {
+		src, _ := d.src.(*replaySource)
+		if typed := rt.typedHere(src != nil && src.held != nil); typed != "" {
+			d.unasked(typed)
+			rt.takeTyped(typed)
+		}
+		return
+	}
+	if d.waitsForKeys() {
+		d.unasked("")
+	}
+}
+
+// unasked reports a question found without a rule, once per screen.
+func (d *driver) unasked(typed string) {
+	row, _, _ := d.screen.Cursor()
+	question := strings.TrimSpace(d.screen.Line(row))
+	key := fmt.Sprintf("%d:%d:%s", d.screen.Retired(), row, question)
+	if d.noticed[key] {
+		return
+	}
+	d.noticed[key] = true
+	context := d.rowsBefore(row)
+	msg := fmt.Sprintf("yume-cli: the program waits for input that no rule of %s recognises: %q", d.cfg.Profile.Name, question)
+	if context != "" {
+		msg += "\n\n" + context
+	}
+	if typed != "" {
+		msg += "\n\nThe recording answered " + strconv.Quote(typed) + "."
+		d.answerMark = d.screen.Retired() + uint64(row) + 1
+	} else {
+		msg += "\n\nAnswer with a user frame (its text is typed, then Enter), or add a rule: yume-cli rules suggest FILE.cast proposes one from a recording."
+	}
+	d.tr.state("a question without a rule: " + question)
+	d.emitErr(d.out.Notice(msg))
+}
+
+// rowsBefore is the context of a question on row: what was printed since
+// the last answer, at most ContextRows rows (20 when unset).
+func (d *driver) rowsBefore(row int) string {
+	n := d.cfg.Profile.ContextRows
+	if n <= 0 {
+		n = 20
+	}
+	var lines []string
+	from := max(row-n, 0)
+	if retired := d.screen.Retired(); d.answerMark > retired {
+		from = max(from, int(d.answerMark-retired))
+	}
+	for r := from; r < row; r++ {
+		lines = append(lines, strings.TrimRight(d.screen.Line(r), " "))
+	}
+	return strings.Trim(strings.Join(lines, "\n"), "\n")
+}
+
+// unreadBytes is how much the program printed that yume-cli has not read
+// yet (0 where the terminal cannot tell).
+func unreadBytes(t Terminal) int {
+	if u, ok := t.(interface{ Unread() int }); ok {
+		return u.Unread()
+	}
+	return 0
+}
+
+// Unread passes the question on to the terminal it types into.
+func (k *keyWriter) Unread() int { return unreadBytes(k.Terminal) }
+
+// typedHere is what the recording typed at the screen the driver is at:
+// the input recorded before the next output.
+func (t *replayTerm) typedHere(held bool) string {
+	if r, ok := t.rec.(interface{ TypedHere(bool) string }); ok {
+		return r.TypedHere(held)
+	}
+	return ""
+}
+
+// takeTyped consumes the recording's own answer to a question without a
+// rule: the person's answer, not a missing one.
+func (t *replayTerm) takeTyped(typed string) {
+	if w, ok := t.rec.(answerWriter); ok {
+		_, _ = w.WriteAnswer([]byte(typed), nil, false, false) // it is the recorded input itself
+	}
+}
