@@ -50,7 +50,7 @@ func runStructuredTurns(ctx context.Context, o *StartOptions, w *emit.Writer, mo
 		select {
 		case f, ok = <-frames:
 		case <-ctx.Done():
-			return handle, nil
+			return handle, &exitError{1} // a signal ended the session
 		}
 		if !ok {
 			return handle, nil // stdin ended: so does the session

@@ -135,8 +135,8 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		return handle, err
 	}
 	if persistent {
-		if outcome.Failed {
-			return handle, &exitError{1}
+		if outcome.Failed || ctx.Err() != nil {
+			return handle, &exitError{1} // a turn it could not answer, or a signal ended the session
 		}
 		return handle, nil // each turn said how it ended; stdin's end ends the session
 	}
