@@ -392,6 +392,16 @@ func (e *Engine) Forget(d *Detection) {
 	e.lastIdle = false
 }
 
+// Unfire is Forget for a detection the driver did not act on at all (the
+// program was still running): its question may fire again on v, even as
+// the same question of another rule.
+func (e *Engine) Unfire(v View, d *Detection) {
+	e.Forget(d)
+	if d.Kind.asks() {
+		delete(e.claimed, answerRow(v, d))
+	}
+}
+
 // StillShows re-reads v just before the driver types an approval: true when
 // d's rule still matches the same prompt (same identity) with the same
 // command. Cursor and settling are not checked: only the content matters.

@@ -72,6 +72,9 @@ func (d *driver) evaluate(settled bool) {
 		if det == nil {
 			break
 		}
+		if d.stillRunning(det) {
+			return
+		}
 		fired = true
 		d.handle(det)
 		if d.st == stateAwaiting || d.settling || d.rec.waiting != nil {

@@ -84,6 +84,8 @@ type driver struct {
 	settled map[string]string
 	// onceTyped: the input rules (once: true) that typed the prompt.
 	onceTyped map[string]bool
+	// runningDeferred counts looks put off while the program ran.
+	runningDeferred int
 	// noticed: the input questions already reported as the user's.
 	noticed map[string]bool
 	capture *capture // the output, while capturing

@@ -18,10 +18,13 @@ const (
 	// select), as event-loop programs (Node, prompt_toolkit) wait for
 	// keys; a question when the terminal is in raw mode.
 	InputPolling
+	// InputRunning: on a CPU right now: still working out what to print,
+	// so a question-shaped line on screen may not be one yet.
+	InputRunning
 )
 
 func (s InputState) String() string {
-	return [...]string{"unknown", "busy", "reading the terminal", "polling"}[s]
+	return [...]string{"unknown", "busy", "reading the terminal", "polling", "running"}[s]
 }
 
 // inputWaiter is a Terminal that can say what its program waits for.

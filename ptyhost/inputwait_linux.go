@@ -13,58 +13,85 @@ import (
 
 // InputWait reads /proc for the processes of the terminal's foreground
 // process group (its leader and the leader's descendants in the group, as
-// a shell's job is): their states, and the system call each is blocked in
-// (its number, and its first argument: the file descriptor). One of them
-// blocked reading this terminal means the screen is a question; one
-// running means the program is busy. It costs a few small file reads.
+// a shell's job is), thread by thread: their states, and the system call
+// each is blocked in (its number, and its first argument: the file
+// descriptor). A thread blocked reading this terminal means the screen is
+// a question (Go programs read in a thread of their own); one on a CPU
+// means the program is still working. It costs a few small file reads.
 func (p *Process) InputWait() InputState {
 	pgid, err := p.foreground()
 	if err != nil || pgid <= 0 {
 		return InputUnknown
 	}
-	state, polling := InputUnknown, false
+	var seen [InputRunning + 1]bool
 	queue := []int{pgid}
 	for n := 0; len(queue) > 0 && n < maxGroupWalk; n++ {
 		pid := queue[0]
 		queue = queue[1:]
-		switch s := p.processInput(pid, pgid); s {
-		case InputReading:
-			return InputReading
-		case InputPolling:
-			polling = true
-		case InputBusy:
-			state = InputBusy
+		if !inGroup(pid, pgid) {
+			continue // a background job: not the one the screen is for
+		}
+		for _, tid := range threads(pid) {
+			seen[p.threadInput(pid, tid)] = true
 		}
 		queue = append(queue, children(pid)...)
 	}
-	if polling && state != InputBusy {
-		return InputPolling
+	for _, s := range []InputState{InputReading, InputRunning, InputBusy, InputPolling} {
+		if seen[s] {
+			return s
+		}
 	}
-	return state
+	return InputUnknown
 }
 
 // maxGroupWalk bounds the processes looked at.
 const maxGroupWalk = 64
 
-// processInput is what one process of group pgid waits for; processes of
-// other groups (a background job) do not count: InputUnknown.
-func (p *Process) processInput(pid, pgid int) InputState {
-	dir := "/proc/" + strconv.Itoa(pid)
+// inGroup reports whether pid is in process group pgid.
+func inGroup(pid, pgid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// Fields after the command name: state ppid pgrp …
+	f := bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+1:])
+	g := 0
+	if len(f) >= 3 {
+		g, _ = strconv.Atoi(string(f[2]))
+	}
+	return g == pgid
+}
+
+// threads lists pid's threads (at least pid itself).
+func threads(pid int) []int {
+	ents, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	if err != nil {
+		return []int{pid}
+	}
+	out := make([]int, 0, len(ents))
+	for _, e := range ents {
+		if n, err := strconv.Atoi(e.Name()); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// threadInput is what one thread waits for. A thread parked on a futex
+// (an idle runtime thread) or waiting for a child says nothing: Unknown.
+func (p *Process) threadInput(pid, tid int) InputState {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(tid)
 	stat, err := os.ReadFile(dir + "/stat")
 	if err != nil {
 		return InputUnknown
 	}
-	// Fields after the command name: state ppid pgrp …
 	f := bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+1:])
-	if len(f) < 3 {
-		return InputUnknown
-	}
-	if g, _ := strconv.Atoi(string(f[2])); g != pgid {
+	if len(f) == 0 {
 		return InputUnknown
 	}
 	switch f[0][0] {
 	case 'R':
-		return InputBusy
+		return InputRunning
 	case 'Z', 'X', 'T', 't':
 		return InputUnknown
 	}
@@ -74,7 +101,7 @@ func (p *Process) processInput(pid, pgid int) InputState {
 	}
 	fs := strings.Fields(string(sc))
 	if len(fs) < 2 {
-		return InputBusy // "running"
+		return InputRunning // "running"
 	}
 	nr, err := strconv.Atoi(fs[0])
 	if err != nil {
@@ -83,16 +110,16 @@ func (p *Process) processInput(pid, pgid int) InputState {
 	switch syscallKinds[nr] {
 	case InputReading:
 		arg, _ := strconv.ParseInt(strings.TrimPrefix(fs[1], "0x"), 16, 64)
-		if link, err := os.Readlink(dir + "/fd/" + strconv.FormatInt(arg, 10)); err == nil && link == p.tty {
+		if link, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/" + strconv.FormatInt(arg, 10)); err == nil && link == p.tty {
 			return InputReading
 		}
 		return InputBusy // reading a pipe or a file: working
 	case InputPolling:
 		return InputPolling
-	}
-	// wait4 for a child is not busy by itself: the child says.
-	if nr == waitSyscall {
-		return InputUnknown
+	case InputUnknown:
+		if nr == waitSyscall || nr == futexSyscall {
+			return InputUnknown
+		}
 	}
 	return InputBusy
 }

@@ -1,8 +1,11 @@
 package ptyhost
 
 // syscallKinds sorts the x86-64 system calls a waiting program sits in.
-// waitSyscall is wait4.
-const waitSyscall = 61
+// waitSyscall is wait4, futexSyscall futex: waits that say nothing.
+const (
+	waitSyscall  = 61
+	futexSyscall = 202
+)
 
 var syscallKinds = map[int]InputState{
 	0:   InputReading, // read

@@ -1,8 +1,11 @@
 package ptyhost
 
 // syscallKinds sorts the arm64 system calls a waiting program sits in.
-// waitSyscall is wait4.
-const waitSyscall = 260
+// waitSyscall is wait4, futexSyscall futex: waits that say nothing.
+const (
+	waitSyscall  = 260
+	futexSyscall = 98
+)
 
 var syscallKinds = map[int]InputState{
 	63:  InputReading, // read

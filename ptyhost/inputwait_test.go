@@ -12,19 +12,22 @@ import (
 // TestInputWait: the operating system says whether the program in the
 // foreground reads its terminal, polls, or is busy, for real programs.
 func TestInputWait(t *testing.T) {
+	goReads := helper("echo")
 	for _, c := range []struct {
 		name string
 		argv []string
+		env  []string
 		want ptyhost.InputState
 	}{
-		{"sh read", []string{"sh", "-c", "printf 'Continue? '; read a"}, ptyhost.InputReading},
-		{"a child runs", []string{"sh", "-c", "sleep 30"}, ptyhost.InputBusy},
-		{"the foreground job reads", []string{"sh", "-c", "sleep 0.01; cat"}, ptyhost.InputReading},
-		{"a busy loop", []string{"sh", "-c", "while :; do :; done"}, ptyhost.InputBusy},
-		{"python select", []string{"python3", "-c", "import select,sys; select.select([sys.stdin],[],[])"}, ptyhost.InputPolling},
+		{"a Go program reads in a thread of its own", goReads.Argv, goReads.Env, ptyhost.InputReading},
+		{"sh read", []string{"sh", "-c", "printf 'Continue? '; read a"}, nil, ptyhost.InputReading},
+		{"a child runs", []string{"sh", "-c", "sleep 30"}, nil, ptyhost.InputBusy},
+		{"the foreground job reads", []string{"sh", "-c", "sleep 0.01; cat"}, nil, ptyhost.InputReading},
+		{"a busy loop", []string{"sh", "-c", "while :; do :; done"}, nil, ptyhost.InputRunning},
+		{"python select", []string{"python3", "-c", "import select,sys; select.select([sys.stdin],[],[])"}, nil, ptyhost.InputPolling},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := ptyhost.Start(ptyhost.Options{Argv: c.argv, Cols: 80, Rows: 24})
+			p, err := ptyhost.Start(ptyhost.Options{Argv: c.argv, Env: c.env, Cols: 80, Rows: 24})
 			if err != nil {
 				t.Skip(err) // python3 missing
 			}

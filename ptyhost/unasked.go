@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/heuristics"
 )
 
 // Questions found without a rule. A program blocked reading its
@@ -112,4 +114,27 @@ func (t *replayTerm) takeTyped(typed string) {
 	if w, ok := t.rec.(answerWriter); ok {
 		_, _ = w.WriteAnswer([]byte(typed), nil, false, false) // it is the recorded input itself
 	}
+}
+
+// maxRunningDefer bounds how often a question is put off because the
+// program is on a CPU (times the quiet period: about a second).
+const maxRunningDefer = 25
+
+// stillRunning puts off a question while the program is still running
+// (live, Linux): a line ending in "?" printed by a program that goes on
+// working is not a question yet. Bounded: after maxRunningDefer looks it
+// fires anyway.
+func (d *driver) stillRunning(det *heuristics.Detection) bool {
+	if det.Kind != heuristics.KindConfirm && det.Kind != heuristics.KindMenu {
+		return false
+	}
+	if _, live := d.src.(*liveSource); !live || d.runningDeferred >= maxRunningDefer || inputWait(d.cfg.Term) != InputRunning {
+		d.runningDeferred = 0
+		return false
+	}
+	d.runningDeferred++
+	d.engine.Unfire(d.screen, det)
+	d.quietAt = d.now() + d.quiet
+	d.tr.state(fmt.Sprintf("rule %s matches, but the program is still running: not a question yet (look %d of %d)", det.Rule.Name, d.runningDeferred, maxRunningDefer))
+	return true
 }

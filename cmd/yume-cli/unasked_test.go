@@ -72,3 +72,35 @@ func TestQuestionWithoutARule(t *testing.T) {
 		}
 	}
 }
+
+// TestNoQuestionWhileRunning: a question-shaped line printed by a program
+// that goes on computing is not a question (Linux: the program is on a
+// CPU); the real one, printed when it waits for the answer, is.
+func TestNoQuestionWhileRunning(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is needed for a CPU-bound program")
+	}
+	bin := buildCLI(t)
+	script := `import time, sys
+sys.stdout.write("Is the mirror fast? (y/n) "); sys.stdout.flush()
+end = time.time() + 0.6
+while time.time() < end:
+    pass
+sys.stdout.write("\nit is.\nProceed? (y/n) "); sys.stdout.flush()
+open("answer", "w").write(sys.stdin.readline())
+`
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "--permission-mode", "auto", "--cwd", dir, "--", "python3", "-c", script)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("yume-cli: %v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	out := stdout.String()
+	if n := strings.Count(out, `"type":"tool_use"`); n != 1 || !strings.Contains(out, `Proceed? (y/n)`) {
+		t.Errorf("%d tool_uses, want one for Proceed?:\n%s", n, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "answer")); string(b) != "y\n" {
+		t.Errorf("the program read %q", b)
+	}
+}
