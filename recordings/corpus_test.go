@@ -163,21 +163,7 @@ func TestCorpus(t *testing.T) {
 			for _, p := range emittest.Validate(r.stdout) {
 				t.Errorf("conformance: %v", p)
 			}
-			got := normalize(r.stdout)
-			path := filepath.Join("testdata", "corpus", cc.name+".golden.jsonl")
-			if updating() {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./recordings/ -run TestCorpus -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("events differ from %s (-update rewrites it)\ngot:\n%s\nwant:\n%s\ntrace:\n%s", path, got, want, r.trace.String())
-			}
+			checkGolden(t, filepath.Join("testdata", "corpus", cc.name+".golden.jsonl"), r.stdout, r.trace.String())
 		})
 	}
 }
@@ -208,4 +194,24 @@ func normalize(stream []byte) []byte {
 		return seen[id]
 	})
 	return []byte(s)
+}
+
+// checkGolden compares a normalised stream with its golden file, or
+// rewrites the file with -update.
+func checkGolden(t *testing.T, path string, stream []byte, trace string) {
+	t.Helper()
+	got := normalize(stream)
+	if updating() {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./recordings/ -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("events differ from %s (-update rewrites it)\ngot:\n%s\nwant:\n%s\ntrace:\n%s", path, got, want, trace)
+	}
 }

@@ -89,21 +89,7 @@ func TestPeopleReplay(t *testing.T) {
 					t.Errorf("no tool_use carries %q:\n%s", w, all)
 				}
 			}
-			got := normalize(out.Bytes())
-			path := filepath.Join("testdata", "people", p.cast+".golden.jsonl")
-			if updating() {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./recordings/ -run TestPeopleReplay -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("events differ from %s (-update rewrites it)\ngot:\n%s\nwant:\n%s\ntrace:\n%s", path, got, want, trace.String())
-			}
+			checkGolden(t, filepath.Join("testdata", "people", p.cast+".golden.jsonl"), out.Bytes(), trace.String())
 		})
 	}
 }

@@ -25,15 +25,7 @@ func TestNoDaemonLeftBehind(t *testing.T) {
 	if out, err := cmd.Output(); err != nil {
 		t.Fatalf("yume-cli: %v\n%s\n%s", err, out, stderr.String())
 	}
-	pid := waitPids(t, filepath.Join(dir, "daemon.pid"))[0]
-	deadline := time.Now().Add(5 * time.Second)
-	for alive(pid) && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond) // Polling a condition under a deadline.
-	}
-	if alive(pid) {
-		t.Errorf("the detached daemon %d outlived yume-cli", pid)
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
+	waitGone(t, waitPids(t, filepath.Join(dir, "daemon.pid"))[0])
 }
 
 // TestNothingOutlivesSIGKILL: Yume's spawner kills yume-cli with SIGKILL.
@@ -111,15 +103,20 @@ func TestEveryEndComes(t *testing.T) {
 			if n := strings.Count(strings.Join(types, ","), "result"); n != 1 {
 				t.Errorf("%d results: %v", n, types)
 			}
-			pid := waitPids(t, filepath.Join(dir, "a.pid"))[0]
-			deadline := time.Now().Add(5 * time.Second)
-			for alive(pid) && time.Now().Before(deadline) {
-				time.Sleep(5 * time.Millisecond) // Polling a condition under a deadline.
-			}
-			if alive(pid) {
-				t.Errorf("process %d outlived yume-cli", pid)
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
+			waitGone(t, waitPids(t, filepath.Join(dir, "a.pid"))[0])
 		})
+	}
+}
+
+// waitGone fails t if pid is still alive 5 seconds on (and ends it).
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond) // Polling a condition under a deadline.
+	}
+	if alive(pid) {
+		t.Errorf("process %d outlived yume-cli", pid)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
