@@ -103,6 +103,9 @@ type driver struct {
 	toolAt                            time.Duration // the running command's --tool-timeout
 	answeringUntil                    time.Duration // a replay: the person's answer is still being typed
 	answerMark                        uint64        // the absolute line after the last question answered
+	submitAt                          time.Duration // look whether the prompt's Enter was taken
+	submitGen                         uint64        // the screen generation the Enter was typed on
+	submits                           int           // Enters typed for this prompt
 	idleGen, stallGen                 uint64        // the screen generations they were set on
 	rec                               recordState
 	deniedLast                        bool // the last question was denied: the program stops the turn
@@ -217,7 +220,7 @@ func (d *driver) feed(data []byte) {
 // deadline is the next time something is due, or 0.
 func (d *driver) deadline() time.Duration {
 	var next time.Duration
-	for _, at := range []time.Duration{d.soonAt, d.quietAt, d.quitAt, d.enterAt, d.recordAt, d.idleAt, d.turnAt, d.stallAt, d.toolAt} {
+	for _, at := range []time.Duration{d.soonAt, d.quietAt, d.quitAt, d.enterAt, d.submitAt, d.recordAt, d.idleAt, d.turnAt, d.stallAt, d.toolAt} {
 		if at != 0 && (next == 0 || at < next) {
 			next = at
 		}
@@ -239,8 +242,14 @@ func (d *driver) advance(t time.Duration) {
 		d.evaluate(true)
 	}
 	if d.enterAt != 0 && d.enterAt <= t && d.st != stateEnded {
+		d.clock.reach(d.enterAt)
 		d.enterAt = 0
-		d.send(&heuristics.Rule{Name: "prompt"}, "submit prompt", enterKey)
+		d.submitPrompt()
+	}
+	if d.submitAt != 0 && d.submitAt <= t && d.st != stateEnded {
+		d.clock.reach(d.submitAt)
+		d.submitAt = 0
+		d.submitLost()
 	}
 	if d.quitAt != 0 && d.quitAt <= t && d.st != stateEnded {
 		d.quitTimer()

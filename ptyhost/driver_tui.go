@@ -271,3 +271,31 @@ func (d *driver) typePrompt() {
 	// against pasted text submitting itself).
 	d.enterAt = d.now() + max(pasteSubmitDelay, d.quiet)
 }
+
+// A TUI may drop the Enter that submits a typed prompt (Gemini, busy
+// drawing the paste on a loaded machine): the screen then does not change
+// at all. Enter is typed again while nothing on screen moved, a few times;
+// an extra Enter on an empty input box does nothing.
+const (
+	submitCheck = 1500 * time.Millisecond
+	maxSubmits  = 3
+)
+
+// submitPrompt types the Enter after a typed prompt and starts the check.
+func (d *driver) submitPrompt() {
+	d.send(&heuristics.Rule{Name: "prompt"}, "submit prompt", enterKey)
+	d.submits = 1
+	d.submitAt, d.submitGen = d.now()+submitCheck, d.screen.Generation()
+}
+
+// submitLost types Enter again when the screen has not changed since the
+// last one and the turn has not visibly begun.
+func (d *driver) submitLost() {
+	if d.st != stateIdle || d.screen.Generation() != d.submitGen || d.rec.prompted || d.submits >= maxSubmits {
+		return
+	}
+	d.submits++
+	d.tr.state(fmt.Sprintf("nothing on screen moved since the prompt's Enter: typing Enter again (%d of %d)", d.submits, maxSubmits))
+	d.send(&heuristics.Rule{Name: "prompt"}, "submit prompt again", enterKey)
+	d.submitAt, d.submitGen = d.now()+submitCheck, d.screen.Generation()
+}

@@ -237,3 +237,46 @@ func TestDriveResumedEarlierAnswer(t *testing.T) {
 		}
 	}
 }
+
+// fakeDropsEnter ignores the first Enter after a prompt, as a TUI busy
+// drawing the paste may (Gemini on a loaded machine): the screen does not
+// move, so the driver types Enter again.
+const fakeDropsEnter = `import os, sys, termios, tty
+old = termios.tcgetattr(0)
+tty.setraw(0)
+os.write(1, b"\x1b[?2004hREADY> ")
+buf, enters = b"", 0
+while enters < 2:
+    c = os.read(0, 1)
+    if c == b"\r":
+        enters += 1
+    else:
+        buf += c
+termios.tcsetattr(0, termios.TCSADRAIN, old)
+os.write(1, b"\r\ngot:" + buf.replace(b"\x1b", b"^[") + b" enters:%d\r\n" % enters)
+`
+
+func TestDriveRetypesALostSubmit(t *testing.T) {
+	prof, err := heuristics.ParseProfile("box.yaml", []byte(`name: box
+description: an input box that drops an Enter
+ready: '(?m)^READY>$'
+rules:
+  - name: echo
+    match: '(?m)^(?P<text>got:.*)$'
+    kind: text
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := []emit.Control{{Kind: emit.ControlUser, Text: "hello"}}
+	r := driveProfile(t, t.TempDir(), prof, permission.Default, nil, nil, first, "python3", "-c", fakeDropsEnter)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if got := r.result(t).str("result"); got != "got:^[[200~hello^[[201~ enters:2" {
+		t.Errorf("the program received %q, want the prompt and a second Enter", got)
+	}
+	if !contains(r.keys, `submit prompt again "\r"`) {
+		t.Errorf("keys = %q, want Enter typed again", r.keys)
+	}
+}

@@ -32,6 +32,9 @@ func (d *driver) checkUnasked() {
 	if d.st != stateIdle && d.st != stateCapturing || d.enterAt != 0 || d.queued != "" {
 		return // not a question, or an answer is being typed
 	}
+	if re := d.cfg.Profile.Ready; re != nil && re.MatchString(d.screen.String()) {
+		return // the program's own input box: the user's turn, not a question
+	}
 	if rt, ok := d.cfg.Term.(*replayTerm); ok {
 		src, _ := d.src.(*replaySource)
 		if typed := rt.typedHere(src != nil && src.held != nil); typed != "" {
