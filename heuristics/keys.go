@@ -3,7 +3,11 @@ package heuristics
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Keys is a parsed key string: literal text and named keys such as <Enter>,
@@ -38,6 +42,70 @@ var namedKeys = map[string][2]string{
 	"Home": {"\x1b[H", "\x1bOH"}, "End": {"\x1b[F", "\x1bOF"},
 	"PgUp": {"\x1b[5~", ""}, "PgDn": {"\x1b[6~", ""},
 }
+
+// KeyNotation writes typed bytes in the key notation ParseKeys reads
+// ("y<Enter>", "<Down><Enter>"): the inverse of Encode, for rules
+// suggested from what a person typed. Bytes the notation cannot write (an
+// unnamed escape sequence, a control byte) are an error.
+func KeyNotation(p []byte) (string, error) {
+	var b strings.Builder
+	s := string(p)
+next:
+	for len(s) > 0 {
+		for _, k := range keySeqs() {
+			if strings.HasPrefix(s, k.seq) {
+				b.WriteString("<" + k.name + ">")
+				s = s[len(k.seq):]
+				continue next
+			}
+		}
+		c, size := utf8.DecodeRuneInString(s)
+		switch {
+		case c == '\x1b' && (len(s) == 1 || s[1] == '\x1b'):
+			b.WriteString("<Esc>")
+		case c == '\x1b':
+			return "", fmt.Errorf("the keys %q hold an escape sequence the key notation cannot write", s)
+		case c >= 1 && c <= 26:
+			b.WriteString("<C-" + string(rune('a'+c-1)) + ">")
+		case c == '<':
+			b.WriteString("<lt>")
+		case unicode.IsControl(c) || c == utf8.RuneError && size == 1:
+			return "", fmt.Errorf("the keys hold %q, which the key notation cannot write", c)
+		default:
+			b.WriteRune(c)
+		}
+		s = s[size:]
+	}
+	k := b.String()
+	if _, err := ParseKeys(k); err != nil {
+		return "", fmt.Errorf("the keys %q do not parse: %v", k, err)
+	}
+	return k, nil
+}
+
+// keySeqs are namedKeys' byte sequences (both cursor modes), longest
+// first so a sequence wins over its prefix; Esc, Space and lt are written
+// by KeyNotation itself.
+var keySeqs = sync.OnceValue(func() []struct{ seq, name string } {
+	var out []struct{ seq, name string }
+	for name, seqs := range namedKeys {
+		if name == "Esc" || name == "Space" || name == "lt" {
+			continue
+		}
+		for _, seq := range seqs {
+			if seq != "" {
+				out = append(out, struct{ seq, name string }{seq, name})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i].seq) != len(out[j].seq) {
+			return len(out[i].seq) > len(out[j].seq)
+		}
+		return out[i].seq < out[j].seq
+	})
+	return out
+})
 
 // promptKey is replaced by the turn's prompt (see WithPrompt).
 const promptKey = "Prompt"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -136,7 +137,7 @@ func (s *Dangers) Check(command string) string {
 	var reasons []string
 	for _, r := range s.rules {
 		hit := r.re != nil && r.re.MatchString(command) || r.Check != "" && checks[r.Check](command, s.cwd)
-		if hit && !contains(reasons, r.Reason) {
+		if hit && !slices.Contains(reasons, r.Reason) {
 			reasons = append(reasons, r.Reason)
 		}
 	}
@@ -173,15 +174,6 @@ func (s *Dangers) cwdOrWd() string {
 	}
 	wd, _ := os.Getwd()
 	return wd
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // DangerWarning is the system warning for a dangerous call.

@@ -12,21 +12,29 @@ import (
 // continue?"). With context_rows set, a question carries the block the
 // program printed for it since the last answer, bounded.
 
-// questionContext is the text between the last answer (or the start) and
-// the question's first row, at most ContextRows rows, blank edges cut.
+// questionContext is the context of det: what was printed before its
+// first row since the last answer.
 func (d *driver) questionContext(det *heuristics.Detection) string {
 	rows := visibleRows(det.Rows)
 	if len(rows) == 0 {
 		return ""
 	}
-	first := rows[0]
-	retired := d.screen.Retired()
-	from := max(first-d.cfg.Profile.ContextRows, 0)
-	if d.answerMark > retired {
+	return d.rowsBefore(rows[0])
+}
+
+// rowsBefore is the text between the last answer (or the start) and row,
+// at most ContextRows rows (20 when unset), blank edges cut.
+func (d *driver) rowsBefore(row int) string {
+	n := d.cfg.Profile.ContextRows
+	if n <= 0 {
+		n = 20
+	}
+	from := max(row-n, 0)
+	if retired := d.screen.Retired(); d.answerMark > retired {
 		from = max(from, int(d.answerMark-retired))
 	}
 	var lines []string
-	for r := from; r < first; r++ {
+	for r := from; r < row; r++ {
 		lines = append(lines, strings.TrimRight(d.screen.Line(r), " "))
 	}
 	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {

@@ -23,7 +23,9 @@ func (d *driver) waitsForKeys() bool {
 	if !ok || len(ls.chunks) > 0 || d.settling {
 		return false
 	}
-	return inputWait(d.cfg.Term) == InputReading && unreadBytes(d.cfg.Term) == 0
+	// Unread output (one ioctl) first: during a flood it rules out the
+	// /proc walk.
+	return unreadBytes(d.cfg.Term) == 0 && inputWait(d.cfg.Term) == InputReading
 }
 
 // checkUnasked looks, on a settled screen where no rule fired, for a
@@ -70,24 +72,6 @@ func (d *driver) unasked(typed string) {
 	}
 	d.tr.state("a question without a rule: " + question)
 	d.emitErr(d.out.Notice(msg))
-}
-
-// rowsBefore is the context of a question on row: what was printed since
-// the last answer, at most ContextRows rows (20 when unset).
-func (d *driver) rowsBefore(row int) string {
-	n := d.cfg.Profile.ContextRows
-	if n <= 0 {
-		n = 20
-	}
-	var lines []string
-	from := max(row-n, 0)
-	if retired := d.screen.Retired(); d.answerMark > retired {
-		from = max(from, int(d.answerMark-retired))
-	}
-	for r := from; r < row; r++ {
-		lines = append(lines, strings.TrimRight(d.screen.Line(r), " "))
-	}
-	return strings.Trim(strings.Join(lines, "\n"), "\n")
 }
 
 // unreadBytes is how much the program printed that yume-cli has not read

@@ -207,7 +207,7 @@ func (pe *pending) movedOn(scr *vt.Screen) bool {
 func (p *Profile) add(pe *pending) {
 	a := &Answer{At: pe.at}
 	p.Answers = append(p.Answers, a)
-	keys, err := keyNotation(pe.keys)
+	keys, err := heuristics.KeyNotation(pe.keys)
 	a.Keys = keys
 	if pe.q != nil {
 		a.Question = pe.q.text
@@ -895,51 +895,6 @@ func nameFromCommand(argv []string) string {
 	return orDefault(name, "suggested")
 }
 
-// keyNames are the bytes of keys that have a name in the key notation.
-var keyNames = []struct{ seq, name string }{
-	{"\x1b[A", "Up"}, {"\x1bOA", "Up"}, {"\x1b[B", "Down"}, {"\x1bOB", "Down"},
-	{"\x1b[C", "Right"}, {"\x1bOC", "Right"}, {"\x1b[D", "Left"}, {"\x1bOD", "Left"},
-	{"\x1b[H", "Home"}, {"\x1bOH", "Home"}, {"\x1b[F", "End"}, {"\x1bOF", "End"},
-	{"\x1b[3~", "Del"}, {"\x1b[5~", "PgUp"}, {"\x1b[6~", "PgDn"}, {"\x1b[Z", "S-Tab"},
-	{"\r", "Enter"}, {"\t", "Tab"}, {"\x7f", "BS"},
-}
-
-// keyNotation writes typed bytes in the profile's key notation.
-func keyNotation(p []byte) (string, error) {
-	var b strings.Builder
-	s := string(p)
-next:
-	for len(s) > 0 {
-		for _, k := range keyNames {
-			if strings.HasPrefix(s, k.seq) {
-				b.WriteString("<" + k.name + ">")
-				s = s[len(k.seq):]
-				continue next
-			}
-		}
-		c, size := utf8.DecodeRuneInString(s)
-		switch {
-		case c == '\x1b' && (len(s) == 1 || s[1] == '\x1b'):
-			b.WriteString("<Esc>")
-		case c == '\x1b':
-			return "", fmt.Errorf("the keys %q hold an escape sequence the key notation cannot write", s)
-		case c >= 1 && c <= 26:
-			b.WriteString("<C-" + string(rune('a'+c-1)) + ">")
-		case c == '<':
-			b.WriteString("<lt>")
-		case unicode.IsControl(c) || c == utf8.RuneError && size == 1:
-			return "", fmt.Errorf("the keys hold %q, which the key notation cannot write", c)
-		default:
-			b.WriteRune(c)
-		}
-		s = s[size:]
-	}
-	k := b.String()
-	if _, err := heuristics.ParseKeys(k); err != nil {
-		return "", fmt.Errorf("the keys %q do not parse: %v", k, err)
-	}
-	return k, nil
-}
 
 // quoteKeys shows keys in a comment: 'y<Enter>'.
 func quoteKeys(k string) string { return "'" + k + "'" }

@@ -301,12 +301,12 @@ func TestKeyNotation(t *testing.T) {
 		"héllo wörld\r":        "héllo wörld<Enter>",
 		"\x1b[3~\x1b[5~\x1b[Z": "<Del><PgUp><S-Tab>",
 	} {
-		got, err := keyNotation([]byte(in))
+		got, err := heuristics.KeyNotation([]byte(in))
 		if err != nil || got != want {
-			t.Errorf("keyNotation(%q) = %q, %v; want %q", in, got, err, want)
+			t.Errorf("KeyNotation(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := keyNotation([]byte("\x1b[1;5C")); err == nil {
+	if _, err := heuristics.KeyNotation([]byte("\x1b[1;5C")); err == nil {
 		t.Error("an escape sequence without a key name was written")
 	}
 }
