@@ -76,6 +76,11 @@ func (a *approver) ask(ctx context.Context, toolUseID, name string, input any) (
 	}
 	select {
 	case ans := <-ch:
+		if ctx.Err() != nil {
+			// An interrupt cancels the turn before it releases the
+			// waiting questions: the turn's end, not a denial, answers.
+			return permission.Answer{Message: "interrupted"}, ctx.Err()
+		}
 		return ans, nil
 	case <-ctx.Done():
 		a.mu.Lock()
