@@ -131,7 +131,9 @@ func Drive(ctx context.Context, cfg DriverConfig) (Outcome, error) {
 	defer keys.stop()
 	cfg.Term = keys
 	src := newLiveSource(cfg.Term, cfg.Controls)
-	return newDriver(cfg, src, src.clock).run(ctx)
+	d := newDriver(cfg, src, src.clock)
+	src.start(cfg.Term, d.screen)
+	return d.run(ctx)
 }
 
 // run is the one session loop, live or replayed: it takes the next event
@@ -141,17 +143,24 @@ func (d *driver) run(ctx context.Context) (Outcome, error) {
 	defer d.src.stop()
 	for {
 		ev := d.src.next(ctx, d.deadline(), d.pending)
+		if ev.fed {
+			// Already on the screen: it moves the pause deadlines on
+			// before anything due by now is evaluated.
+			d.printedAt(ev.at)
+		}
 		d.advance(ev.at)
 		if d.fault != nil || d.st == stateEnded {
 			return d.finishEarly()
 		}
 		switch ev.kind {
 		case evOutput:
+			if ev.fed {
+				break
+			}
 			if ev.cols > 0 && (ev.cols != d.screen.Cols() || ev.rows != d.screen.Rows()) {
 				d.screen.Resize(ev.cols, ev.rows)
 			}
 			d.feed(ev.data)
-			ev.release()
 		case evEnd:
 			return d.finishExit(ev.err)
 		case evControl:

@@ -213,7 +213,12 @@ func (d *driver) setFault(err error) {
 // feed writes output to the screen and schedules evaluation after it.
 func (d *driver) feed(data []byte) {
 	d.screen.Write(data)
-	t := d.now()
+	d.printedAt(d.now())
+}
+
+// printedAt schedules the evaluations that wait for output printed at t
+// to pause.
+func (d *driver) printedAt(t time.Duration) {
 	d.soonAt, d.quietAt = t+soon, t+d.quiet
 }
 

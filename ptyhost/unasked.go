@@ -20,7 +20,7 @@ import (
 // it printed is left unread: live only.
 func (d *driver) waitsForKeys() bool {
 	ls, ok := d.src.(*liveSource)
-	if !ok || len(ls.chunks) > 0 || d.settling {
+	if !ok || ls.inHand.Load() || d.settling {
 		return false
 	}
 	// Unread output (one ioctl) first: during a flood it rules out the

@@ -895,7 +895,6 @@ func nameFromCommand(argv []string) string {
 	return orDefault(name, "suggested")
 }
 
-
 // quoteKeys shows keys in a comment: 'y<Enter>'.
 func quoteKeys(k string) string { return "'" + k + "'" }
 

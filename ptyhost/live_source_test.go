@@ -1,0 +1,108 @@
+package ptyhost
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"testing"
+	"time"
+)
+
+// chanTerm is a Terminal whose output comes from a channel; a closed
+// channel is the end of output.
+type chanTerm struct {
+	Terminal
+	out chan []byte
+}
+
+func (t *chanTerm) ReadChunk() ([]byte, time.Duration, error) {
+	data, ok := <-t.out
+	if !ok {
+		return nil, 0, io.EOF
+	}
+	return data, 0, nil
+}
+
+// startChanSource starts a live source on a chanTerm; the test is the
+// driver and holds the screen (a buffer) between calls to next.
+func startChanSource(t *testing.T) (*liveSource, chan []byte, *bytes.Buffer) {
+	term := &chanTerm{out: make(chan []byte)}
+	screen := &bytes.Buffer{}
+	s := newLiveSource(term, nil)
+	s.start(term, screen)
+	t.Cleanup(func() {
+		if !s.stopped {
+			s.stop()
+		}
+	})
+	return s, term.out, screen
+}
+
+// TestLiveSourceReportsOutputBeforeItsEnd: output parsed before the end of
+// output is reported first, and is on the screen by then.
+func TestLiveSourceReportsOutputBeforeItsEnd(t *testing.T) {
+	s, out, screen := startChanSource(t)
+	go func() {
+		out <- []byte("last words")
+		close(out)
+	}()
+	var kinds []eventKind
+	for {
+		e := s.next(context.Background(), 0, nil)
+		kinds = append(kinds, e.kind)
+		if e.kind == evOutput && !e.fed {
+			t.Fatal("live output must come parsed (fed)")
+		}
+		if e.kind == evEnd {
+			break
+		}
+	}
+	if kinds[0] != evOutput || screen.String() != "last words" {
+		t.Fatalf("events %v, screen %q: want the output first, then the end", kinds, screen.String())
+	}
+}
+
+// TestLiveSourceWakesOnFirstOutput: a driver with nothing due is woken by
+// the first output, not left waiting for a deadline.
+func TestLiveSourceWakesOnFirstOutput(t *testing.T) {
+	s, out, screen := startChanSource(t)
+	go func() { out <- []byte("$ ") }()
+	far := s.clock.now() + time.Hour
+	e := s.next(context.Background(), far, nil)
+	if e.kind != evOutput || screen.String() != "$ " {
+		t.Fatalf("got event %v with screen %q; want the output", e.kind, screen.String())
+	}
+}
+
+// TestLiveSourceCoalescesAFlood: during a flood the driver, which always
+// waits for output to pause (soon after the newest chunk), is woken by
+// far fewer chunks than arrive, and nothing is lost.
+func TestLiveSourceCoalescesAFlood(t *testing.T) {
+	const chunks = 5000
+	s, out, screen := startChanSource(t)
+	chunk := bytes.Repeat([]byte("x"), 4096)
+	go func() {
+		for range chunks {
+			out <- chunk
+		}
+		close(out)
+	}()
+	deadline := time.Duration(0)
+	for {
+		e := s.next(context.Background(), deadline, nil)
+		if e.kind == evEnd {
+			break
+		}
+		if e.kind == evOutput {
+			deadline = e.at + soon
+		}
+	}
+	wakes := s.wakes
+	if screen.Len() != chunks*len(chunk) {
+		t.Fatalf("screen got %d bytes, want %d", screen.Len(), chunks*len(chunk))
+	}
+	if wakes > chunks/4 {
+		t.Fatalf("the driver woke %d times for %d chunks: output is not coalesced", wakes, chunks)
+	}
+	t.Logf("%d wake-ups for %d chunks", wakes, chunks)
+}
