@@ -34,6 +34,9 @@ func Start(opts Options) (*Process, error) { return nil, errUnsupported }
 // Pid returns -1: there is no child.
 func (p *Process) Pid() int { return -1 }
 
+// Started returns the zero time: there is no child.
+func (p *Process) Started() time.Time { return time.Time{} }
+
 // Read reports that PTY mode is not supported on this OS.
 func (p *Process) Read(b []byte) (int, error) { return 0, errUnsupported }
 

@@ -110,6 +110,10 @@ func dirOrCwd(dir string) string {
 // session id.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
+// Started is when the child started: ReadChunk's times count from it, so a
+// recording that times its own events from it too keeps one clock.
+func (p *Process) Started() time.Time { return p.start }
+
 // Read reads the child's output. When the child and everything that shares
 // its terminal have exited, Read first returns all output still buffered and
 // then io.EOF (Linux reports that as EIO). After Close it returns io.EOF.

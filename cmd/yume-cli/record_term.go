@@ -25,7 +25,13 @@ func startRecording(o *StartOptions, argv []string, t ptyhost.Terminal) (*record
 	if err != nil {
 		return nil, fmt.Errorf("--record: %w", err)
 	}
+	// The process's own start: output times count from it (ReadChunk), so
+	// typed keys and markers must too, or a question's marker would not
+	// line up with the screen it was asked on.
 	start := time.Now()
+	if p, ok := t.(interface{ Started() time.Time }); ok && !p.Started().IsZero() {
+		start = p.Started()
+	}
 	h := recordings.Header{
 		Version: 2, Width: o.Cols, Height: o.Rows, Timestamp: start.Unix(),
 		Env:     map[string]string{"TERM": "xterm-256color"},

@@ -1,0 +1,122 @@
+package e2e
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/heuristics/vt"
+	"github.com/yume-cli/yume-cli/internal/fakemodel"
+	provreg "github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/recordings"
+)
+
+// BenchmarkDialogToToolUse times, for each CLI's TUI, how long after its
+// permission dialog is on screen the tool_use is written, with the record
+// cross-check on (the command read from the CLI's own record, as every PTY
+// run does). It is measured on the session's own recording, one clock:
+// from the output after which the profile's question rule first matches
+// the screen, to the question's marker, written just before the tool_use.
+// The time in between is the screen settling and the record being read.
+//
+//	PATH=$PWD/.e2e/bin:$PATH YUME_E2E=1 go test -run '^$' -bench DialogToToolUse -benchtime 5x ./e2e
+func BenchmarkDialogToToolUse(b *testing.B) {
+	for _, provider := range providers {
+		if _, err := os.Stat(filepath.Join(binDir(b), provider)); err != nil {
+			continue
+		}
+		h := newHome(b, provider)
+		b.Run(provider, func(b *testing.B) {
+			var took []time.Duration
+			fromRecord, waited := 0, 0
+			for i := 0; b.Loop(); i++ {
+				cast := filepath.Join(b.TempDir(), "turn.cast")
+				script := fakemodel.Script{Replies: []fakemodel.Reply{
+					{Text: "Running it.", ToolCalls: []fakemodel.ToolCall{shellCall(provider, fmt.Sprintf("touch dialog-%d.txt", i), "make a file")}},
+					{Text: "Done."},
+				}}
+				r := h.run(b, script, gui{answer: func(int) bool { return true }}, "--mode", "pty", "--record", cast, "--prompt", "make a file")
+				if len(r.uses) == 0 {
+					b.Fatalf("no tool_use:\n%s", r.raw)
+				}
+				d, err := dialogToToolUse(cast, provider)
+				if err != nil {
+					b.Fatal(err)
+				}
+				took = append(took, d)
+				if strings.Contains(r.trace, "question 1: the call comes from the program's record") {
+					fromRecord++
+				}
+				if strings.Contains(r.trace, "the question is not in the program's record yet") {
+					waited++ // the dialog was up before the CLI wrote the call down
+				}
+			}
+			slices.Sort(took)
+			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+			b.ReportMetric(ms(took[len(took)/2]), "p50-ms")
+			b.ReportMetric(ms(took[len(took)-1]), "max-ms")
+			b.ReportMetric(float64(fromRecord)/float64(len(took)), "from-record")
+			b.ReportMetric(float64(waited)/float64(len(took)), "waited-for-record")
+		})
+	}
+}
+
+// dialogToToolUse reads a recorded turn: the time from the first output
+// that puts a question on screen (the provider's profile, evaluated on a
+// settled screen after each output event) to the first question's marker.
+func dialogToToolUse(path, provider string) (time.Duration, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	c, err := recordings.Read(f)
+	if err != nil {
+		return 0, err
+	}
+	p, _ := provreg.Lookup(provider)
+	prof, err := heuristics.LoadProfile(p.Profile)
+	if err != nil {
+		return 0, err
+	}
+	screen := vt.NewScreen(c.Header.Width, c.Header.Height)
+	shown := time.Duration(-1)
+	for _, e := range c.Events {
+		switch e.Code {
+		case recordings.CodeResize:
+			if cols, rows, ok := e.Size(); ok {
+				screen.Resize(cols, rows)
+			}
+		case recordings.CodeOutput:
+			screen.Write([]byte(e.Data))
+			if shown >= 0 {
+				continue
+			}
+			// A fresh engine: one that remembers what fired would not fire
+			// on the same question twice.
+			if det, _ := heuristics.NewEngine(prof).Evaluate(screen, true); det != nil && isQuestion(det.Kind) {
+				shown = e.Time
+			}
+		case recordings.CodeMarker:
+			if !strings.HasPrefix(e.Data, "question 1:") {
+				continue
+			}
+			if shown < 0 {
+				return 0, errors.New(path + ": question 1 was marked, but no output before it matches a question rule")
+			}
+			return e.Time - shown, nil
+		}
+	}
+	return 0, errors.New(path + ": no question marked")
+}
+
+// isQuestion reports whether a rule of kind k asks before something runs.
+func isQuestion(k heuristics.Kind) bool {
+	return k == heuristics.KindConfirm || k == heuristics.KindMenu || k == heuristics.KindSuggestion
+}
