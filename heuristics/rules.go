@@ -171,11 +171,19 @@ type Profile struct {
 	// (a question row alone rarely says enough: "key already exists." /
 	// "Overwrite (y/n)?").
 	ContextRows int
+	// KeepsRunning says the program works on while it waits for an
+	// answer (an event loop with timers and animations: the AI TUIs), so
+	// finding it on a CPU says nothing about whether a question on its
+	// screen is one yet (nil: it does; see KeepsRunningWhileAsking).
+	KeepsRunning *bool
 	// Rules are tried in order; the first that fires wins.
 	Rules []*Rule
 	// Source names where the profile came from, e.g. "profiles/generic.yaml".
 	Source string
 }
+
+// KeepsRunningWhileAsking reports the profile's keeps_running.
+func (p *Profile) KeepsRunningWhileAsking() bool { return p.KeepsRunning != nil && *p.KeepsRunning }
 
 // Settle is the quiet period to use: Quiet, or DefaultQuiet when unset.
 func (p *Profile) Settle() time.Duration {
@@ -258,6 +266,9 @@ func (p *Profile) Merge(over *Profile) *Profile {
 	}
 	if over.ContextRows != 0 {
 		out.ContextRows = over.ContextRows
+	}
+	if over.KeepsRunning != nil {
+		out.KeepsRunning = over.KeepsRunning
 	}
 	if over.Source != "" {
 		out.Source = p.Source + " + " + over.Source

@@ -183,6 +183,33 @@ func TestProfileMerge(t *testing.T) {
 	}
 }
 
+// TestKeepsRunning: the AI TUIs keep running while they ask, generic
+// programs do not, and an override can say either.
+func TestKeepsRunning(t *testing.T) {
+	for name, want := range map[string]bool{"claude": true, "codex": true, "copilot": true, "gemini": true, "generic": false, "gh-copilot": false} {
+		p, err := LoadProfile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.KeepsRunningWhileAsking(); got != want {
+			t.Errorf("%s: keeps running %v, want %v", name, got, want)
+		}
+	}
+	claude, _ := LoadProfile("claude")
+	for _, tc := range []struct {
+		yaml string
+		want bool
+	}{{"keeps_running: false\n", false}, {"keeps_running: true\n", true}, {"quiet_ms: 50\n", true}} {
+		over, err := ParseProfile("mine.yaml", []byte(tc.yaml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := claude.Merge(over).KeepsRunningWhileAsking(); got != tc.want {
+			t.Errorf("claude + %q: keeps running %v, want %v", tc.yaml, got, tc.want)
+		}
+	}
+}
+
 func TestLoadProfile(t *testing.T) {
 	names := ProfileNames()
 	if strings.Join(names, ",") != "aider,claude,codex,copilot,gemini,generic,gh-copilot" {

@@ -95,6 +95,10 @@ type stampTerm struct {
 	tail  string
 }
 
+// Unwrap lets the driver reach the process under the tee, as it does in
+// production (its exit, whether it waits for keys).
+func (s *stampTerm) Unwrap() ptyhost.Terminal { return s.Terminal }
+
 func (s *stampTerm) ReadChunk() ([]byte, time.Duration, error) {
 	data, at, err := s.Terminal.ReadChunk()
 	if s.stamp == 0 && len(data) > 0 {

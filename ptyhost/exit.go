@@ -29,7 +29,7 @@ type exitNotifier interface{ Done() <-chan struct{} }
 
 // exitedChan is t's exit channel, or nil (never ready) when it has none.
 func exitedChan(t Terminal) <-chan struct{} {
-	if e, ok := t.(exitNotifier); ok {
+	if e, ok := as[exitNotifier](t); ok {
 		return e.Done()
 	}
 	return nil

@@ -32,11 +32,8 @@ type inputWaiter interface{ InputWait() InputState }
 
 // inputWait asks t, through any wrappers that pass it on.
 func inputWait(t Terminal) InputState {
-	if w, ok := t.(inputWaiter); ok {
+	if w, ok := as[inputWaiter](t); ok {
 		return w.InputWait()
 	}
 	return InputUnknown
 }
-
-// InputWait passes the question on to the terminal it types into.
-func (k *keyWriter) InputWait() InputState { return inputWait(k.Terminal) }

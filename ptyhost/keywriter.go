@@ -94,12 +94,5 @@ func (k *keyWriter) Close() error {
 	return k.Terminal.Close()
 }
 
-// Mark passes chapter marks to a recording terminal.
-func (k *keyWriter) Mark(label string) {
-	if m, ok := k.Terminal.(Marker); ok {
-		m.Mark(label)
-	}
-}
-
-// Done passes on the program's own exit, where the terminal reports it.
-func (k *keyWriter) Done() <-chan struct{} { return exitedChan(k.Terminal) }
+// Unwrap is the terminal the keys go to.
+func (k *keyWriter) Unwrap() Terminal { return k.Terminal }

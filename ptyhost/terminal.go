@@ -23,6 +23,31 @@ type Terminal interface {
 	Close() error
 }
 
+// Wrapper is a Terminal that adds to another (a recording tee, the key
+// writer). The driver finds the optional abilities of the terminal under
+// it (Done, InputWait, Unread, Mark) through Unwrap, so a wrapper never
+// hides them: one that did once turned off, under --record, the check that
+// settles the screen of a program waiting for keys.
+type Wrapper interface {
+	Unwrap() Terminal
+}
+
+// as returns the first terminal in t's chain of wrappers that is a T.
+func as[T any](t Terminal) (T, bool) {
+	for t != nil {
+		if v, ok := t.(T); ok {
+			return v, true
+		}
+		w, ok := t.(Wrapper)
+		if !ok {
+			break
+		}
+		t = w.Unwrap()
+	}
+	var zero T
+	return zero, false
+}
+
 // Marker is a Terminal that keeps chapter marks (a recording): the driver
 // marks each question it asks.
 type Marker interface {

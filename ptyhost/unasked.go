@@ -77,14 +77,11 @@ func (d *driver) unasked(typed string) {
 // unreadBytes is how much the program printed that yume-cli has not read
 // yet (0 where the terminal cannot tell).
 func unreadBytes(t Terminal) int {
-	if u, ok := t.(interface{ Unread() int }); ok {
+	if u, ok := as[interface{ Unread() int }](t); ok {
 		return u.Unread()
 	}
 	return 0
 }
-
-// Unread passes the question on to the terminal it types into.
-func (k *keyWriter) Unread() int { return unreadBytes(k.Terminal) }
 
 // typedHere is what the recording typed at the screen the driver is at:
 // the input recorded before the next output.
@@ -110,9 +107,11 @@ const maxRunningDefer = 25
 // stillRunning puts off a question while the program is still running
 // (live, Linux): a line ending in "?" printed by a program that goes on
 // working is not a question yet. Bounded: after maxRunningDefer looks it
-// fires anyway.
+// fires anyway. A profile whose program keeps running while it asks (the
+// AI TUIs redraw and tick while their dialog waits) opts out: put off, a
+// Gemini dialog waited 0.5 s for nothing.
 func (d *driver) stillRunning(det *heuristics.Detection) bool {
-	if det.Kind != heuristics.KindConfirm && det.Kind != heuristics.KindMenu {
+	if det.Kind != heuristics.KindConfirm && det.Kind != heuristics.KindMenu || d.cfg.Profile.KeepsRunningWhileAsking() {
 		return false
 	}
 	if _, live := d.src.(*liveSource); !live || d.runningDeferred >= maxRunningDefer || inputWait(d.cfg.Term) != InputRunning {

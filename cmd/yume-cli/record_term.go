@@ -50,14 +50,9 @@ func startRecording(o *StartOptions, argv []string, t ptyhost.Terminal) (*record
 	return &recordingTerm{Terminal: t, rec: rec, f: f, start: start}, nil
 }
 
-// Done passes on the program's exit, so the driver's end-of-program
-// bounds hold while recording.
-func (r *recordingTerm) Done() <-chan struct{} {
-	if e, ok := r.Terminal.(interface{ Done() <-chan struct{} }); ok {
-		return e.Done()
-	}
-	return nil
-}
+// Unwrap is the terminal recorded: the driver reaches its program's exit
+// and input wait through it, so recording changes nothing it decides.
+func (r *recordingTerm) Unwrap() ptyhost.Terminal { return r.Terminal }
 
 // createPrivate creates (or truncates) a file only its owner can read:
 // casts, traces and sessions may hold secrets the filters missed.

@@ -20,9 +20,24 @@ import (
 // answers it.
 func TestQuestionWithoutARule(t *testing.T) {
 	bin := buildCLI(t)
+	// --record wraps the terminal: the question must still be found
+	// through it (it was not, once).
+	for _, tc := range []struct {
+		name  string
+		flags func(dir string) []string
+	}{
+		{"plain", func(string) []string { return nil }},
+		{"recorded", func(dir string) []string { return []string{"--record", filepath.Join(dir, "session.cast")} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) { questionWithoutARule(t, bin, tc.flags) })
+	}
+}
+
+func questionWithoutARule(t *testing.T, bin string, flags func(dir string) []string) {
 	script := `echo "Three colours are available."; printf 'Favourite colour: '; read c; echo "$c" > chosen.txt`
 	dir := t.TempDir()
-	cmd := exec.Command(bin, "--permission-mode", "interactive", "--cwd", dir, "--", "sh", "-c", script)
+	args := append([]string{"--permission-mode", "interactive", "--cwd", dir}, flags(t.TempDir())...)
+	cmd := exec.Command(bin, append(args, "--", "sh", "-c", script)...)
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	var stderr bytes.Buffer
