@@ -156,17 +156,23 @@ func BenchmarkPTYPath(b *testing.B) {
 	b.ReportMetric(mbs(drained), "raw-MB/s")
 }
 
-// drainRaw is the baseline: creack/pty, read and discard, answer the
-// prompt when it shows.
-func drainRaw(b *testing.B, size int) {
-	buf := make([]byte, 64<<10)
-	opts := helper("colorprompt", strconv.Itoa(size))
+// startRaw starts a helper mode with plain creack/pty: the baselines.
+func startRaw(b *testing.B, mode string, size int) (*os.File, *exec.Cmd) {
+	opts := helper(mode, strconv.Itoa(size))
 	cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
 	cmd.Env = opts.Env
 	f, err := pty.Start(cmd)
 	if err != nil {
 		b.Fatal(err)
 	}
+	return f, cmd
+}
+
+// drainRaw is the baseline: creack/pty, read and discard, answer the
+// prompt when it shows.
+func drainRaw(b *testing.B, size int) {
+	buf := make([]byte, 64<<10)
+	f, cmd := startRaw(b, "colorprompt", size)
 	defer f.Close()
 	var tail []byte
 	answered := false

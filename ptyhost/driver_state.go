@@ -98,6 +98,9 @@ type driver struct {
 	// cursor, the settled screen, the Enter after a pasted prompt, the
 	// grace after the quit keys.
 	soonAt, quietAt, enterAt, quitAt time.Duration
+	// enterBy bounds enterAt while the program draws a typed prompt: each
+	// output moves the Enter on, up to this (0: no prompt being drawn).
+	enterBy time.Duration
 	// …and the next read of the record, the idle end, the turn's end.
 	recordAt, idleAt, turnAt, stallAt time.Duration
 	toolAt                            time.Duration // the running command's --tool-timeout
@@ -105,6 +108,8 @@ type driver struct {
 	answerMark                        uint64        // the absolute line after the last question answered
 	submitAt                          time.Duration // look whether the prompt's Enter was taken
 	submitGen                         uint64        // the screen generation the Enter was typed on
+	submitRow                         int           // the cursor's row then
+	submitLine                        string        // and that row's text: the input box with the prompt in it
 	submits                           int           // Enters typed for this prompt
 	idleGen, stallGen                 uint64        // the screen generations they were set on
 	rec                               recordState
@@ -220,6 +225,9 @@ func (d *driver) feed(data []byte) {
 // to pause.
 func (d *driver) printedAt(t time.Duration) {
 	d.soonAt, d.quietAt = t+soon, t+d.quiet
+	if d.enterAt != 0 && d.enterBy != 0 {
+		d.enterAt = min(t+d.enterDelay(), d.enterBy)
+	}
 }
 
 // deadline is the next time something is due, or 0.

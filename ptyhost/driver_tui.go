@@ -245,8 +245,16 @@ func (d *driver) quitTimer() {
 }
 
 // pasteSubmitDelay is the least time between a typed prompt and the Enter
-// that submits it.
-const pasteSubmitDelay = 100 * time.Millisecond
+// that submits it; enterWait bounds how long the Enter waits for the
+// program to draw the prompt.
+const (
+	pasteSubmitDelay = 100 * time.Millisecond
+	enterWait        = time.Second
+)
+
+// enterDelay is how long the screen must be still after a typed prompt
+// before its Enter.
+func (d *driver) enterDelay() time.Duration { return max(pasteSubmitDelay, d.quiet) }
 
 // typePrompt types a queued prompt once the program is ready for it: the
 // profile's ready regex matches the screen (no regex: at once). With
@@ -267,15 +275,19 @@ func (d *driver) typePrompt() {
 	}
 	// Enter apart from the paste, after the program drew it: a TUI that
 	// reads the paste as one event would take an Enter with it as text,
-	// and Gemini ignores an Enter within 40 ms of a paste (its guard
-	// against pasted text submitting itself).
-	d.enterAt = d.now() + max(pasteSubmitDelay, d.quiet)
+	// and Gemini takes an Enter that comes just after a paste it is still
+	// drawing as a line break (its guard against pasted text submitting
+	// itself; seen on a loaded machine). So each output moves the Enter
+	// on (printedAt) until the screen is still, for at most enterWait; a
+	// program that draws nothing gets it then.
+	d.enterAt, d.enterBy = d.now()+enterWait, d.now()+enterWait
 }
 
 // A TUI may drop the Enter that submits a typed prompt (Gemini, busy
-// drawing the paste on a loaded machine): the screen then does not change
-// at all. Enter is typed again while nothing on screen moved, a few times;
-// an extra Enter on an empty input box does nothing.
+// drawing the paste on a loaded machine): the screen then does not change,
+// or it redraws its input box as it was, the prompt still in it. Enter is
+// typed again while that lasts, a few times; an extra Enter on an empty
+// input box does nothing.
 const (
 	submitCheck = 1500 * time.Millisecond
 	maxSubmits  = 3
@@ -283,19 +295,45 @@ const (
 
 // submitPrompt types the Enter after a typed prompt and starts the check.
 func (d *driver) submitPrompt() {
+	d.enterBy = 0
 	d.send(&heuristics.Rule{Name: "prompt"}, "submit prompt", enterKey)
 	d.submits = 1
-	d.submitAt, d.submitGen = d.now()+submitCheck, d.screen.Generation()
+	d.markSubmit()
 }
 
-// submitLost types Enter again when the screen has not changed since the
-// last one and the turn has not visibly begun.
+// markSubmit notes the screen an Enter was typed on.
+func (d *driver) markSubmit() {
+	d.submitAt, d.submitGen = d.now()+submitCheck, d.screen.Generation()
+	d.submitRow, _, _ = d.screen.Cursor()
+	d.submitLine = d.screen.Line(d.submitRow)
+}
+
+// submitTaken reports whether the program shows it took the Enter: its
+// screen moved other than by redrawing the input row as it was, or it
+// shows it is busy.
+func (d *driver) submitTaken() bool {
+	if d.screen.Generation() == d.submitGen {
+		return false
+	}
+	if busy := d.cfg.Profile.Busy; busy != nil && busy.MatchString(d.screen.String()) {
+		return true
+	}
+	row, _, _ := d.screen.Cursor()
+	return row != d.submitRow || strings.TrimSpace(d.submitLine) == "" || d.screen.Line(row) != d.submitLine
+}
+
+// submitLost types Enter again when the program has not taken the last
+// one and the turn has not visibly begun.
 func (d *driver) submitLost() {
-	if d.st != stateIdle || d.screen.Generation() != d.submitGen || d.rec.prompted || d.submits >= maxSubmits {
+	if d.st != stateIdle || d.rec.prompted || d.submits >= maxSubmits {
+		return
+	}
+	if d.submitTaken() {
+		d.tr.state("the program took the prompt's Enter: its screen moved on")
 		return
 	}
 	d.submits++
-	d.tr.state(fmt.Sprintf("nothing on screen moved since the prompt's Enter: typing Enter again (%d of %d)", d.submits, maxSubmits))
+	d.tr.state(fmt.Sprintf("the input box still holds the prompt %v after its Enter: typing Enter again (%d of %d)", submitCheck, d.submits, maxSubmits))
 	d.send(&heuristics.Rule{Name: "prompt"}, "submit prompt again", enterKey)
-	d.submitAt, d.submitGen = d.now()+submitCheck, d.screen.Generation()
+	d.markSubmit()
 }

@@ -241,7 +241,12 @@ func TestDriveResumedEarlierAnswer(t *testing.T) {
 // fakeDropsEnter ignores the first Enter after a prompt, as a TUI busy
 // drawing the paste may (Gemini on a loaded machine): the screen does not
 // move, so the driver types Enter again.
+// fakeDropsEnter is an input box that takes the second Enter only. With
+// "redraw" it echoes what is typed and, on the Enter it drops, redraws its
+// input row as it was (as an Ink TUI does): the screen moved, but the
+// prompt is still in the box.
 const fakeDropsEnter = `import os, sys, termios, tty
+redraw = sys.argv[1] == "redraw"
 old = termios.tcgetattr(0)
 tty.setraw(0)
 os.write(1, b"\x1b[?2004hREADY> ")
@@ -250,16 +255,45 @@ while enters < 2:
     c = os.read(0, 1)
     if c == b"\r":
         enters += 1
+        if redraw and enters == 1:
+            os.write(1, b"\r\x1b[2KREADY> " + buf.replace(b"\x1b[200~", b"").replace(b"\x1b[201~", b""))
     else:
         buf += c
+        if redraw and c.isalpha():
+            os.write(1, c)
 termios.tcsetattr(0, termios.TCSADRAIN, old)
 os.write(1, b"\r\ngot:" + buf.replace(b"\x1b", b"^[") + b" enters:%d\r\n" % enters)
 `
 
-func TestDriveRetypesALostSubmit(t *testing.T) {
+// fakeSlowDraw draws a paste 300 ms after it came (a TUI on a loaded
+// machine) and, like Gemini, takes an Enter that came before it drew the
+// paste as a line break in it; a later Enter submits.
+const fakeSlowDraw = `import os, select, termios, time, tty
+old = termios.tcgetattr(0)
+tty.setraw(0)
+os.write(1, b"\x1b[?2004hREADY> ")
+buf = b""
+while not buf.endswith(b"\x1b[201~"):
+    buf += os.read(0, 1)
+text = buf[len(b"\x1b[200~"):-len(b"\x1b[201~")]
+time.sleep(0.3)
+os.write(1, text)
+breaks = 0
+while select.select([0], [], [], 0)[0]:
+    if os.read(0, 1) == b"\r":
+        breaks += 1
+while os.read(0, 1) != b"\r":
+    pass
+termios.tcsetattr(0, termios.TCSADRAIN, old)
+os.write(1, b"\r\ngot:" + text + b" breaks:%d\r\n" % breaks)
+`
+
+// TestDriveEntersAfterThePromptIsDrawn: the Enter after a typed prompt
+// waits until the program has drawn it.
+func TestDriveEntersAfterThePromptIsDrawn(t *testing.T) {
 	prof, err := heuristics.ParseProfile("box.yaml", []byte(`name: box
-description: an input box that drops an Enter
-ready: '(?m)^READY>$'
+description: an input box slow to draw a paste
+ready: '(?m)^READY>'
 rules:
   - name: echo
     match: '(?m)^(?P<text>got:.*)$'
@@ -269,14 +303,40 @@ rules:
 		t.Fatal(err)
 	}
 	first := []emit.Control{{Kind: emit.ControlUser, Text: "hello"}}
-	r := driveProfile(t, t.TempDir(), prof, permission.Default, nil, nil, first, "python3", "-c", fakeDropsEnter)
+	r := driveProfile(t, t.TempDir(), prof, permission.Default, nil, nil, first, "python3", "-c", fakeSlowDraw)
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
-	if got := r.result(t).str("result"); got != "got:^[[200~hello^[[201~ enters:2" {
-		t.Errorf("the program received %q, want the prompt and a second Enter", got)
+	if got := r.result(t).str("result"); got != "got:hello breaks:0" {
+		t.Errorf("the program received %q, want the prompt and its Enter after it was drawn", got)
 	}
-	if !contains(r.keys, `submit prompt again "\r"`) {
-		t.Errorf("keys = %q, want Enter typed again", r.keys)
+}
+
+func TestDriveRetypesALostSubmit(t *testing.T) {
+	prof, err := heuristics.ParseProfile("box.yaml", []byte(`name: box
+description: an input box that drops an Enter
+ready: '(?m)^READY>'
+rules:
+  - name: echo
+    match: '(?m)^(?P<text>got:.*)$'
+    kind: text
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, box := range []string{"silent", "redraw"} {
+		t.Run(box, func(t *testing.T) {
+			first := []emit.Control{{Kind: emit.ControlUser, Text: "hello"}}
+			r := driveProfile(t, t.TempDir(), prof, permission.Default, nil, nil, first, "python3", "-c", fakeDropsEnter, box)
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			if got := r.result(t).str("result"); got != "got:^[[200~hello^[[201~ enters:2" {
+				t.Errorf("the program received %q, want the prompt and a second Enter", got)
+			}
+			if !contains(r.keys, `submit prompt again "\r"`) {
+				t.Errorf("keys = %q, want Enter typed again", r.keys)
+			}
+		})
 	}
 }

@@ -5,12 +5,10 @@ package ptyhost_test
 import (
 	"errors"
 	"io"
-	"os/exec"
 	"strconv"
 	"syscall"
 	"testing"
 
-	"github.com/creack/pty"
 	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
@@ -51,13 +49,7 @@ func BenchmarkReadThroughput(b *testing.B) {
 		buf := make([]byte, 64<<10)
 		reads := 0
 		for b.Loop() {
-			opts := helper("flood", strconv.Itoa(size))
-			cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
-			cmd.Env = opts.Env
-			f, err := pty.Start(cmd)
-			if err != nil {
-				b.Fatal(err)
-			}
+			f, cmd := startRaw(b, "flood", size)
 			n := 0
 			for {
 				m, err := f.Read(buf)

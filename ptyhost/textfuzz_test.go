@@ -418,6 +418,7 @@ func (in *loggedInput) text() bool {
 			if !in.more() {
 				return false
 			}
+			fmt.Print("·") // drawn, as an input box draws what is typed
 		}
 		rest := in.buf[i:]
 		switch {
