@@ -134,7 +134,7 @@ func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pendin
 	for {
 		e, ok := s.wait(ctx, deadline, timeout)
 		e.at = s.clock.now()
-		if out, any := s.output(); any {
+		if out, printed := s.output(); printed {
 			if ok {
 				s.pending = &e
 			}
@@ -175,11 +175,11 @@ func (s *liveSource) wait(ctx context.Context, deadline time.Duration, timeout <
 			return event{}, false
 		}
 		return event{kind: evEnd, err: errTerminalHeld}, true
-	case f, ok := <-s.controls:
-		if !ok {
+	case f, open := <-s.controls:
+		if !open {
 			s.controls = nil
 		}
-		return event{kind: evControl, control: f, ok: ok}, true
+		return event{kind: evControl, control: f, ok: open}, true
 	case <-timeout:
 		return event{kind: evTimer}, true
 	case <-ctx.Done():
