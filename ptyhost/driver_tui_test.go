@@ -288,11 +288,12 @@ termios.tcsetattr(0, termios.TCSADRAIN, old)
 os.write(1, b"\r\ngot:" + text + b" breaks:%d\r\n" % breaks)
 `
 
-// TestDriveEntersAfterThePromptIsDrawn: the Enter after a typed prompt
-// waits until the program has drawn it.
-func TestDriveEntersAfterThePromptIsDrawn(t *testing.T) {
+// inputBox is the profile of the test input boxes: ready at "READY>",
+// and what the program got is the turn's text.
+func inputBox(t *testing.T) *heuristics.Profile {
+	t.Helper()
 	prof, err := heuristics.ParseProfile("box.yaml", []byte(`name: box
-description: an input box slow to draw a paste
+description: a test input box
 ready: '(?m)^READY>'
 rules:
   - name: echo
@@ -302,8 +303,14 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
+	return prof
+}
+
+// TestDriveEntersAfterThePromptIsDrawn: the Enter after a typed prompt
+// waits until the program has drawn it.
+func TestDriveEntersAfterThePromptIsDrawn(t *testing.T) {
 	first := []emit.Control{{Kind: emit.ControlUser, Text: "hello"}}
-	r := driveProfile(t, t.TempDir(), prof, permission.Default, nil, nil, first, "python3", "-c", fakeSlowDraw)
+	r := driveProfile(t, t.TempDir(), inputBox(t), permission.Default, nil, nil, first, "python3", "-c", fakeSlowDraw)
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -313,17 +320,7 @@ rules:
 }
 
 func TestDriveRetypesALostSubmit(t *testing.T) {
-	prof, err := heuristics.ParseProfile("box.yaml", []byte(`name: box
-description: an input box that drops an Enter
-ready: '(?m)^READY>'
-rules:
-  - name: echo
-    match: '(?m)^(?P<text>got:.*)$'
-    kind: text
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prof := inputBox(t)
 	for _, box := range []string{"silent", "redraw"} {
 		t.Run(box, func(t *testing.T) {
 			first := []emit.Control{{Kind: emit.ControlUser, Text: "hello"}}
