@@ -98,8 +98,8 @@ type driver struct {
 	// cursor, the settled screen, the Enter after a pasted prompt, the
 	// grace after the quit keys.
 	soonAt, quietAt, enterAt, quitAt time.Duration
-	// enterBy bounds enterAt while the program draws a typed prompt: each
-	// output moves the Enter on, up to this (0: no prompt being drawn).
+	// enterBy bounds enterAt, which is only ever the Enter after a typed
+	// prompt: each output moves that Enter on, up to this.
 	enterBy time.Duration
 	// …and the next read of the record, the idle end, the turn's end.
 	recordAt, idleAt, turnAt, stallAt time.Duration
@@ -225,7 +225,7 @@ func (d *driver) feed(data []byte) {
 // to pause.
 func (d *driver) printedAt(t time.Duration) {
 	d.soonAt, d.quietAt = t+soon, t+d.quiet
-	if d.enterAt != 0 && d.enterBy != 0 {
+	if d.enterAt != 0 {
 		d.enterAt = min(t+d.enterDelay(), d.enterBy)
 	}
 }

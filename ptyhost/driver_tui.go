@@ -280,7 +280,8 @@ func (d *driver) typePrompt() {
 	// itself; seen on a loaded machine). So each output moves the Enter
 	// on (printedAt) until the screen is still, for at most enterWait; a
 	// program that draws nothing gets it then.
-	d.enterAt, d.enterBy = d.now()+enterWait, d.now()+enterWait
+	d.enterBy = d.now() + enterWait
+	d.enterAt = d.enterBy
 }
 
 // A TUI may drop the Enter that submits a typed prompt (Gemini, busy
@@ -295,7 +296,6 @@ const (
 
 // submitPrompt types the Enter after a typed prompt and starts the check.
 func (d *driver) submitPrompt() {
-	d.enterBy = 0
 	d.send(&heuristics.Rule{Name: "prompt"}, "submit prompt", enterKey)
 	d.submits = 1
 	d.markSubmit()

@@ -61,7 +61,7 @@ func (d *driver) interruptTurn(reason string) {
 	if c := d.finishCapture(nil); c != nil {
 		d.emitErr(d.out.ToolResult(c.id, c.text()+"\n[interrupted]", true))
 	}
-	d.queued, d.enterAt, d.enterBy = "", 0, 0
+	d.queued, d.enterAt = "", 0
 	d.send(&heuristics.Rule{Name: "interrupt"}, "interrupt", d.cfg.Profile.Interrupt)
 	d.emitErr(d.out.Interrupt())
 	d.emitErr(d.out.Result(emit.Result{IsError: true, Text: reason, Errors: []string{reason}}))
