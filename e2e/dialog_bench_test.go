@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/heuristics"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 	provreg "github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/recordings"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // BenchmarkDialogToToolUse times, for each CLI's TUI, how long after its

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/clipperhouse/displaywidth"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // fakeView is a View built from text rows, for rule tests that need no

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/clipperhouse/displaywidth"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // pointerGlyphs mark the highlighted option of a menu (survey's ">",

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/yume-cli/yume-cli/heuristics/vt"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // surveySelect is gh copilot's menu as survey/v2's SelectQuestionTemplate

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/yume-cli/yume-cli/heuristics/vt"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // Screens of `gh copilot suggest` as survey/v2 v2.3.7 draws them

@@ -7,7 +7,7 @@ import (
 
 	"github.com/AlecAivazis/survey/v2"
 	"github.com/AlecAivazis/survey/v2/core"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // These tests render gh copilot's prompts with survey/v2's own templates

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/yume-cli/yume-cli/heuristics/vt"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // TestTypeText: text is typed as text only; line breaks go as the paste

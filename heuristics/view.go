@@ -1,11 +1,11 @@
 // Package heuristics decides what a terminal screen means: declarative rule
 // profiles (embedded YAML, --rules), the matching engine, and the keys that
 // answer. It reads the screen through View, which the terminal emulator in
-// heuristics/vt implements. It is pure: no processes, no clock reads; time
+// vt implements. It is pure: no processes, no clock reads; time
 // is passed in.
 package heuristics
 
-import "github.com/yume-cli/yume-cli/heuristics/vt"
+import "github.com/yume-cli/yume-cli/vt"
 
 // The emulator's screen is what the driver hands the engine.
 var _ View = (*vt.Screen)(nil)

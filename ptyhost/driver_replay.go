@@ -7,8 +7,8 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // Recorded is a recording played back on a virtual clock, as

@@ -7,8 +7,8 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // state is where the driver is in a turn. The code branches on it, and it

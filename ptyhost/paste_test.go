@@ -8,7 +8,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // typingDriver is a driver that can type: its stdout, trace and notes.

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"github.com/yume-cli/yume-cli/ptyhost"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // TestRecordCorpus re-records testdata/corpus from real programs with

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
 	"github.com/yume-cli/yume-cli/replay"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // screenAt is the screen a person saw at time t of the recording: every

@@ -1,7 +1,7 @@
 // Package suggest proposes a rule profile from a recording of a person
 // answering a program's questions: `yume-cli rules suggest FILE.cast`.
 //
-// The recording's output is played through the screen model (heuristics/vt)
+// The recording's output is played through the screen model (vt)
 // up to each answer the person typed. The screen at the first key of an
 // answer says what was asked: the row the cursor waits on (or, for an
 // arrow-key menu, the question above its options), the non-blank row just
@@ -32,8 +32,8 @@ import (
 	"github.com/clipperhouse/displaywidth"
 	"github.com/kballard/go-shellquote"
 	"github.com/yume-cli/yume-cli/heuristics"
-	"github.com/yume-cli/yume-cli/heuristics/vt"
 	"github.com/yume-cli/yume-cli/recordings"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // Options tunes a suggestion.

@@ -1,6 +1,9 @@
 // Command flood is the benchmark workload shared by yume-cli and its peers
-// (scripts/compare.sh): it prints N bytes of SGR-coloured log lines, then
-// asks "Apply these changes? (y/n) " and exits 0 on "y", 1 otherwise.
+// (scripts/compare.sh, bench/): it prints N bytes of SGR-coloured log
+// lines, then asks "Apply these changes? (y/n) " and exits 0 on "y", 1
+// otherwise. With -stamp FILE it writes the wall clock (Unix nanoseconds)
+// to FILE just before the question, so a benchmark can time question →
+// tool_use across processes.
 package main
 
 import (
@@ -8,10 +11,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
+	"time"
 )
 
 func main() {
 	n := flag.Int("bytes", 100<<20, "bytes of coloured output before the question")
+	stamp := flag.String("stamp", "", "write the time the question is printed (Unix ns) to this file")
 	flag.Parse()
 	w := bufio.NewWriterSize(os.Stdout, 64<<10)
 	for i := 0; *n > 0; i++ {
@@ -21,6 +27,15 @@ func main() {
 		}
 		w.WriteString(line)
 		*n -= len(line)
+	}
+	if err := w.Flush(); err != nil {
+		os.Exit(2)
+	}
+	if *stamp != "" {
+		if err := os.WriteFile(*stamp, []byte(strconv.FormatInt(time.Now().UnixNano(), 10)), 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, "flood:", err)
+			os.Exit(2)
+		}
 	}
 	fmt.Fprint(w, "\nApply these changes? (y/n) ")
 	if err := w.Flush(); err != nil {

@@ -40,7 +40,7 @@ func checkScreenGolden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -run Screen ./heuristics/vt/ -screen.update to create it)", err)
+		t.Fatalf("%v (run go test -run Screen ./vt/ -screen.update to create it)", err)
 	}
 	if got != string(want) {
 		t.Errorf("screen differs from %s:\n--- got\n%s--- want\n%s", path, got, want)

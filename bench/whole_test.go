@@ -1,0 +1,177 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// BenchmarkWholeProcess runs, per op, the raw drain of flood and
+// `yume-cli --permission-mode auto -- flood` (and, with YUME_BENCH_BASE set
+// to another yume-cli binary, that one too), in an order that rotates each
+// op. It reports:
+//
+//   - ratio: the median over ops of raw time / yume-cli time (goal ≥ 0.95);
+//   - base-ratio: the same for YUME_BENCH_BASE, when set;
+//   - rss-MiB: yume-cli's peak resident memory, the most of any op (≤ 12);
+//   - p50-ms: question printed → tool_use line read from yume-cli's stdout,
+//     the median (≤ 5).
+//
+// It runs only with YUME_BENCH_WHOLE=1 (make bench sets it): each op moves
+// YUME_BENCH_BYTES (100 MiB) through a terminal three times.
+func BenchmarkWholeProcess(b *testing.B) {
+	if os.Getenv("YUME_BENCH_WHOLE") == "" {
+		b.Skip("set YUME_BENCH_WHOLE=1 (make bench does) to time yume-cli as a whole process")
+	}
+	size := 100 << 20
+	if s := os.Getenv("YUME_BENCH_BYTES"); s != "" {
+		size, _ = strconv.Atoi(s)
+	}
+	dir := b.TempDir()
+	yume, flood, raw := build(b, dir, "cmd/yume-cli"), build(b, dir, "scripts/flood"), build(b, dir, "scripts/rawdrain")
+	base := os.Getenv("YUME_BENCH_BASE")
+	floodArgs := []string{flood, "-bytes", strconv.Itoa(size)}
+
+	runners := []struct {
+		name string
+		run  func(stamp string) run
+	}{
+		{"raw", func(string) run { return timeRaw(b, raw, floodArgs) }},
+		{"yume", func(stamp string) run { return timeYume(b, yume, floodArgs, stamp) }},
+	}
+	if base != "" {
+		runners = append(runners, struct {
+			name string
+			run  func(stamp string) run
+		}{"base", func(stamp string) run { return timeYume(b, base, floodArgs, stamp) }})
+	}
+	var ratios, baseRatios, latencies, baseLat []float64
+	var rss int64
+	times := map[string][]float64{}
+	for i := 0; b.Loop(); i++ {
+		got := map[string]run{}
+		for k := range runners {
+			r := runners[(i+k)%len(runners)]
+			got[r.name] = r.run(filepath.Join(dir, fmt.Sprintf("stamp-%d-%s", i, r.name)))
+			times[r.name] = append(times[r.name], got[r.name].wall.Seconds())
+		}
+		ratios = append(ratios, got["raw"].wall.Seconds()/got["yume"].wall.Seconds())
+		latencies = append(latencies, got["yume"].latency.Seconds()*1000)
+		rss = max(rss, got["yume"].rssKiB)
+		if base != "" {
+			baseRatios = append(baseRatios, got["raw"].wall.Seconds()/got["base"].wall.Seconds())
+			baseLat = append(baseLat, got["base"].latency.Seconds()*1000)
+		}
+	}
+	b.ReportMetric(median(ratios), "ratio")
+	b.ReportMetric(float64(rss)/1024, "rss-MiB")
+	b.ReportMetric(median(latencies), "p50-ms")
+	for name, t := range times {
+		b.ReportMetric(median(t), name+"-s")
+	}
+	if base != "" {
+		b.ReportMetric(median(baseRatios), "base-ratio")
+		b.ReportMetric(median(baseLat), "base-p50-ms")
+	}
+	b.Logf("ratios %v", rounded(ratios))
+	if base != "" {
+		b.Logf("base ratios %v", rounded(baseRatios))
+	}
+}
+
+// run is one timed process.
+type run struct {
+	wall    time.Duration
+	rssKiB  int64
+	latency time.Duration // question printed → tool_use read (yume-cli only)
+}
+
+func timeRaw(b *testing.B, raw string, flood []string) run {
+	cmd := exec.Command(raw, flood...)
+	start := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("rawdrain: %v\n%s", err, out)
+	}
+	return run{wall: time.Since(start), rssKiB: maxRSS(cmd)}
+}
+
+// timeYume runs yume-cli on flood in auto mode and notes when its
+// tool_use line arrives.
+func timeYume(b *testing.B, yume string, flood []string, stamp string) run {
+	args := append([]string{"--permission-mode", "auto", "--output-format", "stream-json", "--"}, flood...)
+	args = append(args, "-stamp", stamp)
+	cmd := exec.Command(yume, args...)
+	cmd.Env = append(os.Environ(), "YUME_HOME="+filepath.Dir(stamp))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	var toolUse time.Time
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if toolUse.IsZero() && bytes.Contains(sc.Bytes(), []byte(`"type":"tool_use"`)) {
+			toolUse = time.Now()
+		}
+	}
+	_, _ = io.Copy(io.Discard, out)
+	if err := cmd.Wait(); err != nil {
+		b.Fatalf("%s: %v\n%s", yume, err, stderr.String())
+	}
+	r := run{wall: time.Since(start), rssKiB: maxRSS(cmd)}
+	s, err := os.ReadFile(stamp)
+	if err != nil || toolUse.IsZero() {
+		b.Fatalf("%s: no question stamp (%v) or no tool_use", yume, err)
+	}
+	ns, _ := strconv.ParseInt(strings.TrimSpace(string(s)), 10, 64)
+	r.latency = toolUse.Sub(time.Unix(0, ns))
+	return r
+}
+
+func maxRSS(cmd *exec.Cmd) int64 {
+	if u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		return u.Maxrss
+	}
+	return 0
+}
+
+// build compiles one of the module's commands into dir.
+func build(b *testing.B, dir, pkg string) string {
+	out := filepath.Join(dir, filepath.Base(pkg))
+	cmd := exec.Command("go", "build", "-o", out, "./"+pkg)
+	cmd.Dir = ".."
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+	}
+	return out
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+func rounded(v []float64) []string {
+	out := make([]string, len(v))
+	for i, x := range v {
+		out[i] = strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return out
+}
