@@ -30,10 +30,19 @@ func (s InputState) String() string {
 // inputWaiter is a Terminal that can say what its program waits for.
 type inputWaiter interface{ InputWait() InputState }
 
-// inputWait asks t, through any wrappers that pass it on.
-func inputWait(t Terminal) InputState {
-	if w, ok := as[inputWaiter](t); ok {
+// InputWaitOf asks t, through any wrappers that pass it on.
+func InputWaitOf(t Terminal) InputState {
+	if w, ok := As[inputWaiter](t); ok {
 		return w.InputWait()
 	}
 	return InputUnknown
+}
+
+// UnreadOf is how much the program printed that has not been read from t
+// yet (0 where the terminal cannot tell).
+func UnreadOf(t Terminal) int {
+	if u, ok := As[interface{ Unread() int }](t); ok {
+		return u.Unread()
+	}
+	return 0
 }

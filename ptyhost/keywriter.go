@@ -6,13 +6,13 @@ import (
 	"sync"
 )
 
-// keyWriter types into a live terminal from a goroutine of its own, in
+// KeyWriter types into a live terminal from a goroutine of its own, in
 // order, so the driver never blocks on a program that does not read its
 // terminal (busy, or flooding queries that yume-cli answers): an interrupt
 // frame or a signal is still handled, and Close still stops the program.
 // What waits is bounded; past the bound a Write fails and its bytes are
 // not typed.
-type keyWriter struct {
+type KeyWriter struct {
 	Terminal
 	mu      sync.Mutex
 	wake    *sync.Cond
@@ -30,14 +30,14 @@ const maxPendingKeys = 1 << 20
 // was typed before.
 var errNotReading = errors.New("the program is not reading its terminal: over 1 MiB of keys and replies wait")
 
-func newKeyWriter(t Terminal) *keyWriter {
-	k := &keyWriter{Terminal: t, done: make(chan struct{})}
+func NewKeyWriter(t Terminal) *KeyWriter {
+	k := &KeyWriter{Terminal: t, done: make(chan struct{})}
 	k.wake = sync.NewCond(&k.mu)
 	go k.run()
 	return k
 }
 
-func (k *keyWriter) Write(p []byte) (int, error) {
+func (k *KeyWriter) Write(p []byte) (int, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	switch {
@@ -54,7 +54,7 @@ func (k *keyWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (k *keyWriter) run() {
+func (k *KeyWriter) run() {
 	defer close(k.done)
 	for {
 		k.mu.Lock()
@@ -79,9 +79,9 @@ func (k *keyWriter) run() {
 	}
 }
 
-// stop lets the writer end once what waits is typed (or the terminal is
+// Stop lets the writer end once what waits is typed (or the terminal is
 // closed under it); typing after stop fails.
-func (k *keyWriter) stop() {
+func (k *KeyWriter) Stop() {
 	k.mu.Lock()
 	k.stopped = true
 	k.wake.Broadcast()
@@ -89,10 +89,10 @@ func (k *keyWriter) stop() {
 }
 
 // Close stops the program, which also ends a write blocked on it.
-func (k *keyWriter) Close() error {
-	k.stop()
+func (k *KeyWriter) Close() error {
+	k.Stop()
 	return k.Terminal.Close()
 }
 
 // Unwrap is the terminal the keys go to.
-func (k *keyWriter) Unwrap() Terminal { return k.Terminal }
+func (k *KeyWriter) Unwrap() Terminal { return k.Terminal }

@@ -17,73 +17,70 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/yume-cli/yume-cli/internal/leakcheck"
+	"github.com/yume-cli/yume-cli/internal/testchild"
 	"github.com/yume-cli/yume-cli/ptyhost"
-	"github.com/yume-cli/yume-cli/ptyhost/internal/leakcheck"
+	"os/exec"
 )
-
-// helperEnv selects a helper mode when the test binary is re-executed as a
-// child: precise, portable programs without depending on what is installed.
-const helperEnv = "YUME_PTYHOST_TEST_HELPER"
 
 // testTimeout bounds every wait in these tests; a hang fails, never stalls.
 const testTimeout = 30 * time.Second
 
-// init runs the helper instead of the tests when the binary is a child. An
-// init (not TestMain) so that other test files in the package stay free to
-// define TestMain.
+// The child programs these tests run: this test binary, re-run in a mode.
 func init() {
-	if mode := os.Getenv(helperEnv); mode != "" {
-		os.Exit(runHelper(mode, os.Args[1:]))
-	}
-}
-
-// runHelper is the child program; args follow the binary name.
-func runHelper(mode string, args []string) int {
-	switch mode {
-	case "flood": // flood N: write N bytes of the floodStream.
-		n, _ := strconv.Atoi(args[0])
-		return flood(os.Stdout, n)
-	case "colorprompt": // colorprompt N: N bytes of coloured log lines, then a y/n question.
-		n, _ := strconv.Atoi(args[0])
-		return colorPrompt(n)
-	case "ignoreterm": // Ignore SIGTERM and SIGHUP, like a stubborn TUI.
-		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
-		fmt.Print("ready\n")
-		time.Sleep(time.Hour)
-	case "textlog": // textlog LOG PASTE BS: log every byte read; see TestTypedTextFuzz.
-		return textLog(args)
-	case "echo": // Echo each read of stdin as <data>.
-		buf := make([]byte, 4096)
-		for {
-			n, err := os.Stdin.Read(buf)
-			if err != nil {
-				return 0
+	testchild.Run(map[string]testchild.Mode{
+		"flood": func(args []string) int { // flood N: write N bytes of the floodStream.
+			n, _ := strconv.Atoi(args[0])
+			return flood(os.Stdout, n)
+		},
+		"ignoreterm": func([]string) int { // Ignore SIGTERM and SIGHUP, like a stubborn TUI.
+			signal.Ignore(syscall.SIGTERM, syscall.SIGHUP)
+			fmt.Print("ready\n")
+			time.Sleep(time.Hour)
+			return 0
+		},
+		"echo": func([]string) int { // Echo each read of stdin as <data>.
+			buf := make([]byte, 4096)
+			for {
+				n, err := os.Stdin.Read(buf)
+				if err != nil {
+					return 0
+				}
+				fmt.Printf("<%s>", buf[:n])
 			}
-			fmt.Printf("<%s>", buf[:n])
-		}
-	case "winch": // Print the window size at start and on every SIGWINCH.
-		winch := make(chan os.Signal, 1)
-		signal.Notify(winch, syscall.SIGWINCH)
-		for {
-			rows, cols, err := pty.Getsize(os.Stdin)
-			if err != nil {
-				fmt.Printf("error %v\n", err)
-				return 1
+		},
+		"winch": func([]string) int { // Print the window size at start and on every SIGWINCH.
+			winch := make(chan os.Signal, 1)
+			signal.Notify(winch, syscall.SIGWINCH)
+			for {
+				rows, cols, err := pty.Getsize(os.Stdin)
+				if err != nil {
+					fmt.Printf("error %v\n", err)
+					return 1
+				}
+				fmt.Printf("size %d %d\n", rows, cols)
+				<-winch
 			}
-			fmt.Printf("size %d %d\n", rows, cols)
-			<-winch
-		}
-	}
-	fmt.Fprintf(os.Stderr, "unknown helper mode %q\n", mode)
-	return 2
+		},
+	})
 }
 
 // helper returns Options that re-run this test binary in a helper mode.
 func helper(mode string, args ...string) ptyhost.Options {
-	return ptyhost.Options{
-		Argv: append([]string{os.Args[0]}, args...),
-		Env:  append(os.Environ(), helperEnv+"="+mode),
+	argv, env := testchild.Command(mode, args...)
+	return ptyhost.Options{Argv: argv, Env: env}
+}
+
+// startRaw starts a helper mode with plain creack/pty: the baselines.
+func startRaw(b *testing.B, mode string, size int) (*os.File, *exec.Cmd) {
+	argv, env := testchild.Command(mode, strconv.Itoa(size))
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	f, err := pty.Start(cmd)
+	if err != nil {
+		b.Fatal(err)
 	}
+	return f, cmd
 }
 
 // shell returns Options that run script with /bin/sh -c.
@@ -186,27 +183,6 @@ func readAll(t *testing.T, p *ptyhost.Process) []byte {
 		if err != nil {
 			t.Fatalf("ReadChunk: %v (after %q)", err, acc.Bytes())
 		}
-	}
-}
-
-// waitGone waits until process pid is dead: no longer listed, or a zombie
-// waiting for its new parent.
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(testTimeout)
-	for {
-		// Kill with signal 0 fails with ESRCH once the process is gone; a
-		// zombie still answers it, but its state in /proc says Z.
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-			return
-		}
-		if state := leakcheck.State(pid); state == "Z" || state == "X" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d still alive (state %s)", pid, leakcheck.State(pid))
-		}
-		time.Sleep(5 * time.Millisecond) // Polling a condition under a deadline.
 	}
 }
 

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"github.com/yume-cli/yume-cli/ptyhost"
-	"github.com/yume-cli/yume-cli/ptyhost/internal/leakcheck"
 )
 
 func TestProcessReadsEveryByteOf50MiB(t *testing.T) {

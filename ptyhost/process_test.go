@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"github.com/yume-cli/yume-cli/ptyhost"
-	"github.com/yume-cli/yume-cli/ptyhost/internal/leakcheck"
 )
 
 func TestProcessExitStatus(t *testing.T) {
@@ -103,7 +103,7 @@ func TestProcessStopEscalatesToSIGKILL(t *testing.T) {
 	if got, _ := p.Wait(); got != (ptyhost.ExitStatus{Code: -1, Signal: "SIGKILL"}) {
 		t.Errorf("Wait() = %+v; want killed", got)
 	}
-	waitGone(t, p.Pid())
+	leakcheck.WaitGone(t, p.Pid(), testTimeout)
 }
 
 func TestProcessStopReachesGrandchild(t *testing.T) {
@@ -141,7 +141,7 @@ func TestProcessStopReachesGrandchild(t *testing.T) {
 			if err := p.Stop(ptyhost.DefaultGrace); err != nil {
 				t.Fatalf("Stop: %v", err)
 			}
-			waitGone(t, pid)
+			leakcheck.WaitGone(t, pid, testTimeout)
 			select {
 			case <-rest: // Reads ended once the group was gone.
 			case <-time.After(testTimeout):

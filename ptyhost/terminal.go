@@ -32,8 +32,8 @@ type Wrapper interface {
 	Unwrap() Terminal
 }
 
-// as returns the first terminal in t's chain of wrappers that is a T.
-func as[T any](t Terminal) (T, bool) {
+// As returns the first terminal in t's chain of wrappers that is a T.
+func As[T any](t Terminal) (T, bool) {
 	for t != nil {
 		if v, ok := t.(T); ok {
 			return v, true

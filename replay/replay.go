@@ -6,13 +6,13 @@ package replay
 
 import (
 	"context"
+	"github.com/yume-cli/yume-cli/driver"
 	"io"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
-	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
 	"github.com/yume-cli/yume-cli/vt"
 )
@@ -38,8 +38,8 @@ type Options struct {
 
 // Result is what a replay found.
 type Result struct {
-	Outcome ptyhost.Outcome
-	// Err is a driver fault: a *ptyhost.KeysError at the first place the
+	Outcome driver.Outcome
+	// Err is a driver fault: a *driver.KeysError at the first place the
 	// rules typed other keys than the recording, or a dead stdout.
 	Err error
 	// Mismatches are the places where the keys differ.
@@ -53,7 +53,7 @@ type Result struct {
 // from yume-cli's screen model, and no rule types them.
 func Run(ctx context.Context, cast *recordings.Cast, o Options) Result {
 	rp := recordings.NewReplay(withoutReplies(cast))
-	cfg := ptyhost.DriverConfig{
+	cfg := driver.Config{
 		Profile: o.Profile, Out: o.Out, Prompt: o.Prompt, CommandLine: cast.Header.Command,
 		Cols: cast.Header.Width, Rows: cast.Header.Height, Trace: o.Trace,
 	}
@@ -62,7 +62,7 @@ func Run(ctx context.Context, cast *recordings.Cast, o Options) Result {
 		if err := o.Out.Init(string(permission.Default), []string{"Bash"}); err != nil {
 			return err
 		}
-		r.Outcome, r.Err = ptyhost.Replay(ctx, cfg, rp, ptyhost.Script{Answer: o.Answer, InterruptAt: o.InterruptAt, AsRecorded: o.AsRecorded})
+		r.Outcome, r.Err = driver.Replay(ctx, cfg, rp, driver.Script{Answer: o.Answer, InterruptAt: o.InterruptAt, AsRecorded: o.AsRecorded})
 		return r.Err
 	})
 	r.Mismatches, r.Pending = rp.Mismatches(), rp.PendingInput()

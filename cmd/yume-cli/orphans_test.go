@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ func TestNoDaemonLeftBehind(t *testing.T) {
 	if out, err := cmd.Output(); err != nil {
 		t.Fatalf("yume-cli: %v\n%s\n%s", err, out, stderr.String())
 	}
-	waitGone(t, waitPids(t, filepath.Join(dir, "daemon.pid"))[0])
+	leakcheck.WaitGone(t, waitPids(t, filepath.Join(dir, "daemon.pid"))[0], 5*time.Second)
 }
 
 // TestNothingOutlivesSIGKILL: Yume's spawner kills yume-cli with SIGKILL.
@@ -51,15 +52,8 @@ printf 'Keep going? (y/n) '; read a`
 		filepath.Join(dir, "daemon.pid"), filepath.Join(dir, "double.pid"))
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()
-	deadline := time.Now().Add(10 * time.Second)
 	for _, pid := range pids {
-		for alive(pid) && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond) // Polling a condition under a deadline.
-		}
-		if alive(pid) {
-			t.Errorf("process %d outlived a SIGKILL of yume-cli", pid)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
+		leakcheck.WaitGone(t, pid, 10*time.Second)
 	}
 }
 
@@ -103,20 +97,7 @@ func TestEveryEndComes(t *testing.T) {
 			if n := strings.Count(strings.Join(types, ","), "result"); n != 1 {
 				t.Errorf("%d results: %v", n, types)
 			}
-			waitGone(t, waitPids(t, filepath.Join(dir, "a.pid"))[0])
+			leakcheck.WaitGone(t, waitPids(t, filepath.Join(dir, "a.pid"))[0], 5*time.Second)
 		})
-	}
-}
-
-// waitGone fails t if pid is still alive 5 seconds on (and ends it).
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for alive(pid) && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond) // Polling a condition under a deadline.
-	}
-	if alive(pid) {
-		t.Errorf("process %d outlived yume-cli", pid)
-		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }

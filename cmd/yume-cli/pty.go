@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/yume-cli/yume-cli/driver"
 	"os"
 	"slices"
 	"strings"
@@ -94,7 +95,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		// Each turn is stored as it ends: a session killed later keeps them.
 		conv.tap.OnResult = func() { _ = conv.turnEnded("pty", l.session) } // Best effort; the last save reports.
 	}
-	outcome, err := ptyhost.Drive(ctx, ptyhost.DriverConfig{
+	outcome, err := driver.Drive(ctx, driver.Config{
 		Dangers: o.dangers,
 		OnNote: func(m string) {
 			if o.Verbose {

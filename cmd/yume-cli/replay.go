@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/yume-cli/yume-cli/driver"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -185,7 +186,7 @@ func runReplay(o *ReplayOptions) error {
 	}
 	r := replay.Run(context.Background(), cast, ro)
 	bad := reportMismatches(o.IO.ErrOut, cast, r)
-	var ke *ptyhost.KeysError
+	var ke *driver.KeysError
 	if r.Err != nil && !errors.As(r.Err, &ke) {
 		return r.Err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/yume-cli/yume-cli/driver"
 	"io"
 	"strconv"
 	"strings"
@@ -63,7 +64,7 @@ func trimScreen(lines []string) string {
 // the screen showed. It returns how many problems it reported.
 func reportMismatches(w io.Writer, c *recordings.Cast, r replay.Result) int {
 	// The rule and screen of each difference, by its recorded input byte.
-	diffs := map[int]ptyhost.KeysError{}
+	diffs := map[int]driver.KeysError{}
 	for _, ke := range r.Outcome.KeyDiffs {
 		var km *recordings.KeyMismatch
 		if errors.As(ke.Err, &km) {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/yume-cli/yume-cli/driver"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -158,8 +159,8 @@ func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
 	fs.StringVar(&o.Bin, "bin", "", "path of the provider's program (default: looked up in PATH)")
 	fs.IntVar(&o.Cols, "cols", 120, "terminal width the program sees")
 	fs.IntVar(&o.Rows, "rows", 40, "terminal height the program sees")
-	fs.DurationVar(&o.IdleTimeout, "idle-timeout", ptyhost.DefaultIdleTimeout, "end a PTY turn whose program sits at its input box with nothing ending the turn for this long")
-	fs.DurationVar(&o.TurnTimeout, "turn-timeout", ptyhost.DefaultTurnTimeout, "end any turn that runs longer (interrupt and an error result; waiting for approval aside)")
-	fs.DurationVar(&o.ToolTimeout, "tool-timeout", ptyhost.DefaultToolTimeout, "interrupt a command still running after this long (PTY; Ctrl-C or the program's interrupt key): its tool_result keeps the output so far and the turn goes on")
+	fs.DurationVar(&o.IdleTimeout, "idle-timeout", driver.DefaultIdleTimeout, "end a PTY turn whose program sits at its input box with nothing ending the turn for this long")
+	fs.DurationVar(&o.TurnTimeout, "turn-timeout", driver.DefaultTurnTimeout, "end any turn that runs longer (interrupt and an error result; waiting for approval aside)")
+	fs.DurationVar(&o.ToolTimeout, "tool-timeout", driver.DefaultToolTimeout, "interrupt a command still running after this long (PTY; Ctrl-C or the program's interrupt key): its tool_result keeps the output so far and the turn goes on")
 	fs.SortFlags = false
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,29 +44,11 @@ func TestSignalsEndTheStream(t *testing.T) {
 				t.Errorf("events %s", got)
 			}
 			// SIGKILL is delivered asynchronously: allow the kernel a moment.
-			deadline := time.Now().Add(5 * time.Second)
 			for _, pid := range pids {
-				for alive(pid) && time.Now().Before(deadline) {
-					time.Sleep(5 * time.Millisecond) // Polling a condition under a deadline.
-				}
-				if alive(pid) {
-					t.Errorf("process %d survived", pid)
-					_ = syscall.Kill(pid, syscall.SIGKILL)
-				}
+				leakcheck.WaitGone(t, pid, 5*time.Second)
 			}
 		})
 	}
-}
-
-// alive reports a running process: not gone and not a zombie waiting for
-// its (possibly absent) reaper.
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return syscall.Kill(pid, 0) == nil && !isLinux()
-	}
-	fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
 }
 
 func isLinux() bool { _, err := os.Stat("/proc/self/stat"); return err == nil }

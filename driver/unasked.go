@@ -1,7 +1,8 @@
-package ptyhost
+package driver
 
 import (
 	"fmt"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"strconv"
 	"strings"
 
@@ -25,7 +26,7 @@ func (d *driver) waitsForKeys() bool {
 	}
 	// Unread output (one ioctl) first: during a flood it rules out the
 	// /proc walk.
-	return unreadBytes(d.cfg.Term) == 0 && inputWait(d.cfg.Term) == InputReading
+	return ptyhost.UnreadOf(d.cfg.Term) == 0 && ptyhost.InputWaitOf(d.cfg.Term) == ptyhost.InputReading
 }
 
 // checkUnasked looks, on a settled screen where no rule fired, for a
@@ -74,15 +75,6 @@ func (d *driver) unasked(typed string) {
 	d.emitErr(d.out.Notice(msg))
 }
 
-// unreadBytes is how much the program printed that yume-cli has not read
-// yet (0 where the terminal cannot tell).
-func unreadBytes(t Terminal) int {
-	if u, ok := as[interface{ Unread() int }](t); ok {
-		return u.Unread()
-	}
-	return 0
-}
-
 // typedHere is what the recording typed at the screen the driver is at:
 // the input recorded before the next output.
 func (t *replayTerm) typedHere(held bool) string {
@@ -114,7 +106,7 @@ func (d *driver) stillRunning(det *heuristics.Detection) bool {
 	if det.Kind != heuristics.KindConfirm && det.Kind != heuristics.KindMenu || d.cfg.Profile.KeepsRunningWhileAsking() {
 		return false
 	}
-	if _, live := d.src.(*liveSource); !live || d.runningDeferred >= maxRunningDefer || inputWait(d.cfg.Term) != InputRunning {
+	if _, live := d.src.(*liveSource); !live || d.runningDeferred >= maxRunningDefer || ptyhost.InputWaitOf(d.cfg.Term) != ptyhost.InputRunning {
 		d.runningDeferred = 0
 		return false
 	}

@@ -1,12 +1,13 @@
 //go:build unix
 
-package ptyhost_test
+package driver_test
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/yume-cli/yume-cli/driver"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,9 +18,9 @@ import (
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/ptyhost"
-	"github.com/yume-cli/yume-cli/ptyhost/internal/leakcheck"
 )
 
 // event is one parsed stdout line.
@@ -41,7 +42,7 @@ type liveRun struct {
 	uses    []toolUse
 	results map[string]event // tool_use_id -> tool_result block
 	keys    []string         // Go-quoted keys typed for rules (trace)
-	outcome ptyhost.Outcome
+	outcome driver.Outcome
 	err     error
 }
 
@@ -139,7 +140,7 @@ func driveProfile(t *testing.T, dir string, prof *heuristics.Profile, mode permi
 		t.Fatal(err)
 	}
 	var r liveRun
-	r.outcome, r.err = ptyhost.Drive(ctx, ptyhost.DriverConfig{
+	r.outcome, r.err = driver.Drive(ctx, driver.Config{
 		Term: proc, Profile: prof, Out: w, Controls: controls, Mode: mode,
 		CommandLine: strings.Join(argv, " "), Cols: 100, Rows: 30, Trace: &trace, Prompt: "say hello",
 	})

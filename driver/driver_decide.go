@@ -1,8 +1,9 @@
-package ptyhost
+package driver
 
 import (
 	"errors"
 	"fmt"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"maps"
 	"strings"
 
@@ -229,7 +230,7 @@ func (d *driver) ask(det *heuristics.Detection) {
 		d.tr.state(fmt.Sprintf("question %d: the call comes from the screen (nothing in the program's record yet)", p.n))
 		d.rec.orphans = append(d.rec.orphans, orphan{toolUse: p.id, tool: p.tool, command: command})
 	}
-	if m, ok := as[Marker](d.cfg.Term); ok {
+	if m, ok := ptyhost.As[ptyhost.Marker](d.cfg.Term); ok {
 		m.Mark(fmt.Sprintf("question %d: %s", p.n, command))
 	}
 	danger := d.policy.Assess(p.tool, p.input)

@@ -1,4 +1,4 @@
-package ptyhost
+package driver
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 // typingDriver is a driver that can type: its stdout, trace and notes.
 func typingDriver(p *heuristics.Profile) (d *driver, out, trace *bytes.Buffer, notes *[]string) {
 	out, trace, notes = &bytes.Buffer{}, &bytes.Buffer{}, &[]string{}
-	d = &driver{cfg: DriverConfig{Profile: p, OnNote: func(m string) { *notes = append(*notes, m) }},
+	d = &driver{cfg: Config{Profile: p, OnNote: func(m string) { *notes = append(*notes, m) }},
 		screen: vt.NewScreen(40, 5), out: emit.NewWriter(out, emit.Config{}), clock: &virtualClock{}}
 	d.tr = newTracer(trace, d)
 	return d, out, trace, notes

@@ -1,6 +1,6 @@
 //go:build unix
 
-package ptyhost_test
+package driver_test
 
 import (
 	"os"

@@ -1,8 +1,9 @@
-package ptyhost
+package driver
 
 import (
 	"errors"
 	"fmt"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"io"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -120,7 +121,7 @@ func (d *driver) abort(reason string, interrupted bool) {
 // finishExit ends the session after the program's output ended.
 func (d *driver) finishExit(readErr error) (Outcome, error) {
 	switch {
-	case errors.Is(readErr, errTerminalHeld):
+	case errors.Is(readErr, ptyhost.ErrTerminalHeld):
 		d.tr.state(readErr.Error())
 	case !errors.Is(readErr, io.EOF):
 		d.tr.state("reading the terminal failed: " + readErr.Error())
@@ -145,7 +146,7 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	d.endCapture(nil)
 	st, stopped, err := d.waitExit()
 	if err != nil {
-		st = ExitStatus{Code: -1, Why: err.Error()}
+		st = ptyhost.ExitStatus{Code: -1, Why: err.Error()}
 	}
 	d.outcome.Exit = st
 	if d.fault != nil {
@@ -163,8 +164,8 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 			r.Text = why
 		}
 		d.emitErr(d.out.SystemError(why))
-	} else if errors.Is(readErr, errTerminalHeld) {
-		d.emitErr(d.out.Notice(errTerminalHeld.Error() + "; yume-cli ends it"))
+	} else if errors.Is(readErr, ptyhost.ErrTerminalHeld) {
+		d.emitErr(d.out.Notice(ptyhost.ErrTerminalHeld.Error() + "; yume-cli ends it"))
 	}
 	if r.Text == "" {
 		r.Text = st.String()
@@ -179,4 +180,11 @@ func (d *driver) finishEarly() (Outcome, error) {
 		_ = d.cfg.Term.Close() // Best effort.
 	}
 	return d.outcome, d.fault
+}
+
+// waitExit returns how the program ended once its output has ended.
+func (d *driver) waitExit() (ptyhost.ExitStatus, bool, error) {
+	return ptyhost.WaitExit(d.cfg.Term, func() {
+		d.tr.state("the program closed its terminal and kept running: stopping it")
+	})
 }

@@ -1,12 +1,13 @@
 //go:build unix
 
-package ptyhost_test
+package driver_test
 
 import (
 	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/yume-cli/yume-cli/driver"
 	"io"
 	"os"
 	"os/exec"
@@ -21,6 +22,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/internal/testchild"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/ptyhost"
 )
@@ -76,7 +78,7 @@ func driveColorPrompt(tb testing.TB, size int, prof *heuristics.Profile) time.Du
 	sink := &stampSink{}
 	tee := &stampTerm{Terminal: proc}
 	w := emit.NewWriter(sink, emit.Config{})
-	out, err := ptyhost.Drive(context.Background(), ptyhost.DriverConfig{
+	out, err := driver.Drive(context.Background(), driver.Config{
 		Term: tee, Profile: prof, Out: w, Mode: permission.Auto, CommandLine: "colorprompt",
 	})
 	if err != nil || out.Questions != 1 || !out.Exit.Success() {
@@ -156,11 +158,11 @@ func BenchmarkPTYPath(b *testing.B) {
 	b.ReportMetric(mbs(drained), "raw-MB/s")
 }
 
-// startRaw starts a helper mode with plain creack/pty: the baselines.
+// startRaw starts a helper mode with plain creack/pty: the baseline.
 func startRaw(b *testing.B, mode string, size int) (*os.File, *exec.Cmd) {
-	opts := helper(mode, strconv.Itoa(size))
-	cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
-	cmd.Env = opts.Env
+	argv, env := testchild.Command(mode, strconv.Itoa(size))
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
 	f, err := pty.Start(cmd)
 	if err != nil {
 		b.Fatal(err)

@@ -1,4 +1,4 @@
-package ptyhost
+package driver
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 )
 
 // The screen says when, the record says what. With the program's own
-// record of the session (DriverConfig.Record), a question on screen is
+// record of the session (Config.Record), a question on screen is
 // reported with the exact input of the call the record holds, a call's
 // output comes from the record (all of it, not what the TUI folded), calls
 // the program ran without asking are reported too, and the record's end

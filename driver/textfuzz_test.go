@@ -1,12 +1,13 @@
 //go:build unix
 
-package ptyhost_test
+package driver_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/yume-cli/yume-cli/driver"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -23,9 +24,9 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/ptyhost"
-	"github.com/yume-cli/yume-cli/ptyhost/internal/leakcheck"
 )
 
 // TestTypedTextFuzz: hostile and careless text from the GUI and the flags
@@ -215,7 +216,11 @@ const fuzzProfile = `name: textfuzz
 quiet_ms: 10
 ready: '(?m)^READY>$'
 newline: %s
+quit: '<C-d>'
 rules:
+  - name: bye
+    match: '(?m)^bye$'
+    kind: done
   - name: input
     match: '(?m)^INPUT-\d>$'
     kind: input
@@ -265,7 +270,7 @@ func fuzzSession(t *testing.T, dir string, i int, seed int64) {
 	defer cancel()
 	w := emit.NewWriter(out, emit.Config{Model: "test"})
 	_ = w.Init(string(permission.Default), []string{"Bash"})
-	outcome, err := ptyhost.Drive(ctx, ptyhost.DriverConfig{
+	outcome, err := driver.Drive(ctx, driver.Config{
 		Term: proc, Profile: prof, Out: w, Controls: out.controls, Mode: permission.Default,
 		Prompt: c.prompt, CommandLine: "textlog", Cols: 80, Rows: 24, Trace: &trace,
 		OnNote: func(m string) { notesMu.Lock(); notes = append(notes, m); notesMu.Unlock() },
@@ -295,6 +300,7 @@ func fuzzSession(t *testing.T, dir string, i int, seed int64) {
 		}
 	}
 	want.WriteString(map[bool]string{true: "y\r", false: "n\r"}[c.approve])
+	want.WriteString("\x04") // the quit key, once the turn is done
 	if got := string(logged); got != want.String() {
 		at := 0
 		for at < min(len(got), want.Len()) && got[at] == want.String()[at] {
@@ -384,7 +390,13 @@ func textLog(args []string) int {
 		return 1
 	}
 	screen('0', "bye\r\n")
-	in.linger(150 * time.Millisecond) // anything typed after the last answer is logged too
+	// The turn's done rule reads "bye" and types the quit key (Ctrl-D):
+	// anything typed after the last answer comes before it, and is logged.
+	for !bytes.ContainsRune(in.buf, 0x04) {
+		if !in.more() {
+			return 1
+		}
+	}
 	return 0
 }
 
@@ -449,18 +461,4 @@ func (in *loggedInput) answer() byte {
 	}
 	in.buf = in.buf[2:]
 	return a
-}
-
-// linger logs what else arrives for d.
-func (in *loggedInput) linger(d time.Duration) {
-	done := make(chan struct{})
-	go func() {
-		for in.more() {
-		}
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(d):
-	}
 }

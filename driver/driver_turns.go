@@ -1,4 +1,4 @@
-package ptyhost
+package driver
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/yume-cli/yume-cli/heuristics"
 )
 
-// Persistent sessions (DriverConfig.Persistent): the program stays open
+// Persistent sessions (Config.Persistent): the program stays open
 // between turns. Each user frame is a turn: its prompt is typed into the
 // program's input box once the profile's ready screen shows, and the turn
 // ends with its result where a one-turn session would quit. Between turns

@@ -1,7 +1,8 @@
-package ptyhost
+package driver
 
 import (
 	"context"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -41,14 +42,14 @@ type liveSource struct {
 	held   <-chan time.Time
 }
 
-func newLiveSource(t Terminal, controls <-chan emit.Control) *liveSource {
+func newLiveSource(t ptyhost.Terminal, controls <-chan emit.Control) *liveSource {
 	return &liveSource{clock: &wallClock{start: time.Now()}, wake: make(chan struct{}, 1),
-		ends: make(chan event, 1), controls: controls, exited: exitedChan(t)}
+		ends: make(chan event, 1), controls: controls, exited: ptyhost.Exited(t)}
 }
 
 // start reads t, parsing its output into screen. The caller, the driver,
 // holds mu from here on, as next expects.
-func (s *liveSource) start(t Terminal, screen io.Writer) {
+func (s *liveSource) start(t ptyhost.Terminal, screen io.Writer) {
 	s.screen = screen
 	s.mu.Lock()
 	go s.read(t)
@@ -56,7 +57,7 @@ func (s *liveSource) start(t Terminal, screen io.Writer) {
 
 // read parses the terminal's chunks as they come, then hands on how its
 // output ended.
-func (s *liveSource) read(t Terminal) {
+func (s *liveSource) read(t ptyhost.Terminal) {
 	for {
 		data, _, err := t.ReadChunk()
 		if len(data) > 0 {
@@ -159,7 +160,7 @@ func (s *liveSource) wait(ctx context.Context, deadline time.Duration, timeout <
 	case e = <-s.ends:
 		return e, true
 	case <-s.exited:
-		s.exited, s.held = nil, time.After(heldGrace)
+		s.exited, s.held = nil, time.After(ptyhost.HeldGrace)
 		return event{}, false
 	case <-s.held:
 		select {
@@ -167,14 +168,14 @@ func (s *liveSource) wait(ctx context.Context, deadline time.Duration, timeout <
 			return e, true
 		default:
 		}
-		s.held = time.After(heldGrace) // printing goes on: look again later
+		s.held = time.After(ptyhost.HeldGrace) // printing goes on: look again later
 		s.mu.Lock()
 		printed := s.outAt != 0
 		s.mu.Unlock()
 		if printed {
 			return event{}, false
 		}
-		return event{kind: evEnd, err: errTerminalHeld}, true
+		return event{kind: evEnd, err: ptyhost.ErrTerminalHeld}, true
 	case f, open := <-s.controls:
 		if !open {
 			s.controls = nil

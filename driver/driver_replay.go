@@ -1,8 +1,9 @@
-package ptyhost
+package driver
 
 import (
 	"bytes"
 	"context"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -52,7 +53,7 @@ type Script struct {
 //
 // Writes that are terminal-query replies (StripQueryReplies) are not
 // compared: strip them from the recorded input too before building rec.
-func Replay(ctx context.Context, cfg DriverConfig, rec Recorded, script Script) (Outcome, error) {
+func Replay(ctx context.Context, cfg Config, rec Recorded, script Script) (Outcome, error) {
 	src := &replaySource{term: &replayTerm{rec: rec}, script: script, clock: &virtualClock{}}
 	cfg.Term = src.term
 	return newDriver(cfg, src, src.clock).run(ctx)
@@ -103,9 +104,9 @@ func (t *replayTerm) TypedUntil() time.Duration {
 // recorded size, which the replay source follows.
 func (t *replayTerm) Resize(cols, rows int) error { return nil }
 
-func (t *replayTerm) Wait() (ExitStatus, error) {
+func (t *replayTerm) Wait() (ptyhost.ExitStatus, error) {
 	code, sig := t.rec.ExitCode()
-	return ExitStatus{Code: code, Signal: sig}, nil
+	return ptyhost.ExitStatus{Code: code, Signal: sig}, nil
 }
 
 func (t *replayTerm) Close() error { return t.rec.Close() }

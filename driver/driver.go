@@ -1,7 +1,8 @@
-package ptyhost
+package driver
 
 import (
 	"context"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"io"
 	"time"
 
@@ -11,9 +12,9 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// DriverConfig wires a terminal to the heuristics and the emitter.
-type DriverConfig struct {
-	Term    Terminal
+// Config wires a terminal to the heuristics and the emitter.
+type Config struct {
+	Term    ptyhost.Terminal
 	Profile *heuristics.Profile
 	Out     *emit.Writer
 	// Controls carries the GUI's frames; nil means there is no control
@@ -92,7 +93,7 @@ const (
 
 // Outcome is how a driven session ended.
 type Outcome struct {
-	Exit        ExitStatus
+	Exit        ptyhost.ExitStatus
 	Questions   int
 	Denials     int
 	Interrupted bool
@@ -126,9 +127,9 @@ const soon = 2 * time.Millisecond
 // Drive runs a live session until the program exits or ctx is cancelled,
 // and ends the turn with exactly one result. It returns an error only for
 // a fault of the driver itself (a dead stdout).
-func Drive(ctx context.Context, cfg DriverConfig) (Outcome, error) {
-	keys := newKeyWriter(cfg.Term)
-	defer keys.stop()
+func Drive(ctx context.Context, cfg Config) (Outcome, error) {
+	keys := ptyhost.NewKeyWriter(cfg.Term)
+	defer keys.Stop()
 	cfg.Term = keys
 	src := newLiveSource(cfg.Term, cfg.Controls)
 	d := newDriver(cfg, src, src.clock)

@@ -1,10 +1,11 @@
 //go:build unix
 
-package ptyhost_test
+package driver_test
 
 import (
 	"bytes"
 	"context"
+	"github.com/yume-cli/yume-cli/driver"
 	"strings"
 	"sync"
 	"testing"
@@ -57,9 +58,9 @@ func TestDriveNeverBlocksOnTheProgram(t *testing.T) {
 	controls := make(chan emit.Control, 1)
 	trace := &replyCounter{want: 20000, reached: make(chan struct{})}
 	reached := trace.reached
-	ended := make(chan ptyhost.Outcome, 1)
+	ended := make(chan driver.Outcome, 1)
 	go func() {
-		o, _ := ptyhost.Drive(context.Background(), ptyhost.DriverConfig{Term: proc, Profile: prof, Out: w,
+		o, _ := driver.Drive(context.Background(), driver.Config{Term: proc, Profile: prof, Out: w,
 			Controls: controls, Mode: permission.Default, Cols: 80, Rows: 24, Trace: trace})
 		ended <- o
 	}()

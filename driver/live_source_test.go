@@ -1,17 +1,18 @@
-package ptyhost
+package driver
 
 import (
 	"bytes"
 	"context"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"io"
 	"testing"
 	"time"
 )
 
-// chanTerm is a Terminal whose output comes from a channel; a closed
+// chanTerm is a ptyhost.Terminal whose output comes from a channel; a closed
 // channel is the end of output.
 type chanTerm struct {
-	Terminal
+	ptyhost.Terminal
 	out chan []byte
 }
 

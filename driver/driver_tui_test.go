@@ -1,10 +1,11 @@
 //go:build unix
 
-package ptyhost_test
+package driver_test
 
 import (
 	"bytes"
 	"context"
+	"github.com/yume-cli/yume-cli/driver"
 	"testing"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -225,7 +226,7 @@ func TestDriveResumedEarlierAnswer(t *testing.T) {
 		w := emit.NewWriter(&out, emit.Config{})
 		_ = w.Init("default", []string{"Bash"})
 		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-		_, err = ptyhost.Drive(ctx, ptyhost.DriverConfig{Term: proc, Profile: prof, Out: w, Mode: permission.Default,
+		_, err = driver.Drive(ctx, driver.Config{Term: proc, Profile: prof, Out: w, Mode: permission.Default,
 			EarlierAnswers: c.earlier, Cols: 80, Rows: 24})
 		cancel()
 		proc.Close()

@@ -1,4 +1,4 @@
-package ptyhost
+package driver
 
 import (
 	"errors"
@@ -67,7 +67,7 @@ type pending struct {
 }
 
 type driver struct {
-	cfg    DriverConfig
+	cfg    Config
 	out    *emit.Writer
 	screen *vt.Screen
 	engine *heuristics.Engine
@@ -141,7 +141,7 @@ type driver struct {
 	fault         error // a driver fault that ends the session
 }
 
-func newDriver(cfg DriverConfig, src source, clk clock) *driver {
+func newDriver(cfg Config, src source, clk clock) *driver {
 	cols, rows := cfg.Cols, cfg.Rows
 	if cols <= 0 || rows <= 0 {
 		cols, rows = 120, 40
