@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
 	"github.com/yume-cli/yume-cli/replay"
 	"github.com/yume-cli/yume-cli/vt"

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
-	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // exitError ends the process with code after its message (if any) was

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/yume-cli/yume-cli/emit/emittest"
-	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // runMain runs the command line in memory and returns exit code, stdout, stderr.
