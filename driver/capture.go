@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/heuristics"
 )
 
 // capture collects what a program printed after an approval: the tool's
@@ -70,4 +72,104 @@ func (c *capture) text() string {
 		b.WriteByte('\n')
 	}
 	return strings.TrimRight(b.String(), " \n")
+}
+
+// startCapture begins collecting a command's output. Lines leaving the
+// screen are turned into text only while a capture runs: the screen's hot
+// path stays free of it otherwise.
+func (d *driver) startCapture(c *capture) {
+	d.to(stateCapturing, "capturing the output of "+c.id)
+	d.t.capture = c
+	d.at[timerTool] = d.now() + d.cfg.ToolTimeout
+	if !d.screenResults {
+		d.screen.OnRetire(d.onRetire)
+	}
+}
+
+// stopCapture detaches the capture; to() calls it when capturing ends.
+func (d *driver) stopCapture() *capture {
+	c := d.t.capture
+	d.t.capture, d.at[timerTool] = nil, 0
+	d.screen.OnRetire(nil)
+	return c
+}
+
+// onRetire receives every line that leaves the visible screen, in order;
+// Retired already counts it.
+func (d *driver) onRetire(line string) {
+	if c := d.t.capture; c != nil && d.screen.Retired()-1 >= c.mark {
+		c.add(line)
+	}
+}
+
+// endCapture emits the captured output as the tool_result; the visible part
+// stops before the rows of det (the next question), or at the screen's end.
+// The caller moves the state on.
+func (d *driver) endCapture(det *heuristics.Detection) {
+	if c := d.finishCapture(det); c != nil {
+		text := c.text()
+		if text == "" && d.screenResults { // no result rule fired
+			text = noOutput
+		}
+		d.emitErr(d.out.ToolResult(c.id, text, false))
+	}
+}
+
+// finishCapture detaches the capture and adds the visible rows it covers.
+func (d *driver) finishCapture(det *heuristics.Detection) *capture {
+	if d.t.capture == nil {
+		return nil
+	}
+	c := d.stopCapture()
+	if d.screenResults {
+		return c // a TUI's rows are its layout, not the output
+	}
+	end := d.screen.Rows()
+	if det != nil {
+		if rows := visibleRows(det.Rows); len(rows) > 0 {
+			end = rows[0]
+		}
+	}
+	for r := 0; r < end; r++ {
+		if d.screen.Retired()+uint64(r) >= c.mark {
+			c.add(d.screen.Line(r))
+		}
+	}
+	return c
+}
+
+// noOutput is the tool_result of an approved command whose output the TUI
+// did not show before its turn ended.
+const noOutput = "(the program showed no output for this command)"
+
+// readsResults reports whether the profile reads command output from the
+// screen (a result rule) instead of from retired lines.
+func readsResults(p *heuristics.Profile) bool {
+	for _, r := range p.Rules {
+		if r.Kind == heuristics.KindResult {
+			return true
+		}
+	}
+	return false
+}
+
+// result ends the capture with the output a result rule read.
+func (d *driver) result(det *heuristics.Detection) {
+	if d.st != stateCapturing {
+		return // not after an approval: an old block still on screen
+	}
+	if d.logFound() && d.logHas(d.t.capture.id) {
+		d.tr.state("a result rule fired; the output comes from the provider's session log")
+		return
+	}
+	c := d.stopCapture()
+	for _, l := range strings.Split(det.Output, "\n") {
+		c.add(l)
+	}
+	text := c.text()
+	if text == "" {
+		text = noOutput
+	}
+	d.toIdle("the output of " + c.id + " is shown")
+	d.emitErr(d.out.ToolResult(c.id, text, false))
 }

@@ -1,14 +1,27 @@
+// Package driver drives a program through its terminal: it reads what the
+// program draws into a screen, asks the rules what the screen means, turns
+// a question into a tool_use and the GUI's answer into keys, and captures
+// what follows as the tool_result. The same loop runs a live program
+// (ptyhost) and a recording (replay) on the recording's own clock.
+//
+// Its state is a composition: the session (driver: what lives across
+// turns), the running turn (a new value each turn, so nothing is reset by
+// hand), and named parts, each in its own file with its fields and its
+// deadline: prompt submission (prompt.go), the question (question.go), the
+// capture (capture.go), the provider's session log (sessionlog.go),
+// quitting (quit.go), retries of dropped keys (retry.go). Every deadline
+// is a row of one table (deadlines.go).
 package driver
 
 import (
 	"context"
-	"github.com/yume-cli/yume-cli/ptyhost"
 	"io"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
@@ -34,24 +47,25 @@ type Config struct {
 	Cols, Rows  int
 	Quiet       time.Duration // settle period; 0 = the profile's, else 40ms
 	Trace       io.Writer     // one JSON line per decision; nil = off
-	// Record is the program's own record of the session (nil: none): the
+	// SessionLog is the provider's own log of the session (nil: none): the
 	// exact calls, their whole output and the end of the turn come from
-	// it (driver_record.go).
-	Record transcript.Source
+	// it (sessionlog.go). Not to be confused with yume-cli's asciicast
+	// (--record), which the terminal writes (ptyhost.Marker).
+	SessionLog transcript.Source
 	// UnaskedBy says who let a call run that the program did not ask
 	// about ("claude auto mode"), in that call's report.
 	UnaskedBy string
-	// UnaskedAfter reports a recorded call that has run this long with no
+	// UnaskedAfter reports a logged call that has run this long with no
 	// question on screen as run without asking, before its result: for a
 	// program in its own auto mode, which asks nothing. 0 waits for the
 	// result (a program that may still ask, in a dialog no rule knows).
 	UnaskedAfter time.Duration
-	// RecordAfterRun: the record holds a call only once it ran, so a
-	// question does not wait for it (driver_record.go).
-	RecordAfterRun bool
-	// RecordEndsTurns: the record marks each turn's end, so a done rule on
-	// screen waits for it; otherwise done rules end turns.
-	RecordEndsTurns bool
+	// LogAfterRun: the session log holds a call only once it ran, so a
+	// question does not wait for it (sessionlog.go).
+	LogAfterRun bool
+	// LogEndsTurns: the session log marks each turn's end, so a done rule
+	// on screen waits for it; otherwise done rules end turns.
+	LogEndsTurns bool
 	// IdleTimeout ends a turn whose program is back at its ready input
 	// box, not busy, with nothing ending the turn (default 5s).
 	IdleTimeout time.Duration
@@ -63,7 +77,7 @@ type Config struct {
 	// so and keeps the output so far, and the turn goes on (default 120s).
 	ToolTimeout time.Duration
 	// Persistent keeps the program open between turns: each user frame on
-	// Controls is a turn (driver_turns.go). Without a Prompt the session
+	// Controls is a turn (persistent.go). Without a Prompt the session
 	// starts between turns.
 	Persistent bool
 	// OnTurn hears each persistent turn's prompt as the turn starts.
@@ -72,8 +86,8 @@ type Config struct {
 	// which the program shows again when it starts: a done rule that
 	// reads one of them is not this turn's end.
 	EarlierAnswers []string
-	// OnSession hears the program's own session id when its record names
-	// it (a program that picks its own, like Codex).
+	// OnSession hears the program's own session id when its session log
+	// names it (a program that picks its own, like Codex).
 	OnSession func(id string)
 	// OnNote hears what the user may want to know but the GUI need not
 	// (yume-cli prints it on stderr with --verbose): control characters
@@ -98,8 +112,8 @@ type Outcome struct {
 	Denials     int
 	Interrupted bool
 	Failed      bool // the turn ended on a screen yume-cli cannot answer
-	// ProviderSession is the program's own session id, when its record
-	// names it (a program that picks its own, like Codex).
+	// ProviderSession is the program's own session id, when its session
+	// log names it (a program that picks its own, like Codex).
 	ProviderSession string
 	// KeyDiffs are, in a replay, the answers the recording gave otherwise
 	// than the rules would have (a different decision), with the rule and
@@ -119,11 +133,6 @@ func (o Outcome) Summary() string {
 	return o.Exit.String()
 }
 
-// soon is how long output must pause before rules that wait on the cursor
-// (cursor: end) are tried: short enough for a fast tool_use, long enough
-// to skip the middle of a burst.
-const soon = 2 * time.Millisecond
-
 // Drive runs a live session until the program exits or ctx is cancelled,
 // and ends the turn with exactly one result. It returns an error only for
 // a fault of the driver itself (a dead stdout).
@@ -133,7 +142,7 @@ func Drive(ctx context.Context, cfg Config) (Outcome, error) {
 	cfg.Term = keys
 	src := newLiveSource(cfg.Term, cfg.Controls)
 	d := newDriver(cfg, src, src.clock)
-	src.start(cfg.Term, d.screen)
+	src.start(d.screen)
 	return d.run(ctx)
 }
 
@@ -143,7 +152,7 @@ func Drive(ctx context.Context, cfg Config) (Outcome, error) {
 func (d *driver) run(ctx context.Context) (Outcome, error) {
 	defer d.src.stop()
 	for {
-		ev := d.src.next(ctx, d.deadline(), d.pending)
+		ev := d.src.next(ctx, d.at.next(), d.t.pending)
 		if ev.fed {
 			// Already on the screen: it moves the pause deadlines on
 			// before anything due by now is evaluated.
@@ -168,9 +177,9 @@ func (d *driver) run(ctx context.Context) (Outcome, error) {
 			d.control(ev.control, ev.ok)
 		case evAnswer:
 			if ev.asRecorded {
-				ev.answer = d.recordedAnswer(d.pending)
+				ev.answer = d.recordedAnswer(d.t.pending)
 			}
-			d.answer(d.pending, ev.answer)
+			d.answer(d.t.pending, ev.answer)
 		case evCancel:
 			d.interrupt("interrupted: yume-cli received a signal")
 		case evTimer: // advance did the work

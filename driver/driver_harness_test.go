@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/yume-cli/yume-cli/driver"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/heuristics"
@@ -118,6 +118,14 @@ func driveRevising(t *testing.T, dir, profile string, mode permission.Mode, deci
 // sent on the control channel before the session starts (e.g. a prompt).
 func driveProfile(t *testing.T, dir string, prof *heuristics.Profile, mode permission.Mode, decide decision, revise map[int]string, first []emit.Control, argv ...string) liveRun {
 	t.Helper()
+	return driveWith(t, dir, prof, mode, decide, revise, first, nil, argv...)
+}
+
+// driveWith is driveProfile with the driver's configuration changed by
+// tweak (nil: as it is).
+func driveWith(t *testing.T, dir string, prof *heuristics.Profile, mode permission.Mode, decide decision, revise map[int]string, first []emit.Control,
+	tweak func(*driver.Config), argv ...string) liveRun {
+	t.Helper()
 	leakcheck.Check(t)
 	proc, err := ptyhost.Start(ptyhost.Options{Argv: argv, Dir: dir, Env: testEnv(), Cols: 100, Rows: 30})
 	if err != nil {
@@ -140,10 +148,14 @@ func driveProfile(t *testing.T, dir string, prof *heuristics.Profile, mode permi
 		t.Fatal(err)
 	}
 	var r liveRun
-	r.outcome, r.err = driver.Drive(ctx, driver.Config{
+	cfg := driver.Config{
 		Term: proc, Profile: prof, Out: w, Controls: controls, Mode: mode,
 		CommandLine: strings.Join(argv, " "), Cols: 100, Rows: 30, Trace: &trace, Prompt: "say hello",
-	})
+	}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	r.outcome, r.err = driver.Drive(ctx, cfg)
 	if ctx.Err() != nil {
 		t.Fatalf("session did not end within %v; trace:\n%s", testTimeout, trace.String())
 	}

@@ -5,9 +5,13 @@ package driver_test
 import (
 	"bytes"
 	"context"
-	"github.com/yume-cli/yume-cli/driver"
+	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
@@ -239,13 +243,12 @@ func TestDriveResumedEarlierAnswer(t *testing.T) {
 	}
 }
 
-// fakeDropsEnter ignores the first Enter after a prompt, as a TUI busy
-// drawing the paste may (Gemini on a loaded machine): the screen does not
-// move, so the driver types Enter again.
-// fakeDropsEnter is an input box that takes the second Enter only. With
-// "redraw" it echoes what is typed and, on the Enter it drops, redraws its
-// input row as it was (as an Ink TUI does): the screen moved, but the
-// prompt is still in the box.
+// fakeDropsEnter is an input box that drops the first Enter after a
+// prompt, as a TUI busy drawing the paste may (Gemini on a loaded
+// machine). With "redraw" it echoes what is typed and, on the Enter it
+// drops, redraws its input row as it was (as an Ink TUI does). It ends on
+// a second Enter or on Ctrl-D (the profile's quit keys), and writes what
+// it read to the file argv[2].
 const fakeDropsEnter = `import os, sys, termios, tty
 redraw = sys.argv[1] == "redraw"
 old = termios.tcgetattr(0)
@@ -254,6 +257,8 @@ os.write(1, b"\x1b[?2004hREADY> ")
 buf, enters = b"", 0
 while enters < 2:
     c = os.read(0, 1)
+    if c == b"\x04":
+        break
     if c == b"\r":
         enters += 1
         if redraw and enters == 1:
@@ -263,7 +268,8 @@ while enters < 2:
         if redraw and c.isalpha():
             os.write(1, c)
 termios.tcsetattr(0, termios.TCSADRAIN, old)
-os.write(1, b"\r\ngot:" + buf.replace(b"\x1b", b"^[") + b" enters:%d\r\n" % enters)
+open(sys.argv[2], "wb").write(buf.replace(b"\x1b", b"^[") + b" enters:%d" % enters)
+os.write(1, b"\r\nbye\r\n")
 `
 
 // fakeSlowDraw draws a paste 300 ms after it came (a TUI on a loaded
@@ -320,21 +326,63 @@ func TestDriveEntersAfterThePromptIsDrawn(t *testing.T) {
 	}
 }
 
+// TestDriveRetypesALostSubmit: a lost Enter is typed again only where the
+// profile says its program drops keys, and only when nothing on screen
+// changed since it was typed; a program that redrew its input box (the
+// Enter may have been taken) or that does not drop keys never gets a
+// second Enter, which would answer the next "[Y/n]" question.
 func TestDriveRetypesALostSubmit(t *testing.T) {
-	prof := inputBox(t)
-	for _, box := range []string{"silent", "redraw"} {
-		t.Run(box, func(t *testing.T) {
+	for _, c := range []struct {
+		box       string
+		dropsKeys bool
+		want      string // what the program read
+		enters    int    // Enters yume-cli typed
+	}{
+		{"silent", true, "^[[200~hello^[[201~ enters:2", 2},
+		{"silent", false, "^[[200~hello^[[201~ enters:1", 1},
+		{"redraw", true, "^[[200~hello^[[201~ enters:1", 1},
+		{"redraw", false, "^[[200~hello^[[201~ enters:1", 1},
+	} {
+		t.Run(fmt.Sprintf("%s/drops_keys=%v", c.box, c.dropsKeys), func(t *testing.T) {
+			prof, err := heuristics.ParseProfile("box.yaml", fmt.Appendf(nil, `name: box
+description: a test input box that may drop the prompt's Enter
+ready: '(?m)^READY>'
+quit: '<C-d>'
+drops_keys: %v
+rules: []
+`, c.dropsKeys))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			read := filepath.Join(dir, "read")
 			first := []emit.Control{{Kind: emit.ControlUser, Text: "hello"}}
-			r := driveProfile(t, t.TempDir(), prof, permission.Default, nil, nil, first, "python3", "-c", fakeDropsEnter, box)
+			idle := func(cfg *driver.Config) { cfg.IdleTimeout = 1500 * time.Millisecond }
+			r := driveWith(t, dir, prof, permission.Default, nil, nil, first, idle, "python3", "-c", fakeDropsEnter, c.box, read)
 			if r.err != nil {
 				t.Fatal(r.err)
 			}
-			if got := r.result(t).str("result"); got != "got:^[[200~hello^[[201~ enters:2" {
-				t.Errorf("the program received %q, want the prompt and a second Enter", got)
+			got, err := os.ReadFile(read)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if !contains(r.keys, `submit prompt again "\r"`) {
-				t.Errorf("keys = %q, want Enter typed again", r.keys)
+			if string(got) != c.want {
+				t.Errorf("the program read %q, want %q", got, c.want)
+			}
+			if n := count(r.keys, `submit prompt "\r"`); n != c.enters {
+				t.Errorf("yume-cli typed Enter %d times, want %d (keys %q)", n, c.enters, r.keys)
 			}
 		})
 	}
+}
+
+// count is how many of list are s.
+func count(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
 }

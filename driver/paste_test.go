@@ -15,7 +15,7 @@ import (
 func typingDriver(p *heuristics.Profile) (d *driver, out, trace *bytes.Buffer, notes *[]string) {
 	out, trace, notes = &bytes.Buffer{}, &bytes.Buffer{}, &[]string{}
 	d = &driver{cfg: Config{Profile: p, OnNote: func(m string) { *notes = append(*notes, m) }},
-		screen: vt.NewScreen(40, 5), out: emit.NewWriter(out, emit.Config{}), clock: &virtualClock{}}
+		screen: vt.NewScreen(40, 5), out: emit.NewWriter(out, emit.Config{}), clock: &virtualClock{}, t: newTurn("")}
 	d.tr = newTracer(trace, d)
 	return d, out, trace, notes
 }

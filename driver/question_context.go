@@ -30,8 +30,8 @@ func (d *driver) rowsBefore(row int) string {
 		n = 20
 	}
 	from := max(row-n, 0)
-	if retired := d.screen.Retired(); d.answerMark > retired {
-		from = max(from, int(d.answerMark-retired))
+	if retired := d.screen.Retired(); d.t.answerMark > retired {
+		from = max(from, int(d.t.answerMark-retired))
 	}
 	var lines []string
 	for r := from; r < row; r++ {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/yume-cli/yume-cli/driver"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -20,13 +19,13 @@ import (
 	"time"
 	"unicode"
 
-	"golang.org/x/term"
-
+	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/ptyhost"
+	"golang.org/x/term"
 )
 
 // TestTypedTextFuzz: hostile and careless text from the GUI and the flags

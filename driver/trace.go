@@ -51,7 +51,7 @@ func (t *tracer) write(l traceLine) {
 	}
 	l.TimeMS = float64(t.d.now().Microseconds()) / 1000
 	l.State = t.d.st.String()
-	if t.d.settling && t.d.st != stateEnded {
+	if t.d.t.settling && t.d.st != stateEnded {
 		l.Typing = true
 	}
 	_ = t.enc.Encode(redactTrace(l)) // Best effort: tracing never stops a session.
@@ -109,8 +109,8 @@ func (t *tracer) keys(why, rule string, b []byte) {
 	t.write(traceLine{Event: "keys", Why: why, Rule: rule, Keys: strconv.Quote(string(b))})
 }
 
-// record traces an event read from the program's record.
-func (t *tracer) record(e transcript.Event) {
+// log traces an event read from the provider's session log.
+func (t *tracer) log(e transcript.Event) {
 	detail := e.Kind.String()
 	switch e.Kind {
 	case transcript.ToolCall:
@@ -120,7 +120,7 @@ func (t *tracer) record(e transcript.Event) {
 	case transcript.Text:
 		detail += fmt.Sprintf(" (%d bytes)", len(e.Text))
 	}
-	t.write(traceLine{Event: "record", Detail: detail})
+	t.write(traceLine{Event: "log", Detail: detail})
 }
 
 // move traces a state change.

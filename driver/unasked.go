@@ -2,7 +2,6 @@ package driver
 
 import (
 	"fmt"
-	"github.com/yume-cli/yume-cli/ptyhost"
 	"strconv"
 	"strings"
 
@@ -17,36 +16,23 @@ import (
 // context), a `user` frame can answer it, and a replay takes the
 // person's answer as theirs, not as a wrong rule.
 
-// waitsForKeys reports that the program reads its terminal and nothing
-// it printed is left unread: live only.
-func (d *driver) waitsForKeys() bool {
-	ls, ok := d.src.(*liveSource)
-	if !ok || ls.inHand.Load() || d.settling {
-		return false
-	}
-	// Unread output (one ioctl) first: during a flood it rules out the
-	// /proc walk.
-	return ptyhost.UnreadOf(d.cfg.Term) == 0 && ptyhost.InputWaitOf(d.cfg.Term) == ptyhost.InputReading
-}
-
 // checkUnasked looks, on a settled screen where no rule fired, for a
 // question no rule knows.
 func (d *driver) checkUnasked() {
-	if d.st != stateIdle && d.st != stateCapturing || d.enterAt != 0 || d.queued != "" {
+	if d.st != stateIdle && d.st != stateCapturing || d.at[timerEnter] != 0 || d.t.queued != "" {
 		return // not a question, or an answer is being typed
 	}
 	if re := d.cfg.Profile.Ready; re != nil && re.MatchString(d.screen.String()) {
 		return // the program's own input box: the user's turn, not a question
 	}
-	if rt, ok := d.cfg.Term.(*replayTerm); ok {
-		src, _ := d.src.(*replaySource)
-		if typed := rt.typedHere(src != nil && src.held != nil); typed != "" {
+	if rec := d.src.recording(); rec != nil {
+		if typed := rec.typedHere(); typed != "" {
 			d.unasked(typed)
-			rt.takeTyped(typed)
+			rec.takeTyped(typed)
 		}
 		return
 	}
-	if d.waitsForKeys() {
+	if d.src.blockedOnKeys() {
 		d.unasked("")
 	}
 }
@@ -56,10 +42,10 @@ func (d *driver) unasked(typed string) {
 	row, _, _ := d.screen.Cursor()
 	question := strings.TrimSpace(d.screen.Line(row))
 	key := fmt.Sprintf("%d:%d:%s", d.screen.Retired(), row, question)
-	if d.noticed[key] {
+	if d.t.noticed[key] {
 		return
 	}
-	d.noticed[key] = true
+	d.t.noticed[key] = true
 	context := d.rowsBefore(row)
 	msg := fmt.Sprintf("yume-cli: the program waits for input that no rule of %s recognises: %q", d.cfg.Profile.Name, question)
 	if context != "" {
@@ -67,7 +53,7 @@ func (d *driver) unasked(typed string) {
 	}
 	if typed != "" {
 		msg += "\n\nThe recording answered " + strconv.Quote(typed) + "."
-		d.answerMark = d.screen.Retired() + uint64(row) + 1
+		d.t.answerMark = d.screen.Retired() + uint64(row) + 1
 	} else {
 		msg += "\n\nAnswer with a user frame (its text is typed, then Enter), or add a rule: yume-cli rules suggest FILE.cast proposes one from a recording."
 	}
@@ -76,10 +62,10 @@ func (d *driver) unasked(typed string) {
 }
 
 // typedHere is what the recording typed at the screen the driver is at:
-// the input recorded before the next output.
-func (t *replayTerm) typedHere(held bool) string {
+// the input recorded before the next output (the one held back, if any).
+func (t *replayTerm) typedHere() string {
 	if r, ok := t.rec.(interface{ TypedHere(bool) string }); ok {
-		return r.TypedHere(held)
+		return r.TypedHere(t.held)
 	}
 	return ""
 }
@@ -106,13 +92,13 @@ func (d *driver) stillRunning(det *heuristics.Detection) bool {
 	if det.Kind != heuristics.KindConfirm && det.Kind != heuristics.KindMenu || d.cfg.Profile.KeepsRunningWhileAsking() {
 		return false
 	}
-	if _, live := d.src.(*liveSource); !live || d.runningDeferred >= maxRunningDefer || ptyhost.InputWaitOf(d.cfg.Term) != ptyhost.InputRunning {
-		d.runningDeferred = 0
+	if d.t.runningDeferred >= maxRunningDefer || !d.src.onCPU() {
+		d.t.runningDeferred = 0
 		return false
 	}
-	d.runningDeferred++
+	d.t.runningDeferred++
 	d.engine.Unfire(d.screen, det)
-	d.quietAt = d.now() + d.quiet
-	d.tr.state(fmt.Sprintf("rule %s matches, but the program is still running: not a question yet (look %d of %d)", det.Rule.Name, d.runningDeferred, maxRunningDefer))
+	d.at[timerQuiet] = d.now() + d.quiet
+	d.tr.state(fmt.Sprintf("rule %s matches, but the program is still running: not a question yet (look %d of %d)", det.Rule.Name, d.t.runningDeferred, maxRunningDefer))
 	return true
 }

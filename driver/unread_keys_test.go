@@ -5,12 +5,12 @@ package driver_test
 import (
 	"bytes"
 	"context"
-	"github.com/yume-cli/yume-cli/driver"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"

@@ -176,6 +176,11 @@ type Profile struct {
 	// finding it on a CPU says nothing about whether a question on its
 	// screen is one yet (nil: it does; see KeepsRunningWhileAsking).
 	KeepsRunning *bool
+	// DropsKeys says the program may drop keys it is typed (Claude Code
+	// while it draws a dialog, Gemini CLI just after a paste), so a key
+	// that changed nothing on screen for a while is typed again (nil:
+	// never: an extra key may answer the next question).
+	DropsKeys *bool
 	// Rules are tried in order; the first that fires wins.
 	Rules []*Rule
 	// Source names where the profile came from, e.g. "profiles/generic.yaml".
@@ -184,6 +189,9 @@ type Profile struct {
 
 // KeepsRunningWhileAsking reports the profile's keeps_running.
 func (p *Profile) KeepsRunningWhileAsking() bool { return p.KeepsRunning != nil && *p.KeepsRunning }
+
+// MayDropKeys reports the profile's drops_keys.
+func (p *Profile) MayDropKeys() bool { return p.DropsKeys != nil && *p.DropsKeys }
 
 // Settle is the quiet period to use: Quiet, or DefaultQuiet when unset.
 func (p *Profile) Settle() time.Duration {
@@ -269,6 +277,9 @@ func (p *Profile) Merge(over *Profile) *Profile {
 	}
 	if over.KeepsRunning != nil {
 		out.KeepsRunning = over.KeepsRunning
+	}
+	if over.DropsKeys != nil {
+		out.DropsKeys = over.DropsKeys
 	}
 	if over.Source != "" {
 		out.Source = p.Source + " + " + over.Source

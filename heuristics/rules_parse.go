@@ -15,7 +15,7 @@ import (
 
 // Field names of a profile and of a rule, in the order messages list them.
 var (
-	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "echo", "quit", "interrupt", "newline", "context_rows", "keeps_running", "rules"}
+	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "echo", "quit", "interrupt", "newline", "context_rows", "keeps_running", "drops_keys", "rules"}
 	ruleFields    = []string{"name", "look", "match", "kind", "tool", "cursor", "approve", "approve_also", "deny", "deny_also", "revise", "followup", "once", "hint"}
 	groupNames    = []string{"command", "prompt", "description", "text", "option", "output", "context", "file", "content"}
 )
@@ -35,6 +35,7 @@ var (
 //	                       #   space (default: lines joined, and the GUI told), key:<C-j> (a newline key), backslash-enter ('\' Enter)
 //	context_rows: 20       # optional: a question's tool_use carries what the program printed for it since the last answer (at most N rows)
 //	keeps_running: true    # optional: the program works on while it asks (timers, animations): being on a CPU does not put a question off
+//	drops_keys: true       # optional: the program may drop keys (a prompt's Enter, an answer): typed again while its screen does not change at all
 //	rules:
 //	  - name: rm-remove    # unique; a --rules rule of the same name replaces it
 //	    look: screen       # screen | bottom:N | transcript[:N]
@@ -130,6 +131,14 @@ func ParseProfile(name string, data []byte) (*Profile, error) {
 					ps.add(val.Line, val.Column, len(s), "keeps_running must be true or false")
 				}
 				p.KeepsRunning = &b
+			}
+		case "drops_keys":
+			if s := scalar(ps, val, key); s != "" {
+				b, err := strconv.ParseBool(s)
+				if err != nil {
+					ps.add(val.Line, val.Column, len(s), "drops_keys must be true or false")
+				}
+				p.DropsKeys = &b
 			}
 		case "rules":
 			p.Rules = parseRules(ps, val, name)

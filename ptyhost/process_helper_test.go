@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime"
 	"strconv"
@@ -20,7 +21,6 @@ import (
 	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"github.com/yume-cli/yume-cli/internal/testchild"
 	"github.com/yume-cli/yume-cli/ptyhost"
-	"os/exec"
 )
 
 // testTimeout bounds every wait in these tests; a hang fails, never stalls.

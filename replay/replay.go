@@ -6,10 +6,10 @@ package replay
 
 import (
 	"context"
-	"github.com/yume-cli/yume-cli/driver"
 	"io"
 	"time"
 
+	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"

@@ -4,13 +4,14 @@ package main
 
 import (
 	"bytes"
-	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/leakcheck"
 )
 
 // TestNoDaemonLeftBehind: a program that detaches a daemon into a session

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/yume-cli/yume-cli/driver"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/kballard/go-shellquote"
+	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
@@ -102,28 +102,28 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 				fmt.Fprintln(o.IO.ErrOut, "yume-cli: "+m)
 			}
 		},
-		Term:            term,
-		Profile:         profile,
-		Out:             w,
-		Controls:        controls,
-		Mode:            permission.Mode(o.PermissionMode),
-		Prompt:          o.Prompt,
-		CommandLine:     shellquote.Join(argv...),
-		Cols:            o.Cols,
-		Rows:            o.Rows,
-		Trace:           trace,
-		Record:          l.record,
-		UnaskedBy:       l.unaskedBy,
-		UnaskedAfter:    l.unaskedAfter,
-		RecordAfterRun:  l.recordAfterRun,
-		RecordEndsTurns: l.recordEndsTurns,
-		IdleTimeout:     o.IdleTimeout,
-		TurnTimeout:     o.TurnTimeout,
-		ToolTimeout:     o.ToolTimeout,
-		Persistent:      persistent,
-		OnTurn:          conv.said,
-		EarlierAnswers:  conv.earlierAnswers(),
-		OnSession:       func(id string) { conv.checkpoint("pty", id) },
+		Term:           term,
+		Profile:        profile,
+		Out:            w,
+		Controls:       controls,
+		Mode:           permission.Mode(o.PermissionMode),
+		Prompt:         o.Prompt,
+		CommandLine:    shellquote.Join(argv...),
+		Cols:           o.Cols,
+		Rows:           o.Rows,
+		Trace:          trace,
+		SessionLog:     l.record,
+		UnaskedBy:      l.unaskedBy,
+		UnaskedAfter:   l.unaskedAfter,
+		LogAfterRun:    l.recordAfterRun,
+		LogEndsTurns:   l.recordEndsTurns,
+		IdleTimeout:    o.IdleTimeout,
+		TurnTimeout:    o.TurnTimeout,
+		ToolTimeout:    o.ToolTimeout,
+		Persistent:     persistent,
+		OnTurn:         conv.said,
+		EarlierAnswers: conv.earlierAnswers(),
+		OnSession:      func(id string) { conv.checkpoint("pty", id) },
 	})
 	if o.Verbose {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Summary())

@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/yume-cli/yume-cli/driver"
 	"io"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/recordings"
 	"github.com/yume-cli/yume-cli/replay"
 	"github.com/yume-cli/yume-cli/vt"

@@ -5,7 +5,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/leakcheck"
 )
 
 // TestSignalsEndTheStream: SIGINT, SIGTERM or SIGHUP to yume-cli stop the

@@ -13,65 +13,70 @@ import (
 // turn ends after TurnTimeout. Waiting for the GUI's answer is not the
 // program's stall: the turn timeout waits while a question is open.
 
-// checkIdle starts the idle clock on a settled screen at rest.
+// checkIdle starts the idle clock on a settled screen at rest, once the
+// turn has begun: a prompt typed and not submitted yet, or still being
+// typed by the person in a replay, is no idle program.
 func (d *driver) checkIdle() {
-	p := d.cfg.Profile
-	if d.st != stateIdle || d.queued != "" || p.Ready == nil || d.idleAt != 0 || d.rec.waiting != nil {
+	p, t := d.cfg.Profile, d.t
+	if d.st != stateIdle || !t.begun || t.queued != "" || p.Ready == nil || d.at[timerIdle] != 0 || t.log.waiting != nil {
 		return
+	}
+	if rec := d.src.recording(); rec != nil && rec.inputToCome() {
+		return // the person has yet to type what this turn is about
 	}
 	screen := d.screen.String()
 	if !p.Ready.MatchString(screen) || p.Busy != nil && p.Busy.MatchString(screen) {
 		return
 	}
 	wait := d.cfg.IdleTimeout
-	if d.deniedLast {
+	if t.verdict == denied {
 		wait = min(wait, denialIdle)
 	}
-	d.idleAt, d.idleGen = d.now()+wait, d.screen.Generation()
+	d.at[timerIdle], t.idleGen = d.now()+wait, d.screen.Generation()
 }
 
 // idleEnd ends a turn the program left at rest, if the screen has not
 // changed since the idle clock started (a change starts it again on the
 // next settled screen).
 func (d *driver) idleEnd() {
-	if d.st != stateIdle || d.screen.Generation() != d.idleGen {
+	if d.st != stateIdle || d.screen.Generation() != d.t.idleGen {
 		return
 	}
-	d.pollRecord()
+	d.pollLog()
 	if d.st != stateIdle {
-		return // the record ended the turn
+		return // the session log ended the turn
 	}
 	why := "denied, and the program stopped its turn"
-	if !d.deniedLast {
+	if d.t.verdict != denied {
 		why = fmt.Sprintf("the program is back at its input box and nothing ended the turn for %v", d.cfg.IdleTimeout)
 		d.emitErr(d.out.Notice(fmt.Sprintf("yume-cli: %s (profile %s, state %s); the turn ends here", why, d.cfg.Profile.Name, d.st)))
 	}
 	d.turnDone(nil, why)
 }
 
-// stallFactor times IdleTimeout is how long a recorded call may wait on a
+// stallFactor times IdleTimeout is how long a logged call may wait on a
 // screen no rule reads before the turn ends: the program asks something
 // no rule knows, and nobody can answer it.
 const stallFactor = 3
 
-// checkStall starts the stall clock when the record says a call waits,
+// checkStall starts the stall clock when the session log says a call waits,
 // the screen is settled and is neither the ready input box nor busy, and
 // no question was recognised.
 func (d *driver) checkStall() {
 	p := d.cfg.Profile
-	if d.st != stateIdle || d.stallAt != 0 || d.rec.waiting != nil || !d.recordLive() || d.pendingCall() == nil {
+	if d.st != stateIdle || d.at[timerStall] != 0 || d.t.log.waiting != nil || !d.logFound() || d.pendingCall() == nil {
 		return
 	}
 	screen := d.screen.String()
 	if p.Ready != nil && p.Ready.MatchString(screen) || p.Busy != nil && p.Busy.MatchString(screen) {
 		return
 	}
-	d.stallAt, d.stallGen = d.now()+stallFactor*d.cfg.IdleTimeout, d.screen.Generation()
+	d.at[timerStall], d.t.stallGen = d.now()+stallFactor*d.cfg.IdleTimeout, d.screen.Generation()
 }
 
 // stalled ends a turn stuck on a question no rule knows.
 func (d *driver) stalled() {
-	if d.st != stateIdle || d.screen.Generation() != d.stallGen || d.pendingCall() == nil {
+	if d.st != stateIdle || d.screen.Generation() != d.t.stallGen || d.pendingCall() == nil {
 		return
 	}
 	screen := strings.TrimRight(d.screen.String(), "\n ")
@@ -82,9 +87,8 @@ func (d *driver) stalled() {
 
 // turnTimeout ends a turn that ran too long, unless it waits for the GUI.
 func (d *driver) turnTimeout() {
-	d.turnAt = 0
 	if d.st == stateAwaiting {
-		d.turnAt = d.now() + d.cfg.TurnTimeout/10 // the person decides; look again later
+		d.at[timerTurn] = d.now() + d.cfg.TurnTimeout/10 // the person decides; look again later
 		return
 	}
 	screen := strings.TrimRight(d.screen.String(), "\n ")
@@ -100,7 +104,7 @@ var ctrlC, _ = heuristics.ParseKeys("<C-c>")
 // tool_result keeps what it printed and says why it is cut, and the turn
 // goes on (the program reports the interruption its own way).
 func (d *driver) toolTimeout() {
-	if d.st != stateCapturing || d.capture == nil {
+	if d.st != stateCapturing || d.t.capture == nil {
 		return
 	}
 	keys, name := d.cfg.Profile.Interrupt, "the profile's interrupt keys"
@@ -126,10 +130,10 @@ func (d *driver) toolTimeout() {
 // program waits for the user, so the turn ends after the idle timeout,
 // as at a TUI's ready input box.
 func (d *driver) waitsForUser(det *heuristics.Detection) {
-	if d.noticed[det.Key] {
+	if d.t.noticed[det.Key] {
 		return
 	}
-	d.noticed[det.Key] = true
+	d.t.noticed[det.Key] = true
 	what := det.Prompt
 	if what == "" {
 		row, _, _ := d.screen.Cursor()
@@ -141,5 +145,5 @@ func (d *driver) waitsForUser(det *heuristics.Detection) {
 		d.endCapture(det)
 		d.toIdle("the program waits for the user")
 	}
-	d.idleAt, d.idleGen = d.now()+d.cfg.IdleTimeout, d.screen.Generation()
+	d.at[timerIdle], d.t.idleGen = d.now()+d.cfg.IdleTimeout, d.screen.Generation()
 }

@@ -3,11 +3,11 @@ package driver
 import (
 	"errors"
 	"fmt"
-	"github.com/yume-cli/yume-cli/ptyhost"
 	"io"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // control acts on one frame from the GUI; ok is false once stdin ended.
@@ -16,7 +16,7 @@ func (d *driver) control(f emit.Control, ok bool) {
 		d.policy.CloseChannel()
 		d.tr.state("control channel closed")
 		if d.st == stateAwaiting {
-			d.deny(d.pending, permission.StdinClosed)
+			d.deny(d.t.pending, permission.StdinClosed)
 		}
 		if d.st == stateBetween {
 			d.quit() // a persistent session ends with stdin
@@ -30,15 +30,15 @@ func (d *driver) control(f emit.Control, ok bool) {
 		if id == "" && f.RequestID != "" {
 			id, _ = d.out.ToolUseForRequest(f.RequestID)
 		}
-		if how, ok := d.settled[id]; ok && (d.st != stateAwaiting || d.pending.id != id) {
+		if how, ok := d.settled[id]; ok && (d.st != stateAwaiting || d.t.pending.id != id) {
 			d.emitErr(d.out.Notice(fmt.Sprintf("the answer for %s comes after it was decided (%s); nothing changes", id, how)))
 			return
 		}
-		if d.st != stateAwaiting || d.pending.id != id {
+		if d.st != stateAwaiting || d.t.pending.id != id {
 			d.emitErr(d.out.SystemError(fmt.Sprintf("no tool_use is waiting for approval with id %q (request %q)", f.ToolUseID, f.RequestID)))
 			return
 		}
-		d.answer(d.pending, f.Answer())
+		d.answer(d.t.pending, f.Answer())
 	case emit.ControlInterrupt:
 		switch {
 		case d.st == stateBetween:
@@ -51,7 +51,7 @@ func (d *driver) control(f emit.Control, ok bool) {
 	case emit.ControlSetMode:
 		d.emitErr(d.out.Notice(d.policy.SetMode(f.Mode)))
 		if d.st == stateAwaiting { // the new mode decides the waiting question
-			p := d.pending
+			p := d.t.pending
 			danger, _ := p.input["dangerous"].(string)
 			switch dec := permission.Decide(f.Mode, describeCall(p.tool, p.input), danger, d.policy.Channel()); dec.Verdict {
 			case permission.Allow:
@@ -73,11 +73,11 @@ func (d *driver) control(f emit.Control, ok bool) {
 			d.emitErr(d.out.SystemError("a question is waiting for approval; answer it before sending a new prompt"))
 			return
 		}
-		if d.queued != "" {
+		if d.t.queued != "" {
 			d.emitErr(d.out.SystemError("a prompt is already waiting for the program to be ready; send the next one after it"))
 			return
 		}
-		d.queued = f.Text
+		d.t.queued = f.Text
 		d.typePrompt()
 	}
 }
@@ -126,7 +126,7 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	case !errors.Is(readErr, io.EOF):
 		d.tr.state("reading the terminal failed: " + readErr.Error())
 	}
-	d.soonAt, d.quietAt = 0, 0
+	d.at[timerSoon], d.at[timerQuiet] = 0, 0
 	d.evaluate(true) // the last screen may hold text, a final question, a failure
 	if d.cfg.Persistent && d.out.TurnEnded() && d.st != stateEnded {
 		// Every turn has its result: the program's end is the session's.
@@ -152,7 +152,7 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	if d.fault != nil {
 		return d.outcome, d.fault
 	}
-	r := emit.Result{Text: d.lastText}
+	r := emit.Result{Text: d.t.lastText}
 	if !st.Success() {
 		r.IsError = true
 		r.Errors = []string{st.String()}
@@ -160,7 +160,7 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	if stopped {
 		why := "the program closed its terminal but kept running; yume-cli stopped it (" + st.String() + ")"
 		r.IsError, r.Errors = true, []string{why}
-		if d.lastText == "" {
+		if d.t.lastText == "" {
 			r.Text = why
 		}
 		d.emitErr(d.out.SystemError(why))

@@ -57,7 +57,8 @@ type event struct {
 }
 
 // source feeds the driver's loop: a live program (liveSource) or a
-// recording (replaySource).
+// recording (replaySource). What only one of them can do is asked of the
+// source, never found by probing the terminal's type.
 type source interface {
 	// next returns the next event: output, a control frame, the deadline
 	// (0 = none) passing, or ctx's end. waiting is the question the GUI
@@ -66,4 +67,12 @@ type source interface {
 	// canAsk reports whether anyone answers questions at all.
 	canAsk() bool
 	stop()
+	// blockedOnKeys reports that the program waits for keys with all its
+	// output on screen (live, Linux; a replay never knows).
+	blockedOnKeys() bool
+	// onCPU reports that the program is running right now (live, Linux).
+	onCPU() bool
+	// recording is the recording a replay plays, nil live: what a person
+	// typed, compared with what the rules type.
+	recording() *replayTerm
 }

@@ -3,10 +3,11 @@ package driver
 import (
 	"bytes"
 	"context"
-	"github.com/yume-cli/yume-cli/ptyhost"
 	"io"
 	"testing"
 	"time"
+
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // chanTerm is a ptyhost.Terminal whose output comes from a channel; a closed
@@ -30,12 +31,8 @@ func startChanSource(t *testing.T) (*liveSource, chan []byte, *bytes.Buffer) {
 	term := &chanTerm{out: make(chan []byte)}
 	screen := &bytes.Buffer{}
 	s := newLiveSource(term, nil)
-	s.start(term, screen)
-	t.Cleanup(func() {
-		if !s.stopped {
-			s.stop()
-		}
-	})
+	s.start(screen)
+	t.Cleanup(s.stop)
 	return s, term.out, screen
 }
 
@@ -98,7 +95,7 @@ func TestLiveSourceCoalescesAFlood(t *testing.T) {
 			deadline = e.at + soon
 		}
 	}
-	wakes := s.wakes
+	wakes := s.wakes.Load()
 	if screen.Len() != chunks*len(chunk) {
 		t.Fatalf("screen got %d bytes, want %d", screen.Len(), chunks*len(chunk))
 	}
@@ -106,4 +103,48 @@ func TestLiveSourceCoalescesAFlood(t *testing.T) {
 		t.Fatalf("the driver woke %d times for %d chunks: output is not coalesced", wakes, chunks)
 	}
 	t.Logf("%d wake-ups for %d chunks", wakes, chunks)
+}
+
+// countingWriter is a screen that counts the writes it gets.
+type countingWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.Buffer.Write(p)
+}
+
+// TestLiveSourceReadsWhileTheDriverWorks: the program's output is drained
+// while the driver is busy elsewhere (it does not call next), so the
+// program never waits on a full terminal for the parse; the driver then
+// takes all of it in one hand-off, not one per chunk.
+func TestLiveSourceReadsWhileTheDriverWorks(t *testing.T) {
+	const chunks = 100 // 400 KiB: less than the ring
+	term := &chanTerm{out: make(chan []byte)}
+	screen := &countingWriter{}
+	s := newLiveSource(term, nil)
+	s.start(screen)
+	t.Cleanup(s.stop)
+	chunk := bytes.Repeat([]byte("y"), 4096)
+	sent := make(chan struct{})
+	go func() {
+		for range chunks {
+			term.out <- chunk // an unbuffered send: it returns once the reader took the chunk
+		}
+		close(sent)
+	}()
+	select {
+	case <-sent:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the reader stopped reading while the driver was busy: the program would block")
+	}
+	e := s.next(context.Background(), 0, nil)
+	if e.kind != evOutput || screen.Len() != chunks*len(chunk) {
+		t.Fatalf("event %v, screen %d bytes; want one output event with all %d", e.kind, screen.Len(), chunks*len(chunk))
+	}
+	if screen.writes > 2 { // the ring may wrap once
+		t.Fatalf("%d writes to the screen for one hand-off; want at most 2", screen.writes)
+	}
 }

@@ -3,12 +3,12 @@ package driver
 import (
 	"bytes"
 	"context"
-	"github.com/yume-cli/yume-cli/ptyhost"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/vt"
 )
 
@@ -60,7 +60,12 @@ func Replay(ctx context.Context, cfg Config, rec Recorded, script Script) (Outco
 }
 
 // replayTerm is a recording as the driver's terminal.
-type replayTerm struct{ rec Recorded }
+type replayTerm struct {
+	rec Recorded
+	// held: the source holds back the chunk read last until its time, so
+	// the screen is the one before it.
+	held bool
+}
 
 func (t *replayTerm) ReadChunk() ([]byte, time.Duration, error) { return t.rec.ReadChunk() }
 
@@ -125,18 +130,19 @@ func (t *replayTerm) RecordedPrompt() string {
 // PendingInput is the recorded input not typed yet.
 func (t *replayTerm) PendingInput() string { return t.rec.PendingInput() }
 
+// inputToCome reports recorded input not typed yet (nor skipped): the
+// person has more to type in this recording.
+func (t *replayTerm) inputToCome() bool { return t.rec.PendingInput() != "" }
+
 // recordedAnswer is how the recording answered p: its next keys read for
 // what they mean (the deny keys or an equivalent, the revise keys, Ctrl-C
 // or Esc at a menu), approval otherwise.
 func (d *driver) recordedAnswer(p *pending) permission.Answer {
-	if p == nil {
+	rec := d.src.recording()
+	if p == nil || rec == nil {
 		return permission.Answer{Allow: true}
 	}
-	t, ok := d.cfg.Term.(interface{ PendingInput() string })
-	if !ok {
-		return permission.Answer{Allow: true}
-	}
-	next := []byte(t.PendingInput())
+	next := []byte(rec.PendingInput())
 	r := p.det.Rule
 	if b, err := r.Revise.Encode(d.screen); err == nil && len(b) > 0 && bytes.HasPrefix(next, b) {
 		return permission.Answer{Revise: true}
@@ -154,14 +160,6 @@ func (d *driver) recordedAnswer(p *pending) permission.Answer {
 		return permission.Answer{} // leaving the question
 	}
 	return permission.Answer{Allow: true}
-}
-
-// recordedPrompt is the replayed recording's own prompt text, or "".
-func (d *driver) recordedPrompt() string {
-	if p, ok := d.cfg.Term.(interface{ RecordedPrompt() string }); ok {
-		return p.RecordedPrompt()
-	}
-	return ""
 }
 
 // KeyMismatch is a write the recording did not expect: the keys a rule
@@ -194,6 +192,7 @@ func (s *replaySource) next(ctx context.Context, deadline time.Duration, waiting
 	if s.held == nil {
 		data, at, err := s.term.ReadChunk()
 		s.held = &event{kind: evOutput, at: at, data: data, err: err}
+		s.term.held = true
 	}
 	e := *s.held
 	switch {
@@ -205,7 +204,7 @@ func (s *replaySource) next(ctx context.Context, deadline time.Duration, waiting
 	case ctx.Err() != nil:
 		return event{kind: evCancel, at: e.at}
 	}
-	s.held = nil
+	s.held, s.term.held = nil, false
 	if e.err != nil {
 		e.kind = evEnd
 	} else {
@@ -217,3 +216,13 @@ func (s *replaySource) next(ctx context.Context, deadline time.Duration, waiting
 func (s *replaySource) canAsk() bool { return true }
 
 func (s *replaySource) stop() {}
+
+// blockedOnKeys is false: a recording cannot say that its program read
+// its terminal; a person typing at a screen says it (checkUnasked).
+func (s *replaySource) blockedOnKeys() bool { return false }
+
+// onCPU is false: a recording does not say.
+func (s *replaySource) onCPU() bool { return false }
+
+// recording is the recording played, whose input the rules' keys meet.
+func (s *replaySource) recording() *replayTerm { return s.term }

@@ -1,0 +1,117 @@
+package driver
+
+import "time"
+
+// timer names a deadline of the driver's loop. The loop waits for the
+// earliest (next), then runs every one due, in this order, each at its
+// own time on the clock (advance).
+type timer int
+
+const (
+	timerSoon  timer = iota // output paused briefly: rules that wait on the cursor
+	timerQuiet              // the screen settled: every rule
+	timerEnter              // the Enter after a typed prompt (prompt.go)
+	timerRetry              // look whether typed keys were taken (retry.go)
+	timerQuit               // the program did not exit after its quit keys (quit.go)
+	timerLog                // read the provider's session log (sessionlog.go)
+	timerIdle               // the program sat at its input box (bounded.go)
+	timerStall              // a logged call waits on a screen no rule reads
+	timerTool               // the running command's --tool-timeout
+	timerTurn               // the turn's --turn-timeout
+	timerCount
+)
+
+// timerTable says of each timer what it is and whether it belongs to the
+// turn (cleared with it) or to the session.
+var timerTable = [timerCount]struct {
+	name    string
+	perTurn bool
+}{
+	timerSoon:  {"soon", false},
+	timerQuiet: {"quiet", false},
+	timerEnter: {"enter", true},
+	timerRetry: {"retry", true},
+	timerQuit:  {"quit", false},
+	timerLog:   {"session log", false},
+	timerIdle:  {"idle", true},
+	timerStall: {"stall", true},
+	timerTool:  {"tool timeout", true},
+	timerTurn:  {"turn timeout", true},
+}
+
+// deadlines holds when each timer is due on the session clock (0: not set).
+type deadlines [timerCount]time.Duration
+
+// next is the earliest deadline, or 0.
+func (a *deadlines) next() time.Duration {
+	var next time.Duration
+	for _, at := range a {
+		if at != 0 && (next == 0 || at < next) {
+			next = at
+		}
+	}
+	return next
+}
+
+// clearTurn clears the deadlines that belong to the turn.
+func (a *deadlines) clearTurn() {
+	for k, spec := range timerTable {
+		if spec.perTurn {
+			a[k] = 0
+		}
+	}
+}
+
+// advance runs the evaluations due by time t, in the table's order, each
+// at its own time on the clock.
+func (d *driver) advance(t time.Duration) {
+	for k := range timerCount {
+		if at := d.at[k]; at != 0 && at <= t && d.st != stateEnded {
+			d.clock.reach(at)
+			d.at[k] = 0
+			d.fire(k)
+		}
+	}
+	d.clock.reach(t)
+}
+
+// fire runs what timer k is for.
+func (d *driver) fire(k timer) {
+	switch k {
+	case timerSoon:
+		d.evaluate(false)
+	case timerQuiet:
+		d.evaluate(true)
+	case timerEnter:
+		d.submitPrompt()
+	case timerRetry:
+		d.retryKeys()
+	case timerQuit:
+		d.quitTimer()
+	case timerLog:
+		d.at[timerLog] = d.now() + logEvery
+		d.pollLog()
+	case timerIdle:
+		d.idleEnd()
+	case timerStall:
+		d.stalled()
+	case timerTool:
+		d.toolTimeout()
+	case timerTurn:
+		d.turnTimeout()
+	}
+}
+
+// soon is how long output must pause before rules that wait on the cursor
+// (cursor: end) are tried: short enough for a fast tool_use, long enough
+// to skip the middle of a burst.
+const soon = 2 * time.Millisecond
+
+// printedAt schedules the evaluations that wait for output printed at t
+// to pause.
+func (d *driver) printedAt(t time.Duration) {
+	d.at[timerSoon], d.at[timerQuiet] = t+soon, t+d.quiet
+	if d.at[timerEnter] != 0 {
+		d.at[timerEnter] = min(t+d.enterDelay(), d.t.enterBy)
+	}
+}

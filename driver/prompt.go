@@ -1,0 +1,115 @@
+package driver
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/yume-cli/yume-cli/heuristics"
+)
+
+// Prompt submission: a prompt from the GUI (a user frame, a persistent
+// turn) is typed into the program's input box once the profile's ready
+// screen shows, then submitted with Enter. The turn begins there.
+
+// pasteSubmitDelay is the least time between a typed prompt and the Enter
+// that submits it; enterWait bounds how long the Enter waits for the
+// program to draw the prompt.
+const (
+	pasteSubmitDelay = 100 * time.Millisecond
+	enterWait        = time.Second
+)
+
+// enterKey submits a typed prompt; promptRule names its keys in traces.
+var (
+	enterKey, _ = heuristics.ParseKeys("<Enter>")
+	promptRule  = &heuristics.Rule{Name: "prompt"}
+)
+
+// enterDelay is how long the screen must be still after a typed prompt
+// before its Enter.
+func (d *driver) enterDelay() time.Duration { return max(pasteSubmitDelay, d.quiet) }
+
+// typePrompt types a queued prompt once the program is ready for it: the
+// profile's ready regex matches the screen (no regex: at once). With
+// bracketed paste on, the text goes as one paste, then Enter submits it.
+func (d *driver) typePrompt() {
+	t := d.t
+	if t.queued == "" || d.st != stateIdle {
+		return
+	}
+	if re := d.cfg.Profile.Ready; re != nil && !re.MatchString(d.screen.String()) {
+		return
+	}
+	b := d.typeText("user prompt", t.queued)
+	t.prompt, t.queued, t.begun = t.queued, "", false // it begins at its Enter
+	d.tr.keys("user prompt", "", b)
+	if _, err := d.cfg.Term.Write(b); err != nil {
+		d.emitErr(d.out.SystemError("could not type the prompt: " + err.Error()))
+		return
+	}
+	// Enter apart from the paste, after the program drew it: a TUI that
+	// reads the paste as one event would take an Enter with it as text,
+	// and Gemini takes an Enter that comes just after a paste it is still
+	// drawing as a line break (its guard against pasted text submitting
+	// itself; seen on a loaded machine). So each output moves the Enter
+	// on (printedAt) until the screen is still, for at most enterWait; a
+	// program that draws nothing gets it then.
+	t.enterBy = d.now() + enterWait
+	d.at[timerEnter] = t.enterBy
+}
+
+// submitPrompt types the Enter after a typed prompt: the turn begins.
+func (d *driver) submitPrompt() {
+	d.send(promptRule, "submit prompt", enterKey)
+	d.t.begun = true
+	d.tr.state("the turn begins: its prompt is submitted")
+	d.expectTaken("submit prompt", promptRule, enterKey, nil)
+}
+
+// Text from the GUI or a flag (a prompt, a persistent turn's user frame,
+// a revision) reaches the program through typeText: heuristics.TypeText,
+// the one typing function, with the program's bracketed-paste mode and
+// the profile's newline. What typing changed is traced; removed control
+// characters are reported once per text through OnNote (stderr with
+// --verbose), and lines joined with spaces in a notice to the GUI, since
+// the program then gets a different prompt than the user wrote.
+
+// typeText is text as the keys that type it now; why names the text in
+// reports ("user prompt").
+func (d *driver) typeText(why, text string) []byte {
+	t := heuristics.TypeText(text, d.screen.BracketedPaste(), d.cfg.Profile.LineBreak())
+	d.reportTyped(why, t)
+	return t.Keys
+}
+
+// promptKeys is an input rule's keys with <Prompt> standing for text (the
+// prompt, or a revision's feedback), typed as typeText types it.
+func (d *driver) promptKeys(k heuristics.Keys, text string) heuristics.Keys {
+	if !k.NeedsPrompt() {
+		return k
+	}
+	t := heuristics.TypeText(text, d.screen.BracketedPaste(), d.cfg.Profile.LineBreak())
+	d.reportTyped("input text", t)
+	return k.WithTyped(t)
+}
+
+// reportTyped says what typing a text changed.
+func (d *driver) reportTyped(why string, t heuristics.Typed) {
+	if t.Removed == 0 && t.Joined == 0 {
+		return
+	}
+	var what []string
+	if t.Removed > 0 {
+		what = append(what, fmt.Sprintf("%d control character(s) or paste marker(s) removed", t.Removed))
+		if d.cfg.OnNote != nil {
+			d.cfg.OnNote(fmt.Sprintf("removed %d control character(s) or paste marker(s) from the %s: it is typed as text, never as keys", t.Removed, why))
+		}
+	}
+	if t.Joined > 0 {
+		what = append(what, fmt.Sprintf("%d line break(s) typed as spaces", t.Joined))
+		d.emitErr(d.out.Notice(fmt.Sprintf("the %s's %d line break(s) were typed as spaces: the program has bracketed paste off, and profile %s names no newline key (newline:)",
+			why, t.Joined, d.cfg.Profile.Name)))
+	}
+	d.tr.state("typing the " + why + ": " + strings.Join(what, "; "))
+}

@@ -1,0 +1,191 @@
+package driver
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/ptyhost"
+)
+
+// pending is a question the GUI has not answered yet.
+type pending struct {
+	id    string
+	n     int // the session's question number, from 1
+	det   *heuristics.Detection
+	tool  string // Claude's name for the call: Bash, or the session log's
+	input map[string]any
+}
+
+// ask turns a question into a tool_use and has the permission policy
+// decide it: at once by the mode, or by the GUI's answer.
+func (d *driver) ask(det *heuristics.Detection) {
+	d.t.retry = nil // keys typed before are never typed at this question
+	if d.cfg.Profile.ContextRows > 0 {
+		// What the program printed before the match, then the match's own
+		// context group (git add -p's hunk, a menu's commands).
+		det.Context = strings.Trim(d.questionContext(det)+"\n"+det.Context, "\n")
+	}
+	command := det.Command
+	if command == "" {
+		command = d.t.suggestion
+	}
+	if command == "" {
+		command = commandShown(det.Context) // "The command to run:" / "  rm -rf x"
+	}
+	if command == "" {
+		command = d.cfg.CommandLine
+	}
+	if command == "" {
+		command = det.Prompt // a recording with no command line: the question says what
+	}
+	input := map[string]any{"command": command}
+	// The question is worth showing only when it says what the command
+	// does (rm: remove 'x'?), not when it is the program's menu title.
+	desc := det.Description
+	if desc == "" && det.Command == "" && d.t.suggestion == "" && det.Prompt != "" {
+		desc = det.Prompt
+		if det.Option != "" {
+			desc += " (" + det.Option + ")"
+		}
+	}
+	if det.Context != "" {
+		desc = strings.TrimSpace(desc + "\n\n" + det.Context)
+	}
+	if desc != "" {
+		input["description"] = desc
+	}
+	d.outcome.Questions++
+	p := &pending{id: emit.NewToolUseID(), n: d.outcome.Questions, det: det, input: input, tool: "Bash"}
+	if t := det.Rule.Tool; t == "Write" || t == "Edit" {
+		// A file question: the file and, where shown, its new text.
+		p.tool, p.input = t, map[string]any{"file_path": det.File}
+		if det.Content != "" {
+			p.input["content"] = det.Content
+		}
+		if desc != "" {
+			p.input["description"] = desc
+		}
+		command = det.File
+	}
+	if c := d.pendingCall(); c != nil && d.logFound() {
+		// The session log says what: the exact call, in Claude's words.
+		p.input, p.tool, c.toolUse = maps.Clone(c.ev.Input), c.ev.Name, p.id
+		if _, ok := p.input["description"]; !ok && desc != "" {
+			p.input["description"] = desc
+		}
+		command = describeCall(c.ev.Name, p.input)
+		d.tr.state(fmt.Sprintf("question %d: the call comes from the provider's session log (%s %s)", p.n, c.ev.Name, c.ev.ID))
+	} else if d.cfg.SessionLog != nil {
+		d.tr.state(fmt.Sprintf("question %d: the call comes from the screen (nothing in the session log yet)", p.n))
+		d.log.orphans = append(d.log.orphans, orphan{toolUse: p.id, tool: p.tool, command: command})
+	}
+	if m, ok := ptyhost.As[ptyhost.Marker](d.cfg.Term); ok {
+		m.Mark(fmt.Sprintf("question %d: %s", p.n, command))
+	}
+	danger := d.policy.Assess(p.tool, p.input)
+	if danger != "" {
+		p.input["dangerous"] = danger
+		d.tr.state(fmt.Sprintf("question %d is dangerous: %s", p.n, danger))
+	}
+	d.emitErr(d.out.ToolUse(p.id, p.tool, p.input))
+	if danger != "" {
+		d.emitErr(d.out.Warning(permission.DangerWarning(command, danger)))
+	}
+	if c := d.callOf(p.id); c != nil {
+		d.reportAlso(c, "the question about "+p.id)
+	}
+	dec, early := d.policy.Decide(p.id, command, danger)
+	if dec.Notice != "" {
+		d.emitErr(d.out.Notice(dec.Notice))
+	}
+	switch {
+	case early != nil:
+		d.answer(p, *early)
+	case dec.Verdict == permission.Allow:
+		d.approve(p)
+	case dec.Verdict == permission.Refuse:
+		d.deny(p, dec.Message)
+	default:
+		_, err := d.out.PermissionRequest(p.id, p.tool, p.input)
+		d.emitErr(err)
+		d.to(stateAwaiting, "asked the GUI about "+p.id)
+		d.t.pending = p
+	}
+}
+
+// answer carries out the GUI's (or a replay script's) answer to p.
+func (d *driver) answer(p *pending, a permission.Answer) {
+	switch {
+	case p == nil:
+		return
+	case a.Allow:
+		d.approve(p)
+	case a.Revise && !p.det.Rule.Revise.IsZero():
+		d.revise(p, a)
+	default:
+		d.deny(p, a.Denial())
+	}
+}
+
+// approve types the approve keys, unless the screen no longer shows what
+// was approved: then it asks again with a new tool_use.
+func (d *driver) approve(p *pending) {
+	d.settled[p.id] = "approved"
+	if !d.engine.StillShows(d.screen, p.det) {
+		d.emitErr(d.out.ToolResult(p.id, "The command on screen changed before it was approved; yume-cli asks again.", true))
+		d.toIdle("the screen changed before the approval of " + p.id)
+		d.evaluate(true) // a changed prompt has a new identity: it fires anew
+		return
+	}
+	if !d.typeAnswer(p.det, "approve", p.det.Rule.Approve) {
+		d.emitErr(d.out.ToolResult(p.id, "yume-cli could not type the approval; see --trace.", true))
+		d.toIdle("the approval of " + p.id + " could not be typed")
+		return
+	}
+	d.t.verdict = approved
+	d.startCapture(newCapture(p.id, p.input, d.markAfter(p.det), emit.MaxToolOutput, d.cfg.Profile.Echo))
+}
+
+func (d *driver) deny(p *pending, msg string) {
+	d.settled[p.id] = "denied"
+	d.typeAnswer(p.det, "deny", p.det.Rule.Deny)
+	d.t.verdict = denied
+	d.outcome.Denials++
+	d.markDenied(p.id)
+	d.toIdle("denied " + p.id)
+	d.emitErr(d.out.Deny(p.id, p.tool, p.input, msg))
+}
+
+// revise answers with the program's own revise action and remembers the
+// feedback for the input question that follows.
+func (d *driver) revise(p *pending, a permission.Answer) {
+	d.send(p.det.Rule, "revise", p.det.Rule.Revise)
+	d.t.revision, d.t.revising = a.Feedback, true
+	d.outcome.Denials++
+	d.markDenied(p.id)
+	d.toIdle("revising " + p.id)
+	d.emitErr(d.out.Deny(p.id, p.tool, p.input, a.Denial()))
+}
+
+// answerFollowup answers "are you sure?" the way the question before it was answered.
+func (d *driver) answerFollowup(det *heuristics.Detection) {
+	keys, why := det.Rule.Deny, "followup-deny"
+	if d.t.verdict == approved {
+		keys, why = det.Rule.Approve, "followup-approve"
+	}
+	d.send(det.Rule, why, keys)
+	if c := d.t.capture; c != nil {
+		c.mark = d.markAfter(det)
+	}
+}
+
+// supersede settles a pending question the program no longer asks.
+func (d *driver) supersede(why string) {
+	p := d.t.pending
+	d.toIdle("superseded: " + why)
+	d.emitErr(d.out.ToolResult(p.id, "Not run: "+why+".", true))
+}

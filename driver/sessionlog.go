@@ -1,0 +1,345 @@
+package driver
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+	"time"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/transcript"
+)
+
+// The screen says when, the session log says what. With the provider's
+// own log of the session (Config.SessionLog), a question on screen is
+// reported with the exact input of the call the log holds, a call's
+// output comes from the log (all of it, not what the TUI folded), calls
+// the program ran without asking are reported too, and the log's end of
+// the turn ends it. Without a log, or until it is found, the screen rules
+// do all of this.
+
+const (
+	// logEvery is how often the session log is read while a turn runs.
+	logEvery = 200 * time.Millisecond
+	// logWait is how long a question waits for its call to reach the
+	// session log before the screen's text is used.
+	logWait = 600 * time.Millisecond
+)
+
+// logCall is a tool call the session log announced.
+type logCall struct {
+	ev      transcript.Event
+	seenAt  time.Duration
+	toolUse string   // our tool_use id, once reported
+	also    []string // the tool_use ids of ev.Also
+	denied  bool     // we answered its question with a denial
+	done    bool     // its result is reported
+}
+
+// sessionLog is what the driver learned from the session log, across turns.
+type sessionLog struct {
+	calls  map[string]*logCall
+	order  []string
+	failed bool // a read error was reported
+	// orphans are questions asked from the screen before the log held
+	// their call (a log written after a call ran): the next logged calls
+	// are theirs.
+	orphans []orphan
+}
+
+// turnLog is what the session log said of the running turn.
+type turnLog struct {
+	ended    bool // the log says the turn is over
+	prompted bool // the log holds this turn's prompt: the turn has begun
+	// waiting is a question held until its call reaches the log (at most
+	// until waitEnd).
+	waiting *heuristics.Detection
+	waitEnd time.Duration
+}
+
+// orphan is a question reported before its call reached the session log.
+type orphan struct {
+	toolUse, tool, command string
+	denied                 bool
+}
+
+// logFound reports whether the session log is found and read.
+func (d *driver) logFound() bool {
+	return d.cfg.SessionLog != nil && d.cfg.SessionLog.Path() != ""
+}
+
+// pollLog reads what the session log gained and acts on it.
+func (d *driver) pollLog() {
+	if d.cfg.SessionLog == nil || d.st == stateEnded {
+		return
+	}
+	evs, err := d.cfg.SessionLog.Poll()
+	if err != nil && !d.log.failed {
+		d.log.failed = true
+		d.tr.state("reading the provider's session log failed: " + err.Error())
+	}
+	if len(evs) > 0 {
+		d.at[timerIdle] = 0
+	}
+	if d.st == stateBetween {
+		if len(evs) > 0 {
+			d.tr.state("between turns: the session log's late lines of the last turn are not reported")
+		}
+		return
+	}
+	for _, e := range evs {
+		d.tr.log(e)
+		d.logEvent(e)
+	}
+	d.reportOverdue()
+	if w := d.t.log.waiting; w != nil && (d.pendingCall() != nil || d.now() >= d.t.log.waitEnd) {
+		d.t.log.waiting = nil
+		d.ask(w)
+	}
+	if d.t.log.ended && d.st != stateQuitting && d.st != stateEnded {
+		d.turnDone(nil, "the provider's session log ends the turn")
+	}
+}
+
+func (d *driver) logEvent(e transcript.Event) {
+	switch e.Kind {
+	case transcript.Text:
+		d.reportUnasked(0) // calls before the text come first
+		d.say(e.Text)
+	case transcript.ToolCall:
+		if d.log.calls == nil {
+			d.log.calls = map[string]*logCall{}
+		}
+		if _, ok := d.log.calls[e.ID]; !ok {
+			c := &logCall{ev: e, seenAt: d.now()}
+			d.log.calls[e.ID] = c
+			d.log.order = append(d.log.order, e.ID)
+			d.adopt(c)
+		}
+	case transcript.ToolResult:
+		d.logResult(e)
+	case transcript.TurnEnd:
+		d.t.log.ended = true
+	case transcript.Prompt:
+		// Only this turn's own prompt says it began: a resumed program may
+		// log the earlier ones again.
+		if isPromptOf(e.Text, d.t.prompt) {
+			d.t.log.prompted = true
+		}
+	case transcript.Session:
+		d.outcome.ProviderSession = e.Session
+		if d.cfg.OnSession != nil {
+			d.cfg.OnSession(e.Session)
+		}
+	}
+}
+
+// logResult reports a call's output from the session log.
+func (d *driver) logResult(e transcript.Event) {
+	c := d.log.calls[e.ID]
+	if c == nil {
+		d.logEvent(transcript.Event{Kind: transcript.ToolCall, ID: e.ID, Name: "Tool", Input: map[string]any{}})
+		c = d.log.calls[e.ID]
+	}
+	if c.done || c.denied {
+		return // a denial was reported when it was made
+	}
+	if c.toolUse == "" {
+		d.reportCall(c)
+	}
+	c.done = true
+	if d.t.capture != nil && d.t.capture.id == c.toolUse {
+		d.stopCapture()
+		d.toIdle("the session log holds the output of " + c.toolUse)
+	}
+	out := e.Output
+	if out == "" {
+		out = "(no output)"
+	}
+	for _, id := range append([]string{c.toolUse}, c.also...) {
+		d.emitErr(d.out.ToolResult(id, out, e.IsError))
+	}
+}
+
+// reportAlso writes the tool_uses of the other files a call changes (a
+// patch of several files), each saying what approved it.
+func (d *driver) reportAlso(c *logCall, by string) {
+	for _, a := range c.ev.Also {
+		id := emit.NewToolUseID()
+		input := maps.Clone(a.Input)
+		if input == nil {
+			input = map[string]any{}
+		}
+		input["approved_by"] = by
+		c.also = append(c.also, id)
+		d.reportRan(id, a.Name, input)
+	}
+}
+
+// reportRan writes the tool_use of a call that ran without a question
+// here, marked (and warned about) when it was dangerous: the person
+// learns of it even though nobody could stop it.
+func (d *driver) reportRan(id, name string, input map[string]any) {
+	danger := d.policy.Assess(name, input)
+	if danger != "" {
+		input["dangerous"] = danger
+	}
+	d.emitErr(d.out.ToolUse(id, name, input))
+	if danger != "" {
+		d.emitErr(d.out.Warning(permission.DangerWarning(describeCall(name, input), danger)))
+	}
+}
+
+// pendingCall is the newest logged call not reported yet: the one a
+// question on screen is about.
+func (d *driver) pendingCall() *logCall {
+	for i := len(d.log.order) - 1; i >= 0; i-- {
+		if c := d.log.calls[d.log.order[i]]; c.toolUse == "" && !c.done {
+			return c
+		}
+	}
+	return nil
+}
+
+// reportOverdue reports calls that have run longer than UnaskedAfter
+// without a question: the program did not ask.
+func (d *driver) reportOverdue() {
+	if d.cfg.UnaskedAfter > 0 && d.t.log.waiting == nil && d.st != stateAwaiting {
+		d.reportUnasked(d.cfg.UnaskedAfter)
+	}
+}
+
+// reportUnasked reports every unreported call older than grace.
+func (d *driver) reportUnasked(grace time.Duration) {
+	for _, id := range d.log.order {
+		if c := d.log.calls[id]; c.toolUse == "" && !c.done && d.now()-c.seenAt >= grace {
+			d.reportCall(c)
+		}
+	}
+}
+
+// reportCall writes the tool_use of a call the program ran without
+// asking, saying who let it run.
+func (d *driver) reportCall(c *logCall) {
+	c.toolUse = emit.NewToolUseID()
+	input := maps.Clone(c.ev.Input)
+	if input == nil {
+		input = map[string]any{}
+	}
+	by := d.cfg.UnaskedBy
+	if by == "" {
+		by = "the program, without asking"
+	}
+	input["approved_by"] = by
+	d.tr.state(fmt.Sprintf("the program ran %s %s without asking: reported as %s", c.ev.Name, c.ev.ID, c.toolUse))
+	d.reportRan(c.toolUse, c.ev.Name, input)
+	d.reportAlso(c, by)
+}
+
+// askWithLog holds a question until its call is in the session log (at
+// most logWait); false when there is no log to wait for.
+func (d *driver) askWithLog(det *heuristics.Detection) bool {
+	if !d.logFound() || d.cfg.LogAfterRun {
+		return false
+	}
+	d.pollLog()
+	if d.pendingCall() != nil {
+		return false
+	}
+	d.tr.state("the question is not in the provider's session log yet: waiting for it")
+	d.t.log.waiting, d.t.log.waitEnd = det, d.now()+logWait
+	d.at[timerLog] = d.now() + logWait/6
+	return true
+}
+
+// adopt links a newly logged call to the oldest question asked from the
+// screen before the log had it, and says so if the screen showed a
+// different command than the one that ran.
+func (d *driver) adopt(c *logCall) {
+	if len(d.log.orphans) == 0 {
+		return
+	}
+	o := d.log.orphans[0]
+	d.log.orphans = d.log.orphans[1:]
+	c.toolUse, c.denied = o.toolUse, o.denied
+	d.tr.state(fmt.Sprintf("the session log's %s %s is the question %s", c.ev.Name, c.ev.ID, o.toolUse))
+	if ran := describeCall(c.ev.Name, c.ev.Input); o.tool == c.ev.Name && !sameCall(ran, o.command) && !c.denied {
+		d.emitErr(d.out.Notice(fmt.Sprintf("the program ran %q; its screen had shown %q", ran, o.command)))
+	}
+}
+
+// sameCallAgain answers a second question about the call being run (a
+// program that asks for its command, then for a path it touches) the way
+// the first was answered: the log holds no new call, and the approved
+// one has not finished. It reports whether it did.
+func (d *driver) sameCallAgain(det *heuristics.Detection) bool {
+	if !d.logFound() || d.cfg.LogAfterRun || d.st != stateCapturing || d.t.capture == nil {
+		return false
+	}
+	c := d.callOf(d.t.capture.id)
+	if c == nil || c.done {
+		return false
+	}
+	d.pollLog()
+	if d.pendingCall() != nil || c.done {
+		return false // a new call, or the first one finished: a new question
+	}
+	d.tr.state(fmt.Sprintf("another question about %s, already approved: approving it too (rule %s)", c.toolUse, det.Rule.Name))
+	d.typeAnswer(det, "approve", det.Rule.Approve)
+	return true
+}
+
+// sameCall compares what ran with what the screen showed: equal, or the
+// same file named relative to the workspace on screen.
+func sameCall(ran, shown string) bool {
+	return ran == shown || shown != "" && strings.HasSuffix(ran, "/"+shown)
+}
+
+// logHas reports whether tool_use id is a call the session log tracks.
+func (d *driver) logHas(id string) bool { return d.callOf(id) != nil }
+
+// logCallDone reports whether the session log holds the result of the
+// call reported as tool_use id: it ran.
+func (d *driver) logCallDone(id string) bool {
+	c := d.callOf(id)
+	return c != nil && c.done
+}
+
+// callOf is the logged call reported as tool_use id, or nil.
+func (d *driver) callOf(id string) *logCall {
+	for _, c := range d.log.calls {
+		if c.toolUse == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// markDenied records that the call behind tool_use id was denied: its
+// result in the session log is the program's note of the denial, not output.
+func (d *driver) markDenied(id string) {
+	for i := range d.log.orphans {
+		if d.log.orphans[i].toolUse == id {
+			d.log.orphans[i].denied = true
+		}
+	}
+	if c := d.callOf(id); c != nil {
+		c.denied = true
+		for i, a := range c.also {
+			d.emitErr(d.out.Deny(a, c.ev.Also[i].Name, c.ev.Also[i].Input, "Denied with "+id+"."))
+		}
+	}
+}
+
+// describeCall is the short form of a call for notices: its command, file
+// or pattern.
+func describeCall(name string, input map[string]any) string {
+	for _, k := range []string{"command", "file_path", "path", "url", "query", "pattern"} {
+		if s, ok := input[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return name
+}

@@ -1,0 +1,181 @@
+package driver
+
+import (
+	"context"
+	"io"
+	"sync/atomic"
+	"time"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/ptyhost"
+)
+
+// liveSource is a live program: a ptyhost.Reader drains its terminal in a
+// goroutine of its own while the driver, in its own, parses what the
+// reader took and evaluates it. Reading and parsing overlap, so the
+// program never waits on a full terminal while a chunk is parsed (taking
+// turns in one goroutine, they ran at 0.54–0.66× a raw drain as a whole
+// process). The driver takes everything ready in one hand-off, and hears
+// of output once per pause it waits for, not once per chunk.
+type liveSource struct {
+	clock  *wallClock
+	term   ptyhost.Terminal
+	reader *ptyhost.Reader
+	screen io.Writer
+	// wakeBy is the driver's own deadline while it waits (0: none): output
+	// that lands before a pause after it could end need not wake it.
+	wakeBy   atomic.Int64
+	wake     chan struct{} // output the driver must hear of before its deadline
+	wakes    atomic.Int64  // times output woke the driver
+	pending  *event        // an event that waits behind output taken before it
+	ended    bool          // the end of output was reported
+	controls <-chan emit.Control
+	timer    *time.Timer
+	// exited is closed when the program itself exits (nil: never); held
+	// then bounds how long its terminal may stay open after it.
+	exited <-chan struct{}
+	held   <-chan time.Time
+}
+
+func newLiveSource(t ptyhost.Terminal, controls <-chan emit.Control) *liveSource {
+	s := &liveSource{clock: &wallClock{start: time.Now()}, term: t, wake: make(chan struct{}, 1),
+		controls: controls, exited: ptyhost.Exited(t)}
+	s.reader = ptyhost.NewReader(t, ptyhost.DefaultRing, s.arrived)
+	return s
+}
+
+// start reads the terminal; what it printed is parsed into screen by the
+// driver's own goroutine, in next.
+func (s *liveSource) start(screen io.Writer) {
+	s.screen = screen
+	s.reader.Start()
+}
+
+// arrived wakes the driver for output landing in an empty ring, unless it
+// is due to look by the time a pause after this output could end anyway.
+func (s *liveSource) arrived(at time.Duration) {
+	if by := time.Duration(s.wakeBy.Load()); by != 0 && by <= at+soon {
+		return
+	}
+	s.wakes.Add(1)
+	select {
+	case s.wake <- struct{}{}:
+	default: // a wake-up is pending already
+	}
+}
+
+// output parses everything the reader holds, as one event.
+func (s *liveSource) output() (event, bool) {
+	n, at := s.reader.Take(func(p []byte) { _, _ = s.screen.Write(p) }) // a screen takes every byte
+	if n == 0 {
+		return event{}, false
+	}
+	return event{kind: evOutput, at: at, fed: true}, true
+}
+
+// next waits for output, a frame, the deadline or ctx's end. Output read
+// before another event is parsed and reported first.
+func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pending) event {
+	if e, ok := s.output(); ok {
+		return e
+	}
+	if e := s.pending; e != nil {
+		s.pending = nil
+		return *e
+	}
+	var timeout <-chan time.Time
+	if deadline != 0 {
+		wait := deadline - s.clock.now()
+		if s.timer == nil {
+			s.timer = time.NewTimer(wait)
+		} else {
+			s.timer.Reset(wait) // Go ≥1.23: Reset drains a fired timer
+		}
+		timeout = s.timer.C
+	}
+	for {
+		e, ok := s.wait(ctx, deadline, timeout)
+		e.at = s.clock.now()
+		if out, printed := s.output(); printed {
+			if ok {
+				s.pending = &e
+			}
+			return out
+		}
+		if ok {
+			return e
+		}
+	}
+}
+
+// wait is next's select. ok is false when what woke it is no event of its
+// own (output, or the program's exit starting the held-terminal grace);
+// next then looks again.
+func (s *liveSource) wait(ctx context.Context, deadline time.Duration, timeout <-chan time.Time) (e event, ok bool) {
+	s.wakeBy.Store(int64(deadline))
+	defer s.wakeBy.Store(0)
+	if s.reader.Held() { // arrived before wakeBy was set: it may not have woken us
+		return event{}, false
+	}
+	ended := s.reader.Ended()
+	if s.ended {
+		ended = nil
+	}
+	select {
+	case <-s.wake:
+		return event{}, false
+	case <-ended:
+		if s.reader.Held() {
+			return event{}, false // what it printed last comes first
+		}
+		s.ended = true
+		return event{kind: evEnd, err: s.reader.Err()}, true
+	case <-s.exited:
+		s.exited, s.held = nil, time.After(ptyhost.HeldGrace)
+		return event{}, false
+	case <-s.held:
+		select {
+		case <-ended: // how it ended comes first
+			return event{}, false
+		default:
+		}
+		s.held = time.After(ptyhost.HeldGrace) // printing goes on: look again later
+		if s.reader.Held() {
+			return event{}, false
+		}
+		return event{kind: evEnd, err: ptyhost.ErrTerminalHeld}, true
+	case f, open := <-s.controls:
+		if !open {
+			s.controls = nil
+		}
+		return event{kind: evControl, control: f, ok: open}, true
+	case <-timeout:
+		return event{kind: evTimer}, true
+	case <-ctx.Done():
+		return event{kind: evCancel}, true
+	}
+}
+
+func (s *liveSource) canAsk() bool { return s.controls != nil }
+
+// stop ends the reader's use of the ring.
+func (s *liveSource) stop() {
+	s.reader.Stop()
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+}
+
+// blockedOnKeys reports that the program reads its terminal and nothing
+// it printed is left unread or unparsed.
+func (s *liveSource) blockedOnKeys() bool {
+	// Unread output (one ioctl) first: during a flood it rules out the
+	// /proc walk.
+	return !s.reader.Held() && ptyhost.UnreadOf(s.term) == 0 && ptyhost.InputWaitOf(s.term) == ptyhost.InputReading
+}
+
+// onCPU reports that the program is running right now.
+func (s *liveSource) onCPU() bool { return ptyhost.InputWaitOf(s.term) == ptyhost.InputRunning }
+
+// recording is nil: a live program has no recording behind it.
+func (s *liveSource) recording() *replayTerm { return nil }

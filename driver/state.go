@@ -1,0 +1,62 @@
+package driver
+
+import "fmt"
+
+// state is where the driver is in a turn. The code branches on it, and it
+// changes only in to(), which checks the move against allowed.
+type state int
+
+const (
+	stateIdle      state = iota // the program works on the turn; rules watch its screen
+	stateAwaiting               // a question waits for the GUI's answer (turn.pending)
+	stateCapturing              // an approved command runs; its output is collected (turn.capture)
+	stateQuitting               // the turn is done; the program is being closed
+	stateEnded                  // the turn has its result
+	stateBetween                // a persistent session waits for the next prompt
+)
+
+var stateNames = [...]string{"idle", "awaiting_approval", "capturing", "quitting", "ended", "between_turns"}
+
+func (s state) String() string { return stateNames[s] }
+
+// allowed lists every move of the state machine.
+var allowed = map[[2]state]bool{
+	{stateIdle, stateAwaiting}: true, {stateIdle, stateCapturing}: true, {stateIdle, stateQuitting}: true,
+	{stateAwaiting, stateIdle}: true, {stateAwaiting, stateCapturing}: true, {stateAwaiting, stateQuitting}: true,
+	{stateCapturing, stateIdle}: true, {stateCapturing, stateAwaiting}: true, {stateCapturing, stateCapturing}: true,
+	{stateCapturing, stateQuitting}: true,
+	{stateIdle, stateEnded}:         true, {stateAwaiting, stateEnded}: true, {stateCapturing, stateEnded}: true,
+	{stateQuitting, stateEnded}: true,
+	{stateIdle, stateBetween}:   true, {stateAwaiting, stateBetween}: true, {stateCapturing, stateBetween}: true,
+	{stateBetween, stateIdle}: true, {stateBetween, stateQuitting}: true, {stateBetween, stateEnded}: true,
+}
+
+// to moves the driver to next, says why in the trace, and keeps the data
+// of each state with it: a pending question only while awaiting, a
+// capture only while capturing.
+func (d *driver) to(next state, why string) {
+	if !allowed[[2]state{d.st, next}] {
+		d.setFault(fmt.Errorf("internal error: the driver moved from %s to %s (%s)", d.st, next, why))
+	}
+	if next != stateAwaiting {
+		d.t.pending = nil
+	}
+	if next != stateCapturing && d.t.capture != nil {
+		d.stopCapture()
+	}
+	d.tr.move(d.st, next, why)
+	d.st = next
+}
+
+// inTurn reports whether a turn is running (not between turns of a
+// persistent session, not over).
+func (d *driver) inTurn() bool {
+	return d.st == stateIdle || d.st == stateAwaiting || d.st == stateCapturing
+}
+
+// toIdle ends a question or a capture: the program works on.
+func (d *driver) toIdle(why string) {
+	if d.st != stateIdle {
+		d.to(stateIdle, why)
+	}
+}

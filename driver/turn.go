@@ -1,0 +1,70 @@
+package driver
+
+import (
+	"time"
+
+	"github.com/yume-cli/yume-cli/heuristics"
+)
+
+// turn is what belongs to one turn: a new turn is a new value (nextTurn),
+// so nothing is reset by hand. Its deadlines are the table's per-turn
+// rows (deadlines.go), cleared with it.
+type turn struct {
+	prompt string // this turn's prompt: the program's start, or what yume-cli typed
+	queued string // a prompt waiting for the program's ready input box
+	// begun: the prompt was submitted (or the program started with it).
+	// Nothing ends a turn by idle before it begins.
+	begun bool
+	// enterBy bounds the Enter after a typed prompt, which each output
+	// moves on while the program draws the prompt (prompt.go).
+	enterBy time.Duration
+
+	pending *pending // the question, while awaiting
+	capture *capture // the output, while capturing
+	verdict verdict  // how the last question was decided
+	retry   *retry   // keys the program may have dropped (retry.go)
+
+	suggestion string // last command a suggestion rule showed
+	revision   string // feedback to type at the next input question
+	revising   bool   // …once a revision was asked for
+	// lastInput is the last input question yume-cli answered itself.
+	lastInput *heuristics.Detection
+	// answerMark is the absolute line after the last question answered:
+	// a question's context starts there.
+	answerMark uint64
+	// noticed: the input questions already reported as the user's.
+	noticed map[string]bool
+	// runningDeferred counts looks put off while the program ran.
+	runningDeferred int
+	// settling is set from typing keys until the screen settles: the
+	// program is still echoing and redrawing, so only a settled screen may
+	// fire (an echoed "(y/N) n" must not look like a new question).
+	settling bool
+	// answeringUntil: a replay's person is still typing their answer.
+	answeringUntil time.Duration
+	// idleGen and stallGen are the screen generations the idle and stall
+	// clocks started on (bounded.go).
+	idleGen, stallGen uint64
+	log               turnLog // what the session log said of this turn
+	lastText          string  // the turn's answer so far
+}
+
+func newTurn(prompt string) *turn {
+	return &turn{prompt: prompt, noticed: make(map[string]bool)}
+}
+
+// nextTurn replaces the turn that ended with a new one, and clears its
+// deadlines.
+func (d *driver) nextTurn() {
+	d.t = newTurn("")
+	d.at.clearTurn()
+}
+
+// verdict is how a question was decided.
+type verdict int
+
+const (
+	undecided verdict = iota
+	approved
+	denied
+)

@@ -1,0 +1,139 @@
+package ptyhost
+
+import (
+	"sync"
+	"time"
+)
+
+// Reader drains a terminal in a goroutine of its own into a ring of bytes,
+// so that reading and parsing overlap: while the consumer parses what it
+// took, the reader keeps the terminal empty and the program is never
+// blocked on a full terminal buffer. The consumer takes everything ready
+// in one hand-off (Take), never one hand-off per chunk read. A full ring
+// stops the reader, and so the program: memory stays bounded.
+type Reader struct {
+	t       Terminal
+	arrived func(at time.Duration) // output landed in an empty ring (called without mu)
+
+	mu      sync.Mutex
+	space   *sync.Cond // signalled when Take frees space, or on Stop
+	ring    []byte
+	head, n int           // the oldest byte not taken, and how many are held
+	lastAt  time.Duration // when the newest byte held was read
+	holding bool          // a chunk read is waiting for space: output the ring lacks
+	err     error         // how the output ended; reported once the ring is drained
+	stopped bool
+	ended   chan struct{} // closed once err is set
+}
+
+// DefaultRing is the ring's size: some milliseconds of a program printing
+// as fast as a terminal takes it, while the consumer is busy elsewhere.
+const DefaultRing = 1 << 20
+
+// NewReader reads t into a ring of size bytes once Start is called.
+// arrived is told of output that lands in an empty ring (the consumer may
+// want to wake): it must not block, and must not call the Reader.
+func NewReader(t Terminal, size int, arrived func(at time.Duration)) *Reader {
+	r := &Reader{t: t, arrived: arrived, ring: make([]byte, size), ended: make(chan struct{})}
+	r.space = sync.NewCond(&r.mu)
+	return r
+}
+
+// Start begins reading in a goroutine of its own.
+func (r *Reader) Start() { go r.run() }
+
+func (r *Reader) run() {
+	for {
+		data, at, err := r.t.ReadChunk()
+		if len(data) > 0 && !r.put(data, at) {
+			return
+		}
+		if err != nil {
+			r.mu.Lock()
+			r.err = err
+			r.mu.Unlock()
+			close(r.ended)
+			return
+		}
+	}
+}
+
+// put copies a chunk into the ring, waiting for space; false once stopped.
+func (r *Reader) put(data []byte, at time.Duration) bool {
+	r.mu.Lock()
+	r.holding = true
+	for !r.stopped && len(r.ring)-r.n < len(data) {
+		if r.n == 0 { // a chunk larger than the ring: grow it once
+			r.ring = make([]byte, len(data))
+			r.head = 0
+			break
+		}
+		r.space.Wait()
+	}
+	if r.stopped {
+		r.mu.Unlock()
+		return false
+	}
+	tail := (r.head + r.n) % len(r.ring)
+	c := copy(r.ring[tail:], data)
+	copy(r.ring, data[c:])
+	wasEmpty := r.n == 0
+	r.n += len(data)
+	r.lastAt, r.holding = at, false
+	r.mu.Unlock()
+	if wasEmpty && r.arrived != nil {
+		r.arrived(at)
+	}
+	return true
+}
+
+// Take hands everything the ring holds to parse (in one or two slices,
+// oldest first), then frees it. It returns how many bytes that was and
+// when the newest of them was read. The slices are valid only during
+// parse; the reader fills the rest of the ring meanwhile.
+func (r *Reader) Take(parse func(p []byte)) (n int, at time.Duration) {
+	r.mu.Lock()
+	head, n, at := r.head, r.n, r.lastAt
+	r.mu.Unlock()
+	if n == 0 {
+		return 0, 0
+	}
+	first := min(n, len(r.ring)-head)
+	parse(r.ring[head : head+first])
+	if first < n {
+		parse(r.ring[:n-first])
+	}
+	r.mu.Lock()
+	r.head = (r.head + n) % len(r.ring)
+	r.n -= n
+	r.space.Signal()
+	r.mu.Unlock()
+	return n, at
+}
+
+// Held reports whether output was read that Take has not handed over yet.
+func (r *Reader) Held() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n > 0 || r.holding
+}
+
+// Ended is closed once the terminal's output has ended; Err says how
+// (io.EOF, or why), once everything before it was taken.
+func (r *Reader) Ended() <-chan struct{} { return r.ended }
+
+// Err is how the output ended (nil while it goes on).
+func (r *Reader) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// Stop ends the reader's use of the ring: it reads at most one more chunk
+// (closing the terminal ends that read) and hands nothing more over.
+func (r *Reader) Stop() {
+	r.mu.Lock()
+	r.stopped = true
+	r.space.Broadcast()
+	r.mu.Unlock()
+}
