@@ -15,5 +15,7 @@
 // stream against the contract; other packages' tests run their output
 // through it.
 //
-// The package imports no other project package.
+// Of the project's packages it imports only two leaves: permission, for
+// the modes and answers control frames carry, and internal/jsonfast, the
+// string encoder behind every line.
 package emit

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
-	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -40,7 +39,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Inv
 	if err != nil {
 		return fmt.Errorf("working directory %q: %w", opts.Cwd, err)
 	}
-	pr, err := startProc(p.Name, path, inv.Args, opts.Cwd, opts.Env, true, opts.Stderr)
+	pr, err := startProvider(opts, path, inv.Args, true)
 	if err != nil {
 		return err
 	}
@@ -50,28 +49,16 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Inv
 	s.tr.onProviderSession(opts.OnSession)
 	turnCtx, cancelTurn := context.WithCancel(context.Background())
 	defer cancelTurn()
-	var interrupted atomic.Bool
-	stop := func() {
-		if interrupted.Swap(true) {
-			return
-		}
+	pr.watch(ctx, func() {
 		cancelTurn()
 		if id, _ := s.sessionID.Load().(string); id != "" {
 			_ = s.conn.notify("session/cancel", map[string]any{"sessionId": id}) // Best effort: the agent may be gone.
 		} else {
 			pr.interrupt()
 		}
-	}
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-			stop()
-		case <-done:
-		}
-	}()
-	s.ap = newApprover(w, permission.Mode(opts.PermissionMode), opts.Dangers, opts.Controls, stop, done)
+	})
+	defer pr.release()
+	s.ap = pr.approver(w, opts)
 
 	s.conn = newACPConn(pr.stdin, func(m string, params json.RawMessage, req bool) (any, error) {
 		return s.handle(turnCtx, m, params, req)
@@ -86,7 +73,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Inv
 		served <- err
 	}()
 
-	reason, perr := s.prompt(turnCtx, cwd, &interrupted)
+	reason, perr := s.prompt(turnCtx, cwd, &pr.interrupted)
 	// The turn is over: closing stdin lets the agent save its session and
 	// exit; one that lingers is interrupted, then killed.
 	_ = pr.stdin.Close() // Best effort: the agent may have exited.
@@ -104,7 +91,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Inv
 	switch {
 	case serr != nil:
 		return serr // stdout failed
-	case interrupted.Load():
+	case pr.interrupted.Load():
 		return s.tr.abort()
 	case perr != nil:
 		if errors.Is(perr, errWrite) {

@@ -19,7 +19,7 @@ func prov(name string) *providers.Provider {
 
 // newTestTranslator is the JSON-mode translator of provider name, as Run
 // would pick it for an unknown (current) version.
-func newTestTranslator(tb testing.TB, name string, w *emit.Writer) Translator {
+func newTestTranslator(tb testing.TB, name string, w *emit.Writer) *JSONTranslator {
 	tb.Helper()
 	p := prov(name)
 	m, ok := p.ModeFor(providers.ModeJSON, "")

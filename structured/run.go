@@ -16,7 +16,6 @@ import (
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
-	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // Options says which provider to run and how.
@@ -142,7 +141,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	p := opts.Provider
 	input := inv.Stdin
 	started := time.Now()
-	pr, err := startProc(p.Name, path, inv.Args, opts.Cwd, opts.Env, input != "" || inv.KeepStdin, opts.Stderr)
+	pr, err := startProvider(opts, path, inv.Args, input != "" || inv.KeepStdin)
 	if err != nil {
 		return err
 	}
@@ -152,30 +151,19 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 		_ = pr.wait() // The translator error is the one to report.
 		return err
 	}
-	if d, ok := tr.(interface{ setDangers(*permission.Dangers) }); ok {
-		d.setDangers(opts.Dangers)
-	}
-	tr.(noter).setNote(note)
-	tr.(noter).onProviderSession(opts.OnSession)
+	tr.setDangers(opts.Dangers)
+	tr.setNote(note)
+	tr.onProviderSession(opts.OnSession)
 	if mode.RecordFillsGaps && p.TUI != nil && p.TUI.Record != nil {
 		rec := p.TUI.Record(providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
-		tr.(gapFiller).beforeEnding(func() error {
+		tr.beforeEnding(func() error {
 			evs, _ := rec.Poll() // Best effort: no record, nothing to add.
-			return tr.(gapFiller).fillGaps(evs)
+			return tr.fillGaps(evs)
 		})
 	}
-	var interrupted atomic.Bool
-	stop := func() { interrupted.Store(true); pr.interrupt() }
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-			stop()
-		case <-done:
-		}
-	}()
-	ap := newApprover(w, permission.Mode(opts.PermissionMode), opts.Dangers, opts.Controls, stop, done)
+	pr.watch(ctx, pr.interrupt)
+	defer pr.release()
+	ap := pr.approver(w, opts)
 
 	var stdinMu sync.Mutex
 	closeStdin := func() {}
@@ -192,7 +180,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 			closeStdin() // Only a permission relay keeps stdin open.
 		}
 	}
-	if c, ok := tr.(*claudeTranslator); ok {
+	if c := tr.claude; c != nil {
 		relay := &claudeRelay{ctx: ctx, t: c, ap: ap, write: func(v any) error {
 			b, _ := json.Marshal(v)
 			stdinMu.Lock()
@@ -204,7 +192,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	}
 	// Once interrupted, the provider's further output is dropped: the turn
 	// ends as interrupted whatever the provider says while shutting down.
-	gated := &gatedTranslator{Translator: tr, interrupted: &interrupted}
+	gated := &gatedTranslator{Translator: tr, interrupted: &pr.interrupted}
 	stats, perr := pump(pr.stdout, gated, p.Name, opts.Stderr, func() {
 		if w.TurnEnded() {
 			closeStdin() // Claude waits for more input after its result.
@@ -222,16 +210,10 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	if perr != nil {
 		return perr
 	}
-	if interrupted.Load() {
-		return tr.(aborter).abort()
+	if pr.interrupted.Load() {
+		return tr.abort()
 	}
 	return tr.Finish(exit)
-}
-
-// gapFiller is implemented by every translator through the embedded turn.
-type gapFiller interface {
-	fillGaps([]transcript.Event) error
-	beforeEnding(func() error)
 }
 
 // getenv reads the provider's environment: ours, with env's entries on top.

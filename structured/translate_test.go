@@ -26,7 +26,7 @@ func translate(t testing.TB, provider string, input []byte, exit error) ([]byte,
 	w := emit.NewWriter(&out, emit.Config{SessionID: "sess-test", Model: "test-model", Cwd: "/ws",
 		Now: func() time.Time { clock = clock.Add(time.Millisecond); return clock }})
 	tr := newTestTranslator(t, provider, w)
-	if c, ok := tr.(*codexTranslator); ok {
+	if c, ok := tr.Translator.(*codexTranslator); ok {
 		c.salt = "s"
 	}
 	malformed := 0

@@ -1,17 +1,12 @@
 package structured
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"sort"
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
-	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
-	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // Translator turns the output lines of one provider's machine-readable mode
@@ -31,375 +26,37 @@ type Translator interface {
 // ErrMalformed marks a provider line that could not be understood.
 var ErrMalformed = errors.New("malformed provider line")
 
-// formats are the translators by format name (providers.Mode.Format): the
-// name of the protocol a provider's machine-readable mode speaks.
-var formats = map[string]func(*turn) Translator{
-	"claude-stream-json": func(t *turn) Translator { return &claudeTranslator{turn: t} },
-	"codex-exec-json":    func(t *turn) Translator { return &codexTranslator{turn: t, salt: emit.NewUUID()[:8]} },
-	"copilot-json":       func(t *turn) Translator { return &copilotTranslator{turn: t, deltas: map[string]*strings.Builder{}} },
-	"gemini-stream-json": func(t *turn) Translator { return &geminiTranslator{turn: t} },
+// JSONTranslator is the translator of one turn of a JSON mode: its
+// format's Line and Finish over the turn state every format shares, which
+// Run sets up (notice, dangers, session hook, record) and ends on an
+// interrupt through the embedded turn.
+type JSONTranslator struct {
+	Translator
+	*turn
+	// claude is the translator when the format is Claude's stream-json,
+	// whose permission requests Run relays; nil for the other formats.
+	claude *claudeTranslator
+}
+
+// formats set up the translator by format name (providers.Mode.Format):
+// the name of the protocol a provider's machine-readable mode speaks.
+var formats = map[string]func(j *JSONTranslator){
+	"claude-stream-json": func(j *JSONTranslator) { j.claude = &claudeTranslator{turn: j.turn}; j.Translator = j.claude },
+	"codex-exec-json":    func(j *JSONTranslator) { j.Translator = &codexTranslator{turn: j.turn, salt: emit.NewUUID()[:8]} },
+	"copilot-json": func(j *JSONTranslator) {
+		j.Translator = &copilotTranslator{turn: j.turn, deltas: map[string]*strings.Builder{}}
+	},
+	"gemini-stream-json": func(j *JSONTranslator) { j.Translator = &geminiTranslator{turn: j.turn} },
 }
 
 // NewTranslator returns the translator for mode of provider p (a mode of
 // p.Structured that is not ACP). permissionMode is reported in system/init.
-func NewTranslator(p *providers.Provider, mode providers.Mode, w *emit.Writer, permissionMode string) (Translator, error) {
-	mk, ok := formats[mode.Format]
+func NewTranslator(p *providers.Provider, mode providers.Mode, w *emit.Writer, permissionMode string) (*JSONTranslator, error) {
+	setUp, ok := formats[mode.Format]
 	if !ok {
 		return nil, fmt.Errorf("no translator for the %q format of %s's %s mode", mode.Format, p.Name, mode.Name)
 	}
-	return mk(newTurn(w, p, permissionMode)), nil
-}
-
-// turn holds what every translator tracks while a turn runs.
-type turn struct {
-	w        *emit.Writer
-	provider *providers.Provider
-	mode     string
-	inited   bool
-	text     strings.Builder // assistant text not yet written
-	last     string          // the last assistant text written: the result text
-	tools    *toolTracker
-	denied   map[string]string // tool_use ids denied by us, result not yet written -> message
-	ours     map[string]bool   // every tool_use id we denied this session
-	usage    emit.Usage
-	errs     []string        // errors reported during the turn
-	note     string          // a notice written right after init (which mode runs)
-	shown    map[string]bool // commands of the tool_uses written
-	// beforeEnd runs once, just before the result is written.
-	beforeEnd func() error
-	// providerSession is the provider's own session id; onSession hears
-	// of it.
-	providerSession string
-	onSession       func(string)
-	// dangers marks dangerous calls in their tool_use (nil: none).
-	dangers *permission.Dangers
-}
-
-// setDangers gives the turn the session's dangerous-command set (nil
-// keeps the embedded one).
-func (t *turn) setDangers(d *permission.Dangers) {
-	if d != nil {
-		t.dangers = d
-	}
-}
-
-type toolCall struct {
-	name  string
-	input any
-}
-
-func newTurn(w *emit.Writer, provider *providers.Provider, mode string) *turn {
-	return &turn{w: w, provider: provider, mode: mode, tools: newToolTracker(),
-		denied: map[string]string{}, ours: map[string]bool{}, shown: map[string]bool{}, dangers: permission.DefaultDangers()}
-}
-
-// init writes system/init with the provider's tools and hands the
-// provider's own session id, the handle that resumes it, to the session
-// (the init's session_id stays yume-cli's own, which Yume resumes with).
-func (t *turn) init(sessionID string, tools []string) error {
-	if t.inited {
-		return nil
-	}
-	t.inited = true
-	if err := t.w.Init(t.mode, tools); err != nil {
-		return err
-	}
-	if t.note != "" {
-		if err := t.w.Notice(t.note); err != nil {
-			return err
-		}
-	}
-	t.handle(sessionID)
-	return nil
-}
-
-// handle records the provider's session id. A second, different one (the
-// provider compacted or migrated the session) is said in the stream.
-func (t *turn) handle(id string) {
-	if id == "" || id == t.providerSession {
-		return
-	}
-	changed := t.providerSession != ""
-	t.providerSession = id
-	if t.onSession != nil {
-		t.onSession(id)
-	}
-	if changed {
-		_ = t.w.Notice("the provider's session is now " + id + "; yume-cli's session " + t.w.SessionID() + " continues it") // Best effort: stdout errors surface on the next event.
-	}
-}
-
-// ensureInit writes init with the provider's default tools if the provider
-// has not announced itself yet (a stream that starts with an error).
-func (t *turn) ensureInit() error { return t.init("", t.provider.Tools) }
-
-// mapTool turns a provider tool call into Claude's name and input.
-func (t *turn) mapTool(name string, args map[string]any) (string, map[string]any) {
-	if t.provider.MapTool == nil {
-		return name, args
-	}
-	return t.provider.MapTool(name, args)
-}
-
-// maxBuffered bounds the assistant text held back waiting for a message
-// boundary; past it the text goes out as a message of its own, so memory
-// stays flat on an endless stream of deltas.
-const maxBuffered = 64 << 10
-
-// buffer adds streamed assistant text, flushing when it grows too large.
-func (t *turn) buffer(s string) error {
-	t.text.WriteString(s)
-	if t.text.Len() >= maxBuffered {
-		return t.flush()
-	}
-	return nil
-}
-
-// flush writes the buffered assistant text as one message.
-func (t *turn) flush() error {
-	if t.text.Len() == 0 {
-		return nil
-	}
-	s := t.text.String()
-	t.text.Reset()
-	return t.say(s)
-}
-
-// say writes assistant text now.
-func (t *turn) say(s string) error {
-	if s == "" {
-		return nil
-	}
-	if err := t.ensureInit(); err != nil {
-		return err
-	}
-	t.last = s
-	return t.w.Text(s)
-}
-
-// toolUse writes a tool_use once per id.
-func (t *turn) toolUse(id, name string, input any) error {
-	if t.tools.seen(id) {
-		return nil
-	}
-	if err := t.flush(); err != nil {
-		return err
-	}
-	var warning string
-	if raw, ok := input.(json.RawMessage); ok {
-		// Judged as an object: its command may be dangerous.
-		var m map[string]any
-		if json.Unmarshal(raw, &m) == nil {
-			input = m
-		}
-	}
-	if m, ok := input.(map[string]any); ok {
-		if c, ok := m["command"].(string); ok {
-			t.shown[c] = true
-		}
-		if why := t.dangers.Call(name, m); why != "" {
-			m = maps.Clone(m)
-			m["dangerous"] = why
-			input, warning = m, permission.DangerWarning(describe(name, m), why)
-		}
-	}
-	t.tools.use(id, toolCall{name, input})
-	if err := t.w.ToolUse(id, name, input); err != nil || warning == "" {
-		return err
-	}
-	return t.w.Warning(warning)
-}
-
-// fillGaps reports the calls the program's record holds that the stream
-// never showed: calls the program refused without a word in its stream,
-// each a denial with the record's words for it.
-func (t *turn) fillGaps(evs []transcript.Event) error {
-	reported := map[string]bool{}
-	for _, e := range evs {
-		switch {
-		case e.Kind == transcript.ToolCall && !t.shown[describeCall(e.Input)]:
-			reported[e.ID] = true
-			if err := t.toolUse("rec_"+e.ID, e.Name, e.Input); err != nil {
-				return err
-			}
-		case e.Kind == transcript.ToolResult && reported[e.ID]:
-			if err := t.deny("rec_"+e.ID, e.Output); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// beforeEnding sets what runs just before the result is written.
-func (t *turn) beforeEnding(f func() error) { t.beforeEnd = f }
-
-// describeCall is the command of a call's input, or "".
-func describeCall(input map[string]any) string {
-	c, _ := input["command"].(string)
-	return c
-}
-
-// toolResult writes the result of a tool_use once; a result for a tool the
-// stream never announced gets a generic tool_use first, so Yume never sees
-// a result without its use. A tool we denied is reported as a denial.
-func (t *turn) toolResult(id, content string, isError bool) error {
-	if t.tools.finished(id) {
-		return nil
-	}
-	if !t.tools.seen(id) {
-		if err := t.toolUse(id, "Tool", map[string]any{}); err != nil {
-			return err
-		}
-	}
-	if err := t.flush(); err != nil {
-		return err
-	}
-	tc, _ := t.tools.get(id)
-	t.tools.finish(id)
-	if msg, ok := t.denied[id]; ok {
-		delete(t.denied, id)
-		if content == "" {
-			content = msg
-		}
-		return t.w.Deny(id, tc.name, tc.input, content)
-	}
-	if content == "" {
-		content = "(no output)"
-	}
-	return t.w.ToolResult(id, content, isError)
-}
-
-// deny writes the tool_result of a denied tool and records the denial.
-func (t *turn) deny(id, message string) error {
-	t.denied[id] = message
-	t.ours[id] = true
-	return t.toolResult(id, message, true)
-}
-
-// notice writes a system notice (after init).
-func (t *turn) notice(msg string) error {
-	if err := t.ensureInit(); err != nil {
-		return err
-	}
-	return t.w.Notice(msg)
-}
-
-// systemError reports an error now and remembers it for the result.
-func (t *turn) systemError(msg string) error {
-	if err := t.ensureInit(); err != nil {
-		return err
-	}
-	t.errs = append(t.errs, msg)
-	return t.w.SystemError(msg)
-}
-
-// end writes the turn's result (once), after any buffered text. An error
-// result whose message was not reported yet gets a system error first.
-func (t *turn) end(r emit.Result) error {
-	if t.w.TurnEnded() {
-		return nil
-	}
-	if err := t.flush(); err != nil {
-		return err
-	}
-	if err := t.ensureInit(); err != nil {
-		return err
-	}
-	if f := t.beforeEnd; f != nil {
-		t.beforeEnd = nil
-		if err := f(); err != nil {
-			return err
-		}
-	}
-	if r.Text == "" && !r.IsError {
-		r.Text = t.last
-	}
-	// A tool we denied must show up in permission_denials even when the
-	// provider never reported a result for it.
-	ids := make([]string, 0, len(t.denied))
-	for id := range t.denied {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		if err := t.toolResult(id, t.denied[id], true); err != nil {
-			return err
-		}
-	}
-	if r.IsError {
-		for _, e := range r.Errors {
-			if !contains(t.errs, e) {
-				if err := t.w.SystemError(e); err != nil {
-					return err
-				}
-			}
-		}
-		if len(r.Errors) == 0 {
-			r.Errors = t.errs
-		}
-	}
-	if r.Usage != (emit.Usage{}) {
-		if err := t.w.Usage(r.Usage.InputTokens+r.Usage.CacheReadInputTokens, r.Usage.OutputTokens); err != nil {
-			return err
-		}
-	}
-	return t.w.Result(r)
-}
-
-// finish ends a turn the provider left open when its output stopped.
-func (t *turn) finish(exit error) error {
-	if t.w.TurnEnded() {
-		return nil
-	}
-	msg := fmt.Sprintf("%s ended without finishing the turn", t.provider)
-	if exit != nil {
-		msg = fmt.Sprintf("%s exited (%v) without finishing the turn", t.provider, exit)
-	}
-	if len(t.errs) > 0 {
-		msg += ": " + t.errs[len(t.errs)-1]
-	}
-	return t.end(emit.Result{IsError: true, Errors: []string{msg}, Usage: t.usage})
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// abort ends the turn after an interrupt: an interrupt line, then an error
-// result (unless the provider had already finished the turn).
-func (t *turn) abort() error {
-	if t.w.TurnEnded() {
-		return nil
-	}
-	if err := t.flush(); err != nil {
-		return err
-	}
-	if err := t.ensureInit(); err != nil {
-		return err
-	}
-	if err := t.w.Interrupt(); err != nil {
-		return err
-	}
-	return t.w.Result(emit.Result{IsError: true, Errors: []string{"interrupted by the user"}, Usage: t.usage})
-}
-
-// aborter is implemented by every translator through the embedded turn.
-type aborter interface{ abort() error }
-
-// setNote sets the notice written after init.
-func (t *turn) setNote(s string) { t.note = s }
-
-// onProviderSession sets who hears the provider's session id.
-func (t *turn) onProviderSession(f func(string)) { t.onSession = f }
-
-// noter is implemented by every translator through the embedded turn.
-type noter interface {
-	setNote(string)
-	onProviderSession(func(string))
+	j := &JSONTranslator{turn: newTurn(w, p, permissionMode)}
+	setUp(j)
+	return j, nil
 }
