@@ -22,8 +22,9 @@ type liveSource struct {
 	term   ptyhost.Terminal
 	reader *ptyhost.Reader
 	screen io.Writer
-	// wakeBy is the driver's own deadline while it waits (0: none): output
-	// that lands before a pause after it could end need not wake it.
+	// wakeBy is the driver's own deadline while it waits (0: none; -1: it
+	// is not waiting, and looks at the ring before it does): output that
+	// lands before a pause after it could end need not wake it.
 	wakeBy   atomic.Int64
 	wake     chan struct{} // output the driver must hear of before its deadline
 	wakes    atomic.Int64  // times output woke the driver
@@ -40,7 +41,8 @@ type liveSource struct {
 func newLiveSource(t ptyhost.Terminal, controls <-chan emit.Control) *liveSource {
 	s := &liveSource{clock: &wallClock{start: time.Now()}, term: t, wake: make(chan struct{}, 1),
 		controls: controls, exited: ptyhost.Exited(t)}
-	s.reader = ptyhost.NewReader(t, ptyhost.DefaultRing, s.arrived)
+	s.wakeBy.Store(-1)
+	s.reader = ptyhost.NewReader(t, ptyhost.DefaultRing, s.arrived, s.filling)
 	return s
 }
 
@@ -54,13 +56,40 @@ func (s *liveSource) start(screen io.Writer) {
 // arrived wakes the driver for output landing in an empty ring, unless it
 // is due to look by the time a pause after this output could end anyway.
 func (s *liveSource) arrived(at time.Duration) {
-	if by := time.Duration(s.wakeBy.Load()); by != 0 && by <= at+soon {
+	if by := time.Duration(s.wakeBy.Load()); by < 0 || by != 0 && by <= at+soon {
 		return
 	}
 	s.wakes.Add(1)
 	select {
 	case s.wake <- struct{}{}:
 	default: // a wake-up is pending already
+	}
+}
+
+// due reports output the driver must take before its deadline: a pause
+// after it could end before then, or the deadline has come, or the ring
+// is half full. Output that arrived when the driver was due soon anyway waits
+// in the ring, so a flood is parsed in batches, once per pause deadline.
+func (s *liveSource) due(deadline time.Duration) bool {
+	held, since := s.reader.Since()
+	switch {
+	case !held:
+		return false
+	case deadline == 0 || since+soon < deadline:
+		return true
+	}
+	return s.clock.now() >= deadline || s.reader.Filling()
+}
+
+// filling wakes the driver for a ring half full: it takes the batch now,
+// before the reader has to wait for room.
+func (s *liveSource) filling() {
+	if s.wakeBy.Load() < 0 {
+		return // not waiting: it looks before it does
+	}
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -76,8 +105,10 @@ func (s *liveSource) output() (event, bool) {
 // next waits for output, a frame, the deadline or ctx's end. Output read
 // before another event is parsed and reported first.
 func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pending) event {
-	if e, ok := s.output(); ok {
-		return e
+	if s.due(deadline) {
+		if e, ok := s.output(); ok {
+			return e
+		}
 	}
 	if e := s.pending; e != nil {
 		s.pending = nil
@@ -96,7 +127,7 @@ func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pendin
 	for {
 		e, ok := s.wait(ctx, deadline, timeout)
 		e.at = s.clock.now()
-		if out, printed := s.output(); printed {
+		if out, printed := s.output(); printed { // what came before e, first
 			if ok {
 				s.pending = &e
 			}
@@ -113,8 +144,8 @@ func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pendin
 // next then looks again.
 func (s *liveSource) wait(ctx context.Context, deadline time.Duration, timeout <-chan time.Time) (e event, ok bool) {
 	s.wakeBy.Store(int64(deadline))
-	defer s.wakeBy.Store(0)
-	if s.reader.Held() { // arrived before wakeBy was set: it may not have woken us
+	defer s.wakeBy.Store(-1)
+	if s.due(deadline) { // arrived before wakeBy was set: it may not have woken us
 		return event{}, false
 	}
 	ended := s.reader.Ended()

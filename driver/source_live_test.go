@@ -121,7 +121,7 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 // program never waits on a full terminal for the parse; the driver then
 // takes all of it in one hand-off, not one per chunk.
 func TestLiveSourceReadsWhileTheDriverWorks(t *testing.T) {
-	const chunks = 100 // 400 KiB: less than the ring
+	const chunks = ptyhost.DefaultRing / 4096 / 2 // half the ring
 	term := &chanTerm{out: make(chan []byte)}
 	screen := &countingWriter{}
 	s := newLiveSource(term, nil)

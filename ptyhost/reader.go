@@ -14,11 +14,13 @@ import (
 type Reader struct {
 	t       Terminal
 	arrived func(at time.Duration) // output landed in an empty ring (called without mu)
+	filling func()                 // the ring is half full or more: the consumer should take it soon
 
 	mu      sync.Mutex
 	space   *sync.Cond // signalled when Take frees space, or on Stop
 	ring    []byte
 	head, n int           // the oldest byte not taken, and how many are held
+	firstAt time.Duration // when the oldest byte held was read
 	lastAt  time.Duration // when the newest byte held was read
 	holding bool          // a chunk read is waiting for space: output the ring lacks
 	err     error         // how the output ended; reported once the ring is drained
@@ -26,15 +28,17 @@ type Reader struct {
 	ended   chan struct{} // closed once err is set
 }
 
-// DefaultRing is the ring's size: some milliseconds of a program printing
-// as fast as a terminal takes it, while the consumer is busy elsewhere.
-const DefaultRing = 1 << 20
+// DefaultRing is the ring's size: a few milliseconds of a program printing
+// as fast as a terminal takes it (60–70 MB/s here) while the consumer is
+// busy elsewhere or waits to take a larger batch.
+const DefaultRing = 256 << 10
 
 // NewReader reads t into a ring of size bytes once Start is called.
-// arrived is told of output that lands in an empty ring (the consumer may
-// want to wake): it must not block, and must not call the Reader.
-func NewReader(t Terminal, size int, arrived func(at time.Duration)) *Reader {
-	r := &Reader{t: t, arrived: arrived, ring: make([]byte, size), ended: make(chan struct{})}
+// arrived is told of output that lands in an empty ring, filling of a ring
+// that became half full (the consumer may want to wake): neither may
+// block, nor call the Reader.
+func NewReader(t Terminal, size int, arrived func(at time.Duration), filling func()) *Reader {
+	r := &Reader{t: t, arrived: arrived, filling: filling, ring: make([]byte, size), ended: make(chan struct{})}
 	r.space = sync.NewCond(&r.mu)
 	return r
 }
@@ -78,11 +82,19 @@ func (r *Reader) put(data []byte, at time.Duration) bool {
 	c := copy(r.ring[tail:], data)
 	copy(r.ring, data[c:])
 	wasEmpty := r.n == 0
+	if wasEmpty {
+		r.firstAt = at
+	}
+	half := len(r.ring) / 2
+	crossed := r.n < half && r.n+len(data) >= half
 	r.n += len(data)
 	r.lastAt, r.holding = at, false
 	r.mu.Unlock()
-	if wasEmpty && r.arrived != nil {
+	switch {
+	case wasEmpty && r.arrived != nil:
 		r.arrived(at)
+	case crossed && r.filling != nil:
+		r.filling()
 	}
 	return true
 }
@@ -116,6 +128,22 @@ func (r *Reader) Held() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.n > 0 || r.holding
+}
+
+// Since reports whether the ring holds output, and when the oldest of it
+// was read.
+func (r *Reader) Since() (held bool, at time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n > 0, r.firstAt
+}
+
+// Filling reports a ring half full or more (or one the reader waits on):
+// the consumer should take it now rather than at its own pace.
+func (r *Reader) Filling() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.holding || r.n >= len(r.ring)/2
 }
 
 // Ended is closed once the terminal's output has ended; Err says how

@@ -1,6 +1,9 @@
 package vt
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // Parser states, after Paul Williams' DEC ANSI parser
 // (https://vt100.net/emu/dec_ansi_parser). String states end at BEL (OSC
@@ -41,7 +44,29 @@ const (
 // Write feeds bytes the child wrote. It always consumes all of p: a
 // sequence or rune cut off at the end is completed by the next call.
 func (s *Screen) Write(p []byte) (int, error) {
+	n := len(p)
 	row, col, vis := s.cur.row, s.cur.col, s.cursorVisible
+	if n >= jumpMin && s.jumpWanted() {
+		if !s.atLineStart() {
+			// Up to the first line's end as usual: a sequence or a rune
+			// cut by the previous Write ends there.
+			if i := bytes.IndexByte(p, '\n'); i >= 0 {
+				s.parse(p[:i+1])
+				p = p[i+1:]
+			}
+		}
+		p = s.jump(p)
+	}
+	s.parse(p)
+	if s.dirty || row != s.cur.row || col != s.cur.col || vis != s.cursorVisible {
+		s.gen++
+		s.dirty = false
+	}
+	return n, nil
+}
+
+// parse runs the state machine over p.
+func (s *Screen) parse(p []byte) {
 	i := 0
 	if s.un > 0 {
 		i = s.resumeRune(p)
@@ -63,11 +88,6 @@ func (s *Screen) Write(p []byte) (int, error) {
 			i += s.decodeRune(p[i:])
 		}
 	}
-	if s.dirty || row != s.cur.row || col != s.cur.col || vis != s.cursorVisible {
-		s.gen++
-		s.dirty = false
-	}
-	return len(p), nil
 }
 
 // decodeRune prints the UTF-8 rune at the start of p (p[0] >= 0x80) and

@@ -1,0 +1,166 @@
+package vt
+
+import "bytes"
+
+// Jump scroll, after xterm's: when one Write brings more lines than the
+// screen holds, the lines that would scroll off before the Write ends are
+// never drawn. Only what they leave behind is kept: how many lines were
+// retired, the pen their colour changes leave, the cursor at the bottom
+// row, the last character for REP. A flood of output then costs a scan per
+// byte instead of a parse, draw and scroll per line; it is taken in large
+// batches (ptyhost.Reader), so almost all of a flood jumps.
+//
+// It applies only where skipping cannot change what the screen shows or
+// reports: nothing reads the lines that leave (no OnRetire, no scrollback
+// kept), the main screen scrolls as a whole (no margins), the parser is
+// between sequences, and the skipped bytes are plain: printable text,
+// CR, LF, tab and SGR colour sequences, each line narrower than the screen
+// (so none wraps, and every LF past the bottom row retires exactly one
+// line). Anything else is parsed as usual.
+
+// jumpMin is the least Write that looks for a jump: smaller ones cannot
+// hold more than a screenful of lines often enough to pay for the look.
+const jumpMin = 4096
+
+// jumpWanted reports a screen whose state lets a Write jump: nothing
+// reads the lines that leave, the main screen scrolls as a whole, plain
+// characters print as themselves.
+func (s *Screen) jumpWanted() bool {
+	return s.onRetire == nil && len(s.ring.lines) == 0 && !s.altActive && s.top == 0 && s.bot == s.rows-1 &&
+		s.cur.shift == 0 && s.cur.charsets[0] != '0' && !s.newline
+}
+
+// atLineStart reports the parser between sequences and runes, with no
+// wrap pending: where a jump may begin.
+func (s *Screen) atLineStart() bool {
+	return s.state == stGround && s.un == 0 && !s.cur.wrapPending
+}
+
+// jump skips what of p would scroll off unseen and returns the rest, to be
+// parsed as usual (p itself when nothing can be skipped).
+func (s *Screen) jump(p []byte) []byte {
+	if len(p) < jumpMin || !s.jumpWanted() || !s.atLineStart() {
+		return p
+	}
+	// cut starts the last rows+1 lines: they replace the whole screen, so
+	// nothing drawn before them stays visible.
+	cut, lines := len(p), 0
+	for lines <= s.rows {
+		i := bytes.LastIndexByte(p[:cut], '\n')
+		if i < 0 {
+			return p
+		}
+		cut, lines = i, lines+1
+	}
+	cut++ // just after the LF
+	lfs, lastReset, lastPrint, ok := s.plain(p[:cut])
+	if !ok || lfs < s.rows || lastPrint >= 0 && p[lastPrint] >= 0x80 {
+		// Past a last character that is not ASCII, REP's character depends
+		// on how it joined the one before: parse it.
+		return p
+	}
+	// The pen after the skipped part: from its last reset on, its colour
+	// sequences, parsed as usual (they print nothing).
+	for i := lastReset; i < cut; {
+		if p[i] != 0x1b {
+			i++
+			continue
+		}
+		end := i + 2
+		for p[end] != 'm' {
+			end++
+		}
+		s.Write(p[i : end+1])
+		i = end + 1
+	}
+	if lastPrint >= 0 {
+		s.lastRune = rune(p[lastPrint])
+	}
+	// Every LF past the bottom row retired a line; the rows on screen now
+	// scroll off under the rows+1 lines that follow.
+	s.retired += uint64(lfs - (s.rows - 1 - s.cur.row))
+	s.cur.row, s.cur.col = s.rows-1, 0
+	s.dirty = true
+	return p[cut:]
+}
+
+// plain checks that b holds only plain lines (see above), starting at the
+// cursor, and that it ends at column 0. It returns the LFs in it, where its
+// last colour reset starts (0: none), and its last printable byte (-1:
+// none). Column counts are in bytes: an upper bound of cells, since no
+// character is wider than its UTF-8 encoding is long.
+func (s *Screen) plain(b []byte) (lfs, lastReset, lastPrint int, ok bool) {
+	col := s.cur.col
+	lastPrint = -1
+	for i := 0; i < len(b); i++ {
+		if plainKind[b[i]] == kindText { // a run of text, in one tight loop
+			j := i + 1
+			for j < len(b) && plainKind[b[j]] == kindText {
+				j++
+			}
+			if col += j - i; col > s.cols {
+				return 0, 0, 0, false // it would wrap
+			}
+			lastPrint, i = j-1, j-1
+			continue
+		}
+		switch b[i] {
+		case '\r':
+			col = 0
+		case '\n':
+			lfs++
+		case '\t':
+			col = s.nextTab(min(col, s.cols-1), 1)
+		case 0x7f: // DEL is ignored
+		case 0x1b:
+			end, reset := sgrEnd(b, i)
+			if end < 0 {
+				return 0, 0, 0, false
+			}
+			if reset {
+				lastReset = i
+			}
+			i = end
+		default:
+			return 0, 0, 0, false
+		}
+	}
+	return lfs, lastReset, lastPrint, col == 0
+}
+
+// plainKind sorts bytes for plain: text (printable, UTF-8) or not.
+var plainKind = func() (k [256]uint8) {
+	for c := range k {
+		if c < 0x20 || c == 0x7f {
+			k[c] = kindControl
+		}
+	}
+	return k
+}()
+
+const (
+	kindText uint8 = iota
+	kindControl
+)
+
+// sgrEnd is the index of the final 'm' of the SGR sequence at b[i] (an
+// ESC), or -1 when b holds anything else there; reset says the sequence
+// starts by resetting the pen (ESC[m, ESC[0m, ESC[0;…m).
+func sgrEnd(b []byte, i int) (end int, reset bool) {
+	if i+2 >= len(b) || b[i+1] != '[' {
+		return -1, false
+	}
+	j := i + 2
+	for ; j < len(b); j++ {
+		switch c := b[j]; {
+		case c >= '0' && c <= '9', c == ';', c == ':':
+		case c == 'm':
+			params := b[i+2 : j]
+			reset = len(params) == 0 || params[0] == '0' && (len(params) == 1 || params[1] == ';')
+			return j, reset
+		default:
+			return -1, false
+		}
+	}
+	return -1, false
+}
