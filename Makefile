@@ -17,8 +17,14 @@ test:
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 
+# In-process benchmarks, then yume-cli as a whole process against the raw
+# drain of the same program, in alternating pairs (bench/): the ratio, peak
+# RSS and question -> tool_use. BENCH_BASE=path/to/yume-cli adds another
+# build (say, the previous commit's) to the same pairs.
+BENCH_PAIRS ?= 8
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+	YUME_BENCH_WHOLE=1 YUME_BENCH_BASE="$(BENCH_BASE)" $(GO) test -run '^$$' -bench WholeProcess -benchtime $(BENCH_PAIRS)x -timeout 30m ./bench
 
 # Each fuzz target runs for FUZZTIME (go test allows one -fuzz target per run).
 fuzz:

@@ -13,13 +13,17 @@ import (
 // turn ends after TurnTimeout. Waiting for the GUI's answer is not the
 // program's stall: the turn timeout waits while a question is open.
 
-// checkIdle starts the idle clock on a settled screen at rest, once the
+// checkIdle starts the idle clock on a settled screen at rest (again on
+// each settled screen that differs from the one it started on), once the
 // turn has begun: a prompt typed and not submitted yet, or still being
 // typed by the person in a replay, is no idle program.
 func (d *driver) checkIdle() {
 	p, t := d.cfg.Profile, d.t
-	if d.st != stateIdle || !t.begun || t.queued != "" || p.Ready == nil || d.at[timerIdle] != 0 || t.log.waiting != nil {
+	if d.st != stateIdle || !t.begun || t.queued != "" || p.Ready == nil || t.log.waiting != nil {
 		return
+	}
+	if d.at[timerIdle] != 0 && t.idleGen == d.screen.Generation() {
+		return // running, on this very screen
 	}
 	if rec := d.src.recording(); rec != nil && rec.inputToCome() {
 		return // the person has yet to type what this turn is about

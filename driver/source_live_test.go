@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
@@ -140,6 +141,10 @@ func TestLiveSourceReadsWhileTheDriverWorks(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the reader stopped reading while the driver was busy: the program would block")
 	}
+	// The last chunk sent may still be on its way into the ring.
+	leakcheck.WaitUntil(t, 30*time.Second, "the reader did not put the last chunk in its ring", func() bool {
+		return s.reader.Buffered() == chunks*len(chunk)
+	})
 	e := s.next(context.Background(), 0, nil)
 	if e.kind != evOutput || screen.Len() != chunks*len(chunk) {
 		t.Fatalf("event %v, screen %d bytes; want one output event with all %d", e.kind, screen.Len(), chunks*len(chunk))

@@ -130,6 +130,13 @@ func (r *Reader) Held() bool {
 	return r.n > 0 || r.holding
 }
 
+// Buffered is how many bytes the ring holds.
+func (r *Reader) Buffered() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n
+}
+
 // Since reports whether the ring holds output, and when the oldest of it
 // was read.
 func (r *Reader) Since() (held bool, at time.Duration) {
