@@ -18,7 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
@@ -160,14 +159,7 @@ func BenchmarkPTYPath(b *testing.B) {
 
 // startRaw starts a helper mode with plain creack/pty: the baseline.
 func startRaw(b *testing.B, mode string, size int) (*os.File, *exec.Cmd) {
-	argv, env := testchild.Command(mode, strconv.Itoa(size))
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = env
-	f, err := pty.Start(cmd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return f, cmd
+	return testchild.StartRaw(b, mode, strconv.Itoa(size))
 }
 
 // drainRaw is the baseline: creack/pty, read and discard, answer the

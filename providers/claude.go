@@ -29,7 +29,7 @@ func init() {
 			{Name: ModeJSON, Since: "1.0.0", Format: "claude-stream-json", Resumes: true, Command: claudeJSON},
 		},
 		Verified: [2]string{"2.1.197", "2.1.331"}, // make drift, 2026-11-25
-		TUI:      &TUI{RecordEndsTurns: true, Args: claudeTUI, NewSession: newUUID, Record: claudeRecord, ModeName: claudeModeName},
+		TUI:      &TUI{LogEndsTurns: true, Args: claudeTUI, NewSession: newUUID, SessionLog: claudeRecord, ModeName: claudeModeName},
 	})
 }
 

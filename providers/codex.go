@@ -26,7 +26,7 @@ func init() {
 			{Name: ModeJSON, Since: "0.44.0", Format: "codex-exec-json", Resumes: true, Command: codexJSON, RecordFillsGaps: true},
 		},
 		Verified: [2]string{"0.163.0", "0.169.0"}, // make drift, 2026-11-25
-		TUI:      &TUI{RecordEndsTurns: true, Args: codexTUI, Record: codexRecord, ModeName: codexModeName},
+		TUI:      &TUI{LogEndsTurns: true, Args: codexTUI, SessionLog: codexRecord, ModeName: codexModeName},
 	})
 }
 

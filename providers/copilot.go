@@ -29,7 +29,7 @@ func init() {
 		},
 		MapTool:  copilotTool,
 		Verified: [2]string{"1.0.87", "1.0.102"}, // make drift, 2026-11-25
-		TUI: &TUI{RecordEndsTurns: true, Args: copilotTUI, NewSession: newUUID, Record: copilotRecord, Env: copilotEnv,
+		TUI: &TUI{LogEndsTurns: true, Args: copilotTUI, NewSession: newUUID, SessionLog: copilotRecord, Env: copilotEnv,
 			ModeName: func(l Launch) string {
 				if l.Mode == permission.Auto {
 					return "copilot --allow-all-tools"

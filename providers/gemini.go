@@ -30,7 +30,7 @@ func init() {
 		},
 		MapTool:  geminiTool,
 		Verified: [2]string{"0.57.0", "0.61.0"}, // make drift, 2026-11-25
-		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, Record: geminiRecord, RecordAfterRun: true, Cols: 500,
+		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, SessionLog: geminiRecord, LogAfterRun: true, Cols: 500,
 			ModeName: func(l Launch) string { return "gemini --approval-mode " + geminiMode(l) }},
 	})
 }

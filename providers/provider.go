@@ -77,16 +77,17 @@ type TUI struct {
 	Args func(l Launch) ([]string, error)
 	// NewSession makes the id of a new provider session, when the
 	// program takes one (Claude, Copilot, Gemini: --session-id); nil when
-	// the program picks its own, which Record then finds.
+	// the program picks its own, which SessionLog then finds.
 	NewSession func() string
-	// Record follows the program's own record of the session.
-	Record func(l Launch) transcript.Source
-	// RecordAfterRun: the record holds a call only once it ran (Gemini),
+	// SessionLog follows the program's own log of the session (its
+	// transcript; not yume-cli's --record asciicast).
+	SessionLog func(l Launch) transcript.Source
+	// LogAfterRun: the log holds a call only once it ran (Gemini),
 	// so a question is reported from the screen without waiting for it.
-	RecordAfterRun bool
-	// RecordEndsTurns: the record marks the end of each turn; otherwise
+	LogAfterRun bool
+	// LogEndsTurns: the log marks the end of each turn; otherwise
 	// the screen's done rules (and the idle timeout) end it.
-	RecordEndsTurns bool
+	LogEndsTurns bool
 	// ModeName names the program's own mode for l.Mode, for the reports
 	// of tool calls it ran without asking ("claude auto mode").
 	ModeName func(l Launch) string

@@ -71,16 +71,9 @@ func helper(mode string, args ...string) ptyhost.Options {
 	return ptyhost.Options{Argv: argv, Env: env}
 }
 
-// startRaw starts a helper mode with plain creack/pty: the baselines.
+// startRaw starts a helper mode with plain creack/pty: the baseline.
 func startRaw(b *testing.B, mode string, size int) (*os.File, *exec.Cmd) {
-	argv, env := testchild.Command(mode, strconv.Itoa(size))
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = env
-	f, err := pty.Start(cmd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return f, cmd
+	return testchild.StartRaw(b, mode, strconv.Itoa(size))
 }
 
 // shell returns Options that run script with /bin/sh -c.

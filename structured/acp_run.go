@@ -168,8 +168,8 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 		return "", err
 	}
 	s.sessionID.Store(sessionID)
-	if p := s.opts.Provider; p.TUI != nil && p.TUI.Record != nil {
-		rec := p.TUI.Record(providers.Launch{Session: sessionID, Cwd: cwd, Getenv: getenv(s.opts.Env), Started: s.started})
+	if p := s.opts.Provider; p.TUI != nil && p.TUI.SessionLog != nil {
+		rec := p.TUI.SessionLog(providers.Launch{Session: sessionID, Cwd: cwd, Getenv: getenv(s.opts.Env), Started: s.started})
 		s.mu.Lock()
 		s.tr.recorded = recordedOutput(rec)
 		s.mu.Unlock()

@@ -154,8 +154,8 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	tr.setDangers(opts.Dangers)
 	tr.setNote(note)
 	tr.onProviderSession(opts.OnSession)
-	if mode.RecordFillsGaps && p.TUI != nil && p.TUI.Record != nil {
-		rec := p.TUI.Record(providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
+	if mode.RecordFillsGaps && p.TUI != nil && p.TUI.SessionLog != nil {
+		rec := p.TUI.SessionLog(providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
 		tr.beforeEnding(func() error {
 			evs, _ := rec.Poll() // Best effort: no record, nothing to add.
 			return tr.fillGaps(evs)

@@ -112,11 +112,11 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		Cols:           o.Cols,
 		Rows:           o.Rows,
 		Trace:          trace,
-		SessionLog:     l.record,
+		SessionLog:     l.sessionLog,
 		UnaskedBy:      l.unaskedBy,
 		UnaskedAfter:   l.unaskedAfter,
-		LogAfterRun:    l.recordAfterRun,
-		LogEndsTurns:   l.recordEndsTurns,
+		LogAfterRun:    l.logAfterRun,
+		LogEndsTurns:   l.logEndsTurns,
 		IdleTimeout:    o.IdleTimeout,
 		TurnTimeout:    o.TurnTimeout,
 		ToolTimeout:    o.ToolTimeout,
@@ -148,18 +148,18 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 }
 
 // tuiLaunch is how one PTY turn starts: the command line, the program's
-// own record of the session, and who approves what it runs unasked.
+// own log of the session, and who approves what it runs unasked.
 type tuiLaunch struct {
-	argv      []string
-	record    transcript.Source
-	unaskedBy string
+	argv       []string
+	sessionLog transcript.Source
+	unaskedBy  string
 	// unaskedAfter: a program in its own auto mode asks nothing, so a
 	// recorded call is reported as soon as it is seen to run.
-	unaskedAfter    time.Duration
-	recordAfterRun  bool     // the record holds a call only once it ran
-	recordEndsTurns bool     // the record marks each turn's end
-	env             []string // on top of yume-cli's environment
-	session         string   // the provider's session id
+	unaskedAfter time.Duration
+	logAfterRun  bool     // the session log holds a call only once it ran
+	logEndsTurns bool     // the session log marks each turn's end
+	env          []string // on top of yume-cli's environment
+	session      string   // the provider's session id
 }
 
 // launchTUI builds the command line: "-- CMD ARGS…" as given; else the
@@ -197,12 +197,12 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	if p.TUI.Cols > 0 && !o.colsSet {
 		o.Cols = p.TUI.Cols
 	}
-	t := tuiLaunch{argv: append([]string{bin}, args...), session: l.Session, recordAfterRun: p.TUI.RecordAfterRun,
-		recordEndsTurns: p.TUI.RecordEndsTurns}
-	if p.TUI.Record != nil {
-		t.record = p.TUI.Record(l)
+	t := tuiLaunch{argv: append([]string{bin}, args...), session: l.Session, logAfterRun: p.TUI.LogAfterRun,
+		logEndsTurns: p.TUI.LogEndsTurns}
+	if p.TUI.SessionLog != nil {
+		t.sessionLog = p.TUI.SessionLog(l)
 		if l.Resume {
-			if err := conv.providerSessionThere(p, t.record); err != nil {
+			if err := conv.providerSessionThere(p, t.sessionLog); err != nil {
 				return tuiLaunch{}, err
 			}
 		}

@@ -121,8 +121,8 @@ func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode st
 	}
 	p := o.provider()
 	handle := conv.handle()
-	if handle != "" && p.TUI != nil && p.TUI.Record != nil {
-		rec := p.TUI.Record(providers.Launch{Session: handle, Resume: true, Cwd: o.Cwd, Getenv: os.Getenv})
+	if handle != "" && p.TUI != nil && p.TUI.SessionLog != nil {
+		rec := p.TUI.SessionLog(providers.Launch{Session: handle, Resume: true, Cwd: o.Cwd, Getenv: os.Getenv})
 		if err := conv.providerSessionThere(p, rec); err != nil {
 			return "", err
 		}

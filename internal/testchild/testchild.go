@@ -7,6 +7,10 @@ package testchild
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/creack/pty"
 )
 
 // env names the mode a re-run test binary plays.
@@ -36,4 +40,18 @@ func Run(modes map[string]Mode) {
 // mode with args.
 func Command(mode string, args ...string) (argv, environ []string) {
 	return append([]string{os.Args[0]}, args...), append(os.Environ(), env+"="+mode)
+}
+
+// StartRaw starts mode in a terminal of plain creack/pty, without
+// ptyhost: the floor that benchmarks compare against.
+func StartRaw(tb testing.TB, mode string, args ...string) (*os.File, *exec.Cmd) {
+	tb.Helper()
+	argv, environ := Command(mode, args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = environ
+	f, err := pty.Start(cmd)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return f, cmd
 }
