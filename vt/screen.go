@@ -59,20 +59,7 @@ type Screen struct {
 	altActive, sync           bool
 	decModes                  map[int]bool // modes tracked only for DECRQM
 
-	// Parser state: survives between Write calls so that a sequence or a
-	// rune split at any byte is completed by the next call.
-	state       uint8
-	prefix      byte // private marker of a CSI/DCS: < = > ?
-	inter       byte // first intermediate byte
-	params      [screenMaxParams]int32
-	colons      uint64 // bit i: parameter i was ended by ':' (a sub-parameter follows)
-	np          int    // index of the parameter being collected
-	dcsFinal    byte
-	strKind     uint8 // which string an ESC inside a string terminates
-	str         []byte
-	strOverflow bool
-	ubuf        [4]byte // bytes of a rune split across writes
-	un          int
+	screenParser
 
 	reply    io.Writer
 	replyBuf []byte
@@ -85,6 +72,23 @@ type Screen struct {
 
 	gen   uint64
 	dirty bool
+}
+
+// screenParser is the parser's state: it survives between Write calls so
+// that a sequence or a rune split at any byte is completed by the next call.
+type screenParser struct {
+	state       uint8
+	prefix      byte // private marker of a CSI/DCS: < = > ?
+	inter       byte // first intermediate byte
+	params      [screenMaxParams]int32
+	colons      uint64 // bit i: parameter i was ended by ':' (a sub-parameter follows)
+	np          int    // index of the parameter being collected
+	dcsFinal    byte
+	strKind     uint8 // which string an ESC inside a string terminates
+	str         []byte
+	strOverflow bool
+	ubuf        [4]byte // bytes of a rune split across writes
+	un          int
 }
 
 // NewScreen returns a blank screen of cols x rows (each at least 1) with
