@@ -1,3 +1,5 @@
+//go:build unix
+
 package bench
 
 import (
@@ -8,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -144,11 +147,16 @@ func timeYume(b *testing.B, yume string, flood []string, stamp string) run {
 	return r
 }
 
+// maxRSS is the peak resident memory of the finished cmd, in KiB.
 func maxRSS(cmd *exec.Cmd) int64 {
-	if u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		return u.Maxrss
+	u, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	switch {
+	case !ok:
+		return 0
+	case runtime.GOOS == "darwin":
+		return u.Maxrss / 1024 // bytes there
 	}
-	return 0
+	return u.Maxrss
 }
 
 // build compiles one of the module's commands into dir.

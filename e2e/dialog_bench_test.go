@@ -51,10 +51,10 @@ func BenchmarkDialogToToolUse(b *testing.B) {
 					b.Fatal(err)
 				}
 				took = append(took, d)
-				if strings.Contains(r.trace, "question 1: the call comes from the program's record") {
+				if strings.Contains(r.trace, "question 1: the call comes from the provider's session log") {
 					fromRecord++
 				}
-				if strings.Contains(r.trace, "the question is not in the program's record yet") {
+				if strings.Contains(r.trace, "the question is not in the provider's session log yet") {
 					waited++ // the dialog was up before the CLI wrote the call down
 				}
 			}
