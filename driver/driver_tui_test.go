@@ -327,10 +327,10 @@ func TestDriveEntersAfterThePromptIsDrawn(t *testing.T) {
 }
 
 // TestDriveRetypesALostSubmit: a lost Enter is typed again only where the
-// profile says its program drops keys, and only when nothing on screen
-// changed since it was typed; a program that redrew its input box (the
-// Enter may have been taken) or that does not drop keys never gets a
-// second Enter, which would answer the next "[Y/n]" question.
+// profile says its program drops keys, and only while the input row still
+// holds the prompt, unchanged, after a second in which nothing moved; a
+// program that does not drop keys never gets a second Enter, which would
+// answer the next "[Y/n]" question.
 func TestDriveRetypesALostSubmit(t *testing.T) {
 	for _, c := range []struct {
 		box       string
@@ -340,7 +340,7 @@ func TestDriveRetypesALostSubmit(t *testing.T) {
 	}{
 		{"silent", true, "^[[200~hello^[[201~ enters:2", 2},
 		{"silent", false, "^[[200~hello^[[201~ enters:1", 1},
-		{"redraw", true, "^[[200~hello^[[201~ enters:1", 1},
+		{"redraw", true, "^[[200~hello^[[201~ enters:2", 2}, // the box still holds the prompt: Enter again
 		{"redraw", false, "^[[200~hello^[[201~ enters:1", 1},
 	} {
 		t.Run(fmt.Sprintf("%s/drops_keys=%v", c.box, c.dropsKeys), func(t *testing.T) {
@@ -390,10 +390,10 @@ func count(list []string, s string) int {
 // fakeDialog asks "Run ls? (y/n)" and logs every byte it reads to argv[2].
 // "slow" takes the first answer and is slow to close its dialog: the
 // question stays on screen while a spinner under it turns for 1.5 s (as
-// Gemini CLI's dialog lingers). "drop"
-// drops the first answer without drawing anything (as Claude Code drops
-// a key while it draws) and takes a second one; with none in 3 s it
-// gives up.
+// Gemini CLI's dialog lingers). "drop" drops the first answer without
+// drawing anything (as Claude Code drops a key while it draws) and takes a
+// second one; with none in 3 s it gives up. Either then clears its dialog,
+// prints what it ran and reads on for 2 s, so a key typed late is logged.
 const fakeDialog = `import os, select, sys, termios, time, tty
 mode, log = sys.argv[1], open(sys.argv[2], "wb")
 old = termios.tcgetattr(0)
@@ -416,20 +416,24 @@ if mode == "slow":
         os.write(1, b"\r\x1b[2Kclosing " + b"|/-\\"[i % 4:i % 4 + 1])
         i += 1
         read(0.1)
-    os.write(1, b"\r\nran ls\r\n")
+    os.write(1, b"\x1b[2J\x1b[Hran ls\r\n")
 else:
     second = b""
     end = time.time() + 3
     while not second.endswith(b"\r") and time.time() < end:
         second += read(max(0, end - time.time()))
-    os.write(1, b"\r\nran ls\r\n" if second else b"\r\ngave up\r\n")
+    os.write(1, b"\x1b[2J\x1b[Hran ls\r\n" if second else b"\x1b[2J\x1b[Hgave up\r\n")
+end = time.time() + 2
+while time.time() < end:
+    read(max(0, end - time.time()))
 termios.tcsetattr(0, termios.TCSADRAIN, old)
 `
 
 // TestDriveTypesAnAnswerOnce: the approve keys are typed again only where
-// the profile says its program drops keys and the screen did not change
-// at all since; a dialog that is only slow to close (it redraws) gets
-// them once, and so does any program whose profile does not say so.
+// the profile says its program drops keys, the question stayed on screen
+// all along and nothing moved for a second; a dialog that is only slow to
+// close (it redraws, then goes) gets them once, and so does any program
+// whose profile does not say so.
 func TestDriveTypesAnAnswerOnce(t *testing.T) {
 	for _, c := range []struct {
 		mode      string

@@ -2,22 +2,27 @@ package driver
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/yume-cli/yume-cli/heuristics"
 )
 
 // A program may drop keys: Claude Code ignores a key that arrives while it
-// still draws a dialog; Gemini CLI, busy drawing a paste, may lose the
-// Enter after it. Where the profile says so (drops_keys), keys that
-// changed nothing on screen are typed again. Nowhere else: a stray Enter
-// waiting in a terminal answers "yes" to the next "[Y/n]". And only while
-// nothing at all changed: any redraw (an echo, a dialog closing slowly, a
-// spinner) may mean the keys were taken, and once the screen changed
-// another question, even an identical one, could be up.
+// still draws a dialog (a warning line under the command); Gemini CLI,
+// busy drawing a paste, may lose the Enter after it. Where the profile
+// says so (drops_keys), keys that did not take are typed again. Nowhere
+// else: a stray Enter waiting in a terminal answers "yes" to the next
+// "[Y/n]". And only while what they were for stays on screen without a
+// break (the question, or the input row holding the typed prompt), after a
+// full second in which nothing at all changed: a dialog that closes, even
+// for a moment, was answered, and what comes after it is another question
+// even when it looks the same; a dialog slow to close keeps redrawing, and
+// is not answered twice.
 
 const (
-	// retryAfter is how long typed keys get to change the screen.
+	// retryAfter is how long the screen must be still before keys that
+	// did not take are typed again.
 	retryAfter = time.Second
 	// maxRetries bounds how often keys are typed again.
 	maxRetries = 2
@@ -29,7 +34,8 @@ type retry struct {
 	rule  *heuristics.Rule      // whose keys they are
 	keys  heuristics.Keys       //
 	det   *heuristics.Detection // the question they answer (nil: a prompt's Enter)
-	gen   uint64                // the screen's generation when they were typed
+	row   int                   // a prompt's Enter: the input row…
+	line  string                // …and what it held, the prompt in it
 	asked int                   // questions asked by then
 	tries int
 }
@@ -40,12 +46,42 @@ func (d *driver) expectTaken(why string, rule *heuristics.Rule, keys heuristics.
 	if !d.cfg.Profile.MayDropKeys() {
 		return
 	}
-	d.t.retry = &retry{why: why, rule: rule, keys: keys, det: det, gen: d.screen.Generation(), asked: d.outcome.Questions}
+	r := &retry{why: why, rule: rule, keys: keys, det: det, asked: d.outcome.Questions}
+	if det == nil {
+		r.row, _, _ = d.screen.Cursor()
+		r.line = d.screen.Line(r.row)
+	}
+	d.t.retry = r
 	d.at[timerRetry] = d.now() + retryAfter
 }
 
-// retryKeys types the watched keys again if nothing on screen changed
-// since they were typed and nothing else happened; else it stops watching.
+// shows reports whether the screen still shows what r's keys were for.
+func (d *driver) shows(r *retry) bool {
+	if r.det != nil {
+		return d.engine.StillShows(d.screen, r.det)
+	}
+	return strings.TrimSpace(r.line) != "" && d.screen.Line(r.row) == r.line
+}
+
+// watchRetry follows the screen after watched keys, at each output: once
+// what they were for is gone, they took (or the program moved on), and
+// are never typed again; while it stays, the retry waits for the screen to
+// be still.
+func (d *driver) watchRetry(at time.Duration) {
+	r := d.t.retry
+	if r == nil {
+		return
+	}
+	if !d.shows(r) {
+		d.t.retry, d.at[timerRetry] = nil, 0
+		d.tr.state("the program took the " + r.why + " keys: what they were for left the screen")
+		return
+	}
+	d.at[timerRetry] = at + retryAfter
+}
+
+// retryKeys types the watched keys again: the screen has been still for
+// retryAfter, and has shown what they were for all along.
 func (d *driver) retryKeys() {
 	r := d.t.retry
 	if r == nil {
@@ -53,14 +89,12 @@ func (d *driver) retryKeys() {
 	}
 	why := ""
 	switch {
-	case d.screen.Generation() != r.gen:
-		why = "the screen changed: the program took them, or moved on"
 	case d.outcome.Questions != r.asked || !d.inTurn():
 		why = "the session moved on"
+	case !d.shows(r):
+		why = "what they were for left the screen"
 	case r.det == nil && d.t.log.prompted:
 		why = "the session log holds the prompt"
-	case r.det != nil && !d.engine.StillShows(d.screen, r.det):
-		why = "the question is gone"
 	case d.t.capture != nil && d.logCallDone(d.t.capture.id):
 		why = "the session log shows the call ran"
 	case r.tries >= maxRetries:
@@ -73,14 +107,13 @@ func (d *driver) retryKeys() {
 		return
 	}
 	r.tries++
-	d.tr.state(fmt.Sprintf("nothing on screen changed %v after the %s keys (profile %s drops keys): typing them again (try %d of %d)",
-		retryAfter, r.why, d.cfg.Profile.Name, r.tries, maxRetries))
+	d.tr.state(fmt.Sprintf("the screen still shows what the %s keys were for, unchanged for %v (profile %s drops keys): typing them again (try %d of %d)",
+		r.why, retryAfter, d.cfg.Profile.Name, r.tries, maxRetries))
 	eq := &equivalents{optional: true}
 	if r.det != nil {
 		eq = d.equivalentsOf(r.det, r.why, true)
 	}
 	d.sendMeaning(r.rule, r.why, r.keys, eq)
-	r.gen = d.screen.Generation()
 	d.at[timerRetry] = d.now() + retryAfter
 }
 
