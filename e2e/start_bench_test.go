@@ -1,0 +1,171 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/internal/fakemodel"
+	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/ptyhost"
+	provreg "github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/recordings"
+	"github.com/yume-cli/yume-cli/vt"
+)
+
+// BenchmarkStartToToolUse times, for each CLI's TUI, start → first
+// tool_use through yume-cli against the CLI alone (same machine, same fake
+// model, same command line) reaching its permission dialog on screen, in
+// alternating pairs. "ratio" is the median of alone / yume-cli: 1 means
+// yume-cli adds nothing to what a person would wait for.
+//
+//   - yume-cli: from its start to the first question's marker in its own
+//     recording (written just before the tool_use), as every PTY run does
+//     it, the CLI's version probe and session-log reads included;
+//   - alone: the CLI started in a terminal with the arguments yume-cli
+//     gives it, its screen read after every chunk until the profile's
+//     question rule matches: when a person would see the dialog.
+//
+//	PATH=$PWD/.e2e/bin:$PATH YUME_E2E=1 go test -run '^$' -bench StartToToolUse -benchtime 5x ./e2e
+func BenchmarkStartToToolUse(b *testing.B) {
+	for _, provider := range providers {
+		if _, err := os.Stat(filepath.Join(binDir(b), provider)); err != nil {
+			continue
+		}
+		h := newHome(b, provider)
+		b.Run(provider, func(b *testing.B) {
+			var yume, alone, ratios []float64
+			for i := 0; b.Loop(); i++ {
+				script := fakemodel.Script{Replies: []fakemodel.Reply{
+					{Text: "Running it.", ToolCalls: []fakemodel.ToolCall{shellCall(provider, fmt.Sprintf("touch start-%d.txt", i), "make a file")}},
+					{Text: "Done."},
+				}}
+				var y, a time.Duration
+				timeYume := func() {
+					cast := filepath.Join(b.TempDir(), "turn.cast")
+					r := h.run(b, script, gui{answer: func(int) bool { return true }}, "--mode", "pty", "--record", cast, "--prompt", "make a file")
+					if len(r.uses) == 0 {
+						b.Fatalf("no tool_use:\n%s", r.raw)
+					}
+					var err error
+					if y, err = firstMarker(cast); err != nil {
+						b.Fatal(err)
+					}
+				}
+				timeAlone := func() { a = dialogAlone(b, h, provider, script) }
+				if i%2 == 0 {
+					timeYume()
+					timeAlone()
+				} else {
+					timeAlone()
+					timeYume()
+				}
+				yume, alone = append(yume, ms(y)), append(alone, ms(a))
+				ratios = append(ratios, a.Seconds()/y.Seconds())
+			}
+			b.ReportMetric(median(yume), "yume-ms")
+			b.ReportMetric(median(alone), "alone-ms")
+			b.ReportMetric(median(ratios), "ratio")
+		})
+	}
+}
+
+// firstMarker is when the recording's first question was marked: start →
+// tool_use, on the recording's clock (it counts from the process's start).
+func firstMarker(path string) (time.Duration, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	c, err := recordings.Read(f)
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range c.Events {
+		if e.Code == recordings.CodeMarker && strings.HasPrefix(e.Data, "question 1:") {
+			return e.Time, nil
+		}
+	}
+	return 0, errors.New(path + ": no question marked")
+}
+
+// dialogAlone starts provider's CLI as yume-cli would, without yume-cli,
+// and returns how long its permission dialog took to be on screen.
+func dialogAlone(b *testing.B, h *home, provider string, script fakemodel.Script) time.Duration {
+	p, _ := provreg.Lookup(provider)
+	prof, err := heuristics.LoadProfile(p.Profile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bin := filepath.Join(binDir(b), provider)
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	probe, err := provreg.ProbeBinary(ctx, bin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := interactiveEnv(h.sb.Env)
+	getenv := func(k string) string {
+		for _, kv := range env {
+			if name, v, _ := strings.Cut(kv, "="); name == k {
+				return v
+			}
+		}
+		return ""
+	}
+	l := provreg.Launch{Prompt: "make a file", Model: h.sb.Model, Mode: permission.Default, Cwd: h.sb.Workspace,
+		Getenv: getenv, Help: probe.Help, Started: time.Now()}
+	if p.TUI.NewSession != nil {
+		l.Session = p.TUI.NewSession()
+	}
+	args, err := p.TUI.Args(l)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if p.TUI.Env != nil {
+		env = append(env, p.TUI.Env(l)...)
+	}
+	cols, rows := 120, 40
+	if p.TUI.Cols > 0 {
+		cols = p.TUI.Cols
+	}
+	h.srv.SetScript(script)
+	start := time.Now()
+	proc, err := ptyhost.Start(ptyhost.Options{Argv: append([]string{bin}, args...), Env: env, Dir: h.sb.Workspace, Cols: cols, Rows: rows})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer proc.Close()
+	stop := time.AfterFunc(runTimeout, func() { _ = proc.Close() })
+	defer stop.Stop()
+	screen := vt.NewScreen(cols, rows)
+	screen.SetReplyWriter(proc) // a TUI waits for the answers to its queries
+	for {
+		data, _, err := proc.ReadChunk()
+		screen.Write(data)
+		// A fresh engine: one that remembers what fired would not fire on
+		// the same question twice.
+		if det, _ := heuristics.NewEngine(prof).Evaluate(screen, true); det != nil && isQuestion(det.Kind) {
+			return time.Since(start)
+		}
+		if err != nil {
+			b.Fatalf("%s alone: its output ended (%v) before a dialog; the screen:\n%s", provider, err, screen.String())
+		}
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
