@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -137,6 +138,10 @@ func dialogAlone(b *testing.B, h *home, provider string, script fakemodel.Script
 	if p.TUI.Cols > 0 {
 		cols = p.TUI.Cols
 	}
+	// The CLI's own daemons (Codex's app-server) are ended when it is, as
+	// yume-cli ends them: adopted, then stopped.
+	adoptOnce.Do(func() { _ = ptyhost.AdoptOrphans() })
+	defer ptyhost.EndOrphans(2 * time.Second)
 	h.srv.SetScript(script)
 	start := time.Now()
 	proc, err := ptyhost.Start(ptyhost.Options{Argv: append([]string{bin}, args...), Env: env, Dir: h.sb.Workspace, Cols: cols, Rows: rows})
@@ -161,6 +166,10 @@ func dialogAlone(b *testing.B, h *home, provider string, script fakemodel.Script
 		}
 	}
 }
+
+// adoptOnce makes the test process the reaper of the orphans of CLIs it
+// starts itself (dialogAlone), once.
+var adoptOnce sync.Once
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
