@@ -90,37 +90,44 @@ func (s *Screen) jump(p []byte) []byte {
 // none). Column counts are in bytes: an upper bound of cells, since no
 // character is wider than its UTF-8 encoding is long.
 func (s *Screen) plain(b []byte) (lfs, lastReset, lastPrint int, ok bool) {
-	col := s.cur.col
+	col, cols := s.cur.col, s.cols
 	lastPrint = -1
 	for i := 0; i < len(b); i++ {
-		if plainKind[b[i]] == kindText { // a run of text, in one tight loop
+		c := b[i]
+		if plainKind[c] != kindControl { // a run of text, in one tight loop
 			j := i + 1
-			for j < len(b) && plainKind[b[j]] == kindText {
+			for j < len(b) && plainKind[b[j]] != kindControl {
 				j++
 			}
-			if col += j - i; col > s.cols {
+			if col += j - i; col > cols {
 				return 0, 0, 0, false // it would wrap
 			}
 			lastPrint, i = j-1, j-1
 			continue
 		}
-		switch b[i] {
+		switch c {
 		case '\r':
 			col = 0
 		case '\n':
 			lfs++
-		case '\t':
-			col = s.nextTab(min(col, s.cols-1), 1)
-		case 0x7f: // DEL is ignored
-		case 0x1b:
-			end, reset := sgrEnd(b, i)
-			if end < 0 {
+		case 0x1b: // only ESC [ params m: a colour
+			j := i + 2
+			if j >= len(b) || b[i+1] != '[' {
 				return 0, 0, 0, false
 			}
-			if reset {
-				lastReset = i
+			for j < len(b) && plainKind[b[j]] == kindParam {
+				j++
 			}
-			i = end
+			if j >= len(b) || b[j] != 'm' {
+				return 0, 0, 0, false
+			}
+			if j == i+2 || b[i+2] == '0' && (j == i+3 || b[i+3] == ';') {
+				lastReset = i // ESC[m, ESC[0m, ESC[0;…m reset the pen first
+			}
+			i = j
+		case '\t':
+			col = s.nextTab(min(col, cols-1), 1)
+		case 0x7f: // DEL is ignored
 		default:
 			return 0, 0, 0, false
 		}
@@ -128,11 +135,15 @@ func (s *Screen) plain(b []byte) (lfs, lastReset, lastPrint int, ok bool) {
 	return lfs, lastReset, lastPrint, col == 0
 }
 
-// plainKind sorts bytes for plain: text (printable, UTF-8) or not.
+// plainKind sorts bytes for plain: text (printable, UTF-8), a colour
+// parameter's (digits, ';', ':', all also text), or a control.
 var plainKind = func() (k [256]uint8) {
 	for c := range k {
-		if c < 0x20 || c == 0x7f {
+		switch {
+		case c < 0x20 || c == 0x7f:
 			k[c] = kindControl
+		case c >= '0' && c <= '9' || c == ';' || c == ':':
+			k[c] = kindParam
 		}
 	}
 	return k
@@ -141,26 +152,5 @@ var plainKind = func() (k [256]uint8) {
 const (
 	kindText uint8 = iota
 	kindControl
+	kindParam // text too, in a run
 )
-
-// sgrEnd is the index of the final 'm' of the SGR sequence at b[i] (an
-// ESC), or -1 when b holds anything else there; reset says the sequence
-// starts by resetting the pen (ESC[m, ESC[0m, ESC[0;…m).
-func sgrEnd(b []byte, i int) (end int, reset bool) {
-	if i+2 >= len(b) || b[i+1] != '[' {
-		return -1, false
-	}
-	j := i + 2
-	for ; j < len(b); j++ {
-		switch c := b[j]; {
-		case c >= '0' && c <= '9', c == ';', c == ':':
-		case c == 'm':
-			params := b[i+2 : j]
-			reset = len(params) == 0 || params[0] == '0' && (len(params) == 1 || params[1] == ';')
-			return j, reset
-		default:
-			return -1, false
-		}
-	}
-	return -1, false
-}
