@@ -28,41 +28,57 @@ import (
 //
 //	PATH=$PWD/.e2e/bin:$PATH YUME_E2E=1 go test -run '^$' -bench DialogToToolUse -benchtime 5x ./e2e
 func BenchmarkDialogToToolUse(b *testing.B) {
+	benchEachCLI(b, func(b *testing.B, h *home, provider string) {
+		var took []time.Duration
+		fromRecord, waited := 0, 0
+		for i := 0; b.Loop(); i++ {
+			r, cast := recordedTurn(b, h, fileTurn(provider, fmt.Sprintf("dialog-%d.txt", i)))
+			d, err := dialogToToolUse(cast, provider)
+			if err != nil {
+				b.Fatal(err)
+			}
+			took = append(took, d)
+			if strings.Contains(r.trace, "question 1: the call comes from the provider's session log") {
+				fromRecord++
+			}
+			if strings.Contains(r.trace, "the question is not in the provider's session log yet") {
+				waited++ // the dialog was up before the CLI wrote the call down
+			}
+		}
+		reportLatency(b, took)
+		b.ReportMetric(float64(fromRecord)/float64(len(took)), "from-record")
+		b.ReportMetric(float64(waited)/float64(len(took)), "waited-for-record")
+	})
+}
+
+// benchEachCLI runs bench for each CLI installed, in a home of its own.
+func benchEachCLI(b *testing.B, bench func(b *testing.B, h *home, provider string)) {
 	for _, provider := range providers {
 		if _, err := os.Stat(filepath.Join(binDir(b), provider)); err != nil {
 			continue
 		}
 		h := newHome(b, provider)
-		b.Run(provider, func(b *testing.B) {
-			var took []time.Duration
-			fromRecord, waited := 0, 0
-			for i := 0; b.Loop(); i++ {
-				cast := filepath.Join(b.TempDir(), "turn.cast")
-				script := fakemodel.Script{Replies: []fakemodel.Reply{
-					{Text: "Running it.", ToolCalls: []fakemodel.ToolCall{shellCall(provider, fmt.Sprintf("touch dialog-%d.txt", i), "make a file")}},
-					{Text: "Done."},
-				}}
-				r := h.run(b, script, gui{answer: func(int) bool { return true }}, "--mode", "pty", "--record", cast, "--prompt", "make a file")
-				if len(r.uses) == 0 {
-					b.Fatalf("no tool_use:\n%s", r.raw)
-				}
-				d, err := dialogToToolUse(cast, provider)
-				if err != nil {
-					b.Fatal(err)
-				}
-				took = append(took, d)
-				if strings.Contains(r.trace, "question 1: the call comes from the provider's session log") {
-					fromRecord++
-				}
-				if strings.Contains(r.trace, "the question is not in the provider's session log yet") {
-					waited++ // the dialog was up before the CLI wrote the call down
-				}
-			}
-			reportLatency(b, took)
-			b.ReportMetric(float64(fromRecord)/float64(len(took)), "from-record")
-			b.ReportMetric(float64(waited)/float64(len(took)), "waited-for-record")
-		})
+		b.Run(provider, func(b *testing.B) { bench(b, h, provider) })
 	}
+}
+
+// fileTurn is a turn whose model asks to touch file, then says it is done.
+func fileTurn(provider, file string) fakemodel.Script {
+	return fakemodel.Script{Replies: []fakemodel.Reply{
+		{Text: "Running it.", ToolCalls: []fakemodel.ToolCall{shellCall(provider, "touch "+file, "make a file")}},
+		{Text: "Done."},
+	}}
+}
+
+// recordedTurn runs one PTY turn of script, approved, with --record; it
+// returns the run and its recording.
+func recordedTurn(b *testing.B, h *home, script fakemodel.Script) (*run, string) {
+	cast := filepath.Join(b.TempDir(), "turn.cast")
+	r := h.run(b, script, gui{answer: func(int) bool { return true }}, "--mode", "pty", "--record", cast, "--prompt", "make a file")
+	if len(r.uses) == 0 {
+		b.Fatalf("no tool_use:\n%s", r.raw)
+	}
+	return r, cast
 }
 
 // dialogToToolUse reads a recorded turn: the time from the first output

@@ -15,8 +15,8 @@ import (
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 	"github.com/yume-cli/yume-cli/permission"
-	"github.com/yume-cli/yume-cli/ptyhost"
 	provreg "github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
 	"github.com/yume-cli/yume-cli/vt"
 )
@@ -30,52 +30,40 @@ import (
 //   - yume-cli: from its start to the first question's marker in its own
 //     recording (written just before the tool_use), as every PTY run does
 //     it, the CLI's version probe and session-log reads included;
+//
 //   - alone: the CLI started in a terminal with the arguments yume-cli
 //     gives it, its screen read after every chunk until the profile's
 //     question rule matches: when a person would see the dialog.
 //
-//	PATH=$PWD/.e2e/bin:$PATH YUME_E2E=1 go test -run '^$' -bench StartToToolUse -benchtime 5x ./e2e
+//     PATH=$PWD/.e2e/bin:$PATH YUME_E2E=1 go test -run '^$' -bench StartToToolUse -benchtime 5x ./e2e
 func BenchmarkStartToToolUse(b *testing.B) {
-	for _, provider := range providers {
-		if _, err := os.Stat(filepath.Join(binDir(b), provider)); err != nil {
-			continue
-		}
-		h := newHome(b, provider)
-		b.Run(provider, func(b *testing.B) {
-			var yume, alone, ratios []float64
-			for i := 0; b.Loop(); i++ {
-				script := fakemodel.Script{Replies: []fakemodel.Reply{
-					{Text: "Running it.", ToolCalls: []fakemodel.ToolCall{shellCall(provider, fmt.Sprintf("touch start-%d.txt", i), "make a file")}},
-					{Text: "Done."},
-				}}
-				var y, a time.Duration
-				timeYume := func() {
-					cast := filepath.Join(b.TempDir(), "turn.cast")
-					r := h.run(b, script, gui{answer: func(int) bool { return true }}, "--mode", "pty", "--record", cast, "--prompt", "make a file")
-					if len(r.uses) == 0 {
-						b.Fatalf("no tool_use:\n%s", r.raw)
-					}
-					var err error
-					if y, err = firstMarker(cast); err != nil {
-						b.Fatal(err)
-					}
+	benchEachCLI(b, func(b *testing.B, h *home, provider string) {
+		var yume, alone, ratios []float64
+		for i := 0; b.Loop(); i++ {
+			script := fileTurn(provider, fmt.Sprintf("start-%d.txt", i))
+			var y, a time.Duration
+			timeYume := func() {
+				_, cast := recordedTurn(b, h, script)
+				var err error
+				if y, err = firstMarker(cast); err != nil {
+					b.Fatal(err)
 				}
-				timeAlone := func() { a = dialogAlone(b, h, provider, script) }
-				if i%2 == 0 {
-					timeYume()
-					timeAlone()
-				} else {
-					timeAlone()
-					timeYume()
-				}
-				yume, alone = append(yume, ms(y)), append(alone, ms(a))
-				ratios = append(ratios, a.Seconds()/y.Seconds())
 			}
-			b.ReportMetric(median(yume), "yume-ms")
-			b.ReportMetric(median(alone), "alone-ms")
-			b.ReportMetric(median(ratios), "ratio")
-		})
-	}
+			timeAlone := func() { a = dialogAlone(b, h, provider, script) }
+			if i%2 == 0 {
+				timeYume()
+				timeAlone()
+			} else {
+				timeAlone()
+				timeYume()
+			}
+			yume, alone = append(yume, ms(y)), append(alone, ms(a))
+			ratios = append(ratios, a.Seconds()/y.Seconds())
+		}
+		b.ReportMetric(median(yume), "yume-ms")
+		b.ReportMetric(median(alone), "alone-ms")
+		b.ReportMetric(median(ratios), "ratio")
+	})
 }
 
 // firstMarker is when the recording's first question was marked: start →
