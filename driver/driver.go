@@ -44,9 +44,12 @@ type Config struct {
 	// CommandLine is the program's own command, shown as the tool_use
 	// command when a question names none (rm -i, git add -p).
 	CommandLine string
-	Cols, Rows  int
-	Quiet       time.Duration // settle period; 0 = the profile's, else 40ms
-	Trace       io.Writer     // one JSON line per decision; nil = off
+	// Cwd is the folder the program runs in, named where a fail rule's
+	// hint says {cwd} ("trust the folder {cwd}").
+	Cwd        string
+	Cols, Rows int
+	Quiet      time.Duration // settle period; 0 = the profile's, else 40ms
+	Trace      io.Writer     // one JSON line per decision; nil = off
 	// SessionLog is the provider's own log of the session (nil: none): the
 	// exact calls, their whole output and the end of the turn come from
 	// it (sessionlog.go). Not to be confused with yume-cli's asciicast

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -476,5 +477,32 @@ rules:
 				t.Errorf("%d tool_uses, want 1", len(r.uses))
 			}
 		})
+	}
+}
+
+// TestDriveFailNamesTheFolder: a fail rule's hint names the folder the
+// program runs in where it says {cwd}: "trust the folder" alone does not
+// say which.
+func TestDriveFailNamesTheFolder(t *testing.T) {
+	prof, err := heuristics.ParseProfile("trust.yaml", []byte(`name: trust
+description: a folder-trust screen
+rules:
+  - name: trust
+    match: '(?m)^(?P<prompt>Do you trust the files in this folder\?)'
+    kind: fail
+    hint: 'trust the folder {cwd}: run the program in it once and answer yes'
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r := driveWith(t, dir, prof, permission.Default, nil, nil, nil, func(c *driver.Config) { c.Cwd = dir },
+		"sh", "-c", `printf 'Do you trust the files in this folder?\n'; read a`)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	res := r.result(t)
+	if msg := res.str("result"); res["is_error"] != true || !strings.Contains(msg, "trust the folder "+dir+":") {
+		t.Errorf("result %q (error %v); want an error naming %s", msg, res["is_error"], dir)
 	}
 }

@@ -117,7 +117,8 @@ func (d *driver) handle(det *heuristics.Detection) {
 		if what == "" {
 			what = det.Prompt
 		}
-		reason := fmt.Sprintf("%s shows %q, which yume-cli cannot answer: %s", d.cfg.Profile.Name, what, det.Rule.Hint)
+		hint := strings.ReplaceAll(det.Rule.Hint, "{cwd}", d.cfg.Cwd)
+		reason := fmt.Sprintf("%s shows %q, which yume-cli cannot answer: %s", d.cfg.Profile.Name, what, hint)
 		d.tr.state("fail rule " + det.Rule.Name + ": " + reason)
 		d.abort(reason, false)
 	case heuristics.KindInput: // answered by yume-cli itself, e.g. with the prompt

@@ -67,6 +67,15 @@ func TestDetectVersion(t *testing.T) {
 	if _, err := DetectVersion(context.Background(), filepath.Join(dir, "missing")); err == nil {
 		t.Error("DetectVersion(missing) succeeded")
 	}
+	// A program that refuses --version is quoted, not only its status.
+	refuses := filepath.Join(dir, "refuses")
+	if err := os.WriteFile(refuses, []byte("#!/bin/sh\necho \"error: unknown option '$1'\" >&2\nexit 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := DetectVersion(context.Background(), refuses)
+	if err == nil || !strings.Contains(err.Error(), "exit status 2") || !strings.Contains(err.Error(), `"error: unknown option '--version'"`) {
+		t.Errorf("DetectVersion(refuses) err = %v; want the exit status and the program's own words", err)
+	}
 }
 
 func TestDoctor(t *testing.T) {

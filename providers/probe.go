@@ -3,10 +3,12 @@ package providers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -79,13 +81,36 @@ func runProbe(ctx context.Context, path string) (Probe, error) {
 	v := versionRE.FindString(out)
 	if v == "" {
 		if err != nil {
-			return Probe{}, fmt.Errorf("%s --version failed: %w", path, err)
+			return Probe{}, fmt.Errorf("%s --version failed (%w)%s", path, err, complaint(err, out))
 		}
 		return Probe{}, fmt.Errorf("%s --version printed no version number: %q", path, strings.TrimSpace(out))
 	}
 	help, _ := probeRun(ctx, path, "--help") // Best effort: no help means no detected flags.
 	return Probe{Version: v, Help: help}, nil
 }
+
+// complaint is what a failed probe printed, quoted for its error: the
+// program's own words ("error: unknown option '--version'") say what is
+// wrong far better than its exit status. The last lines of stderr, else of
+// stdout, at most maxComplaint bytes; "" when it printed nothing.
+func complaint(err error, stdout string) string {
+	said := stdout
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && strings.TrimSpace(string(exit.Stderr)) != "" {
+		said = string(exit.Stderr)
+	}
+	said = strings.TrimSpace(said)
+	if said == "" {
+		return ""
+	}
+	if len(said) > maxComplaint {
+		said = "…" + strings.ToValidUTF8(said[len(said)-maxComplaint:], "")
+	}
+	return ": it said " + strconv.Quote(said)
+}
+
+// maxComplaint bounds what an error quotes of a program's output.
+const maxComplaint = 400
 
 func probeRun(ctx context.Context, path, flag string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -109,6 +110,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		Mode:           permission.Mode(o.PermissionMode),
 		Prompt:         o.Prompt,
 		CommandLine:    shellquote.Join(argv...),
+		Cwd:            workDir(o.Cwd),
 		Cols:           o.Cols,
 		Rows:           o.Rows,
 		Trace:          trace,
@@ -145,6 +147,18 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		return handle, &exitError{1}
 	}
 	return handle, nil
+}
+
+// workDir is the folder a program runs in: --cwd, else this process's.
+func workDir(cwd string) string {
+	if cwd != "" {
+		if abs, err := filepath.Abs(cwd); err == nil {
+			return abs
+		}
+		return cwd
+	}
+	wd, _ := os.Getwd() // Best effort: only named in messages.
+	return wd
 }
 
 // tuiLaunch is how one PTY turn starts: the command line, the program's
