@@ -21,23 +21,9 @@ const (
 	timerCount
 )
 
-// timerTable says of each timer what it is and whether it belongs to the
-// turn (cleared with it) or to the session.
-var timerTable = [timerCount]struct {
-	name    string
-	perTurn bool
-}{
-	timerSoon:  {"soon", false},
-	timerQuiet: {"quiet", false},
-	timerEnter: {"enter", true},
-	timerRetry: {"retry", true},
-	timerQuit:  {"quit", false},
-	timerLog:   {"session log", false},
-	timerIdle:  {"idle", true},
-	timerStall: {"stall", true},
-	timerTool:  {"tool timeout", true},
-	timerTurn:  {"turn timeout", true},
-}
+// perTurn marks the timers that belong to the turn (cleared with it); the
+// others belong to the session.
+var perTurn = [timerCount]bool{timerEnter: true, timerRetry: true, timerIdle: true, timerStall: true, timerTool: true, timerTurn: true}
 
 // deadlines holds when each timer is due on the session clock (0: not set).
 type deadlines [timerCount]time.Duration
@@ -55,8 +41,8 @@ func (a *deadlines) next() time.Duration {
 
 // clearTurn clears the deadlines that belong to the turn.
 func (a *deadlines) clearTurn() {
-	for k, spec := range timerTable {
-		if spec.perTurn {
+	for k, turn := range perTurn {
+		if turn {
 			a[k] = 0
 		}
 	}
@@ -107,11 +93,12 @@ func (d *driver) fire(k timer) {
 // to skip the middle of a burst.
 const soon = 2 * time.Millisecond
 
-// printedAt schedules the evaluations that wait for output printed at t
-// to pause.
+// printedAt schedules what waits for output printed at t to pause: the
+// rules, a typed prompt's Enter, keys that may have been dropped.
 func (d *driver) printedAt(t time.Duration) {
 	d.at[timerSoon], d.at[timerQuiet] = t+soon, t+d.quiet
 	if d.at[timerEnter] != 0 {
 		d.at[timerEnter] = min(t+d.enterDelay(), d.t.enterBy)
 	}
+	d.watchRetry(t)
 }

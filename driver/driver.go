@@ -160,7 +160,6 @@ func (d *driver) run(ctx context.Context) (Outcome, error) {
 			// Already on the screen: it moves the pause deadlines on
 			// before anything due by now is evaluated.
 			d.printedAt(ev.at)
-			d.watchRetry(ev.at)
 		}
 		d.advance(ev.at)
 		if d.fault != nil || d.st == stateEnded {

@@ -36,7 +36,6 @@ type retry struct {
 	det   *heuristics.Detection // the question they answer (nil: a prompt's Enter)
 	row   int                   // a prompt's Enter: the input row…
 	line  string                // …and what it held, the prompt in it
-	asked int                   // questions asked by then
 	tries int
 }
 
@@ -46,7 +45,7 @@ func (d *driver) expectTaken(why string, rule *heuristics.Rule, keys heuristics.
 	if !d.cfg.Profile.MayDropKeys() {
 		return
 	}
-	r := &retry{why: why, rule: rule, keys: keys, det: det, asked: d.outcome.Questions}
+	r := &retry{why: why, rule: rule, keys: keys, det: det} // ask() drops it: never typed at another question
 	if det == nil {
 		r.row, _, _ = d.screen.Cursor()
 		r.line = d.screen.Line(r.row)
@@ -89,7 +88,7 @@ func (d *driver) retryKeys() {
 	}
 	why := ""
 	switch {
-	case d.outcome.Questions != r.asked || !d.inTurn():
+	case !d.inTurn():
 		why = "the session moved on"
 	case !d.shows(r):
 		why = "what they were for left the screen"

@@ -129,7 +129,6 @@ func (d *driver) setFault(err error) {
 func (d *driver) feed(data []byte) {
 	d.screen.Write(data)
 	d.printedAt(d.now())
-	d.watchRetry(d.now())
 }
 
 // replyWriter sends the screen's answers to terminal queries to the child.

@@ -74,5 +74,5 @@ type source interface {
 	onCPU() bool
 	// recording is the recording a replay plays, nil live: what a person
 	// typed, compared with what the rules type.
-	recording() *replayTerm
+	recording() *replaySource
 }

@@ -209,4 +209,4 @@ func (s *liveSource) blockedOnKeys() bool {
 func (s *liveSource) onCPU() bool { return ptyhost.InputWaitOf(s.term) == ptyhost.InputRunning }
 
 // recording is nil: a live program has no recording behind it.
-func (s *liveSource) recording() *replayTerm { return nil }
+func (s *liveSource) recording() *replaySource { return nil }

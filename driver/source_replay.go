@@ -54,18 +54,13 @@ type Script struct {
 // Writes that are terminal-query replies (StripQueryReplies) are not
 // compared: strip them from the recorded input too before building rec.
 func Replay(ctx context.Context, cfg Config, rec Recorded, script Script) (Outcome, error) {
-	src := &replaySource{term: &replayTerm{rec: rec}, script: script, clock: &virtualClock{}}
-	cfg.Term = src.term
+	src := &replaySource{replayTerm: &replayTerm{rec: rec}, script: script, clock: &virtualClock{}}
+	cfg.Term = src.replayTerm
 	return newDriver(cfg, src, src.clock).run(ctx)
 }
 
 // replayTerm is a recording as the driver's terminal.
-type replayTerm struct {
-	rec Recorded
-	// held: the source holds back the chunk read last until its time, so
-	// the screen is the one before it.
-	held bool
-}
+type replayTerm struct{ rec Recorded }
 
 func (t *replayTerm) ReadChunk() ([]byte, time.Duration, error) { return t.rec.ReadChunk() }
 
@@ -174,7 +169,7 @@ func (e *KeyMismatch) Unwrap() error { return e.Err }
 // passed, so the driver evaluates, asks and types at the times a live
 // driver would have, before the output that followed.
 type replaySource struct {
-	term        *replayTerm
+	*replayTerm // the recording, whose input the rules' keys meet
 	script      Script
 	clock       *virtualClock
 	held        *event // the next recorded chunk, not delivered yet
@@ -190,9 +185,8 @@ func (s *replaySource) next(ctx context.Context, deadline time.Duration, waiting
 		return event{kind: evAnswer, at: s.clock.now(), answer: a, asRecorded: s.script.AsRecorded}
 	}
 	if s.held == nil {
-		data, at, err := s.term.ReadChunk()
+		data, at, err := s.ReadChunk()
 		s.held = &event{kind: evOutput, at: at, data: data, err: err}
-		s.term.held = true
 	}
 	e := *s.held
 	switch {
@@ -204,11 +198,11 @@ func (s *replaySource) next(ctx context.Context, deadline time.Duration, waiting
 	case ctx.Err() != nil:
 		return event{kind: evCancel, at: e.at}
 	}
-	s.held, s.term.held = nil, false
+	s.held = nil
 	if e.err != nil {
 		e.kind = evEnd
 	} else {
-		e.cols, e.rows = s.term.rec.Size()
+		e.cols, e.rows = s.rec.Size()
 	}
 	return e
 }
@@ -225,4 +219,4 @@ func (s *replaySource) blockedOnKeys() bool { return false }
 func (s *replaySource) onCPU() bool { return false }
 
 // recording is the recording played, whose input the rules' keys meet.
-func (s *replaySource) recording() *replayTerm { return s.term }
+func (s *replaySource) recording() *replaySource { return s }

@@ -63,9 +63,9 @@ func (d *driver) unasked(typed string) {
 
 // typedHere is what the recording typed at the screen the driver is at:
 // the input recorded before the next output (the one held back, if any).
-func (t *replayTerm) typedHere() string {
-	if r, ok := t.rec.(interface{ TypedHere(bool) string }); ok {
-		return r.TypedHere(t.held)
+func (s *replaySource) typedHere() string {
+	if r, ok := s.rec.(interface{ TypedHere(bool) string }); ok {
+		return r.TypedHere(s.held != nil)
 	}
 	return ""
 }

@@ -72,28 +72,33 @@ func fileTurn(provider, file string) fakemodel.Script {
 
 // recordedTurn runs one PTY turn of script, approved, with --record; it
 // returns the run and its recording.
-func recordedTurn(b *testing.B, h *home, script fakemodel.Script) (*run, string) {
-	cast := filepath.Join(b.TempDir(), "turn.cast")
-	r := h.run(b, script, gui{answer: func(int) bool { return true }}, "--mode", "pty", "--record", cast, "--prompt", "make a file")
+func recordedTurn(b *testing.B, h *home, script fakemodel.Script) (*run, *recordings.Cast) {
+	path := filepath.Join(b.TempDir(), "turn.cast")
+	r := h.run(b, script, gui{answer: func(int) bool { return true }}, "--mode", "pty", "--record", path, "--prompt", "make a file")
 	if len(r.uses) == 0 {
 		b.Fatalf("no tool_use:\n%s", r.raw)
 	}
-	return r, cast
+	return r, readCast(b, path)
+}
+
+// readCast reads the recording at path.
+func readCast(b *testing.B, path string) *recordings.Cast {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	c, err := recordings.Read(f)
+	if err != nil {
+		b.Fatalf("%s: %v", path, err)
+	}
+	return c
 }
 
 // dialogToToolUse reads a recorded turn: the time from the first output
 // that puts a question on screen (the provider's profile, evaluated on a
 // settled screen after each output event) to the first question's marker.
-func dialogToToolUse(path, provider string) (time.Duration, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	c, err := recordings.Read(f)
-	if err != nil {
-		return 0, err
-	}
+func dialogToToolUse(c *recordings.Cast, provider string) (time.Duration, error) {
 	p, _ := provreg.Lookup(provider)
 	prof, err := heuristics.LoadProfile(p.Profile)
 	if err != nil {
@@ -122,12 +127,12 @@ func dialogToToolUse(path, provider string) (time.Duration, error) {
 				continue
 			}
 			if shown < 0 {
-				return 0, errors.New(path + ": question 1 was marked, but no output before it matches a question rule")
+				return 0, errors.New("question 1 was marked, but no output before it matches a question rule")
 			}
 			return e.Time - shown, nil
 		}
 	}
-	return 0, errors.New(path + ": no question marked")
+	return 0, errors.New("no question marked")
 }
 
 // isQuestion reports whether a rule of kind k asks before something runs.
@@ -157,7 +162,7 @@ func BenchmarkDemoDialogToToolUse(b *testing.B) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("yume-cli on the demo: %v\n%s", err, out)
 		}
-		d, err := dialogToToolUse(cast, "gh-copilot")
+		d, err := dialogToToolUse(readCast(b, cast), "gh-copilot")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -169,7 +174,6 @@ func BenchmarkDemoDialogToToolUse(b *testing.B) {
 // reportLatency reports the median and the slowest of took.
 func reportLatency(b *testing.B, took []time.Duration) {
 	slices.Sort(took)
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	b.ReportMetric(ms(took[len(took)/2]), "p50-ms")
 	b.ReportMetric(ms(took[len(took)-1]), "max-ms")
 }

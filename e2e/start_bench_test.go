@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -68,22 +67,13 @@ func BenchmarkStartToToolUse(b *testing.B) {
 
 // firstMarker is when the recording's first question was marked: start →
 // tool_use, on the recording's clock (it counts from the process's start).
-func firstMarker(path string) (time.Duration, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	c, err := recordings.Read(f)
-	if err != nil {
-		return 0, err
-	}
+func firstMarker(c *recordings.Cast) (time.Duration, error) {
 	for _, e := range c.Events {
 		if e.Code == recordings.CodeMarker && strings.HasPrefix(e.Data, "question 1:") {
 			return e.Time, nil
 		}
 	}
-	return 0, errors.New(path + ": no question marked")
+	return 0, errors.New("no question marked")
 }
 
 // dialogAlone starts provider's CLI as yume-cli would, without yume-cli,

@@ -2,6 +2,7 @@ package ptyhost
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,8 +23,11 @@ type Reader struct {
 	head, n int           // the oldest byte not taken, and how many are held
 	firstAt time.Duration // when the oldest byte held was read
 	lastAt  time.Duration // when the newest byte held was read
-	holding bool          // a chunk read is waiting for space: output the ring lacks
-	err     error         // how the output ended; reported once the ring is drained
+	holding bool          // a chunk read waits for space in the ring
+	// inHand is set from a chunk's read until it is in the ring: output
+	// read that Take cannot hand over yet.
+	inHand  atomic.Bool
+	err     error // how the output ended; reported once the ring is drained
 	stopped bool
 	ended   chan struct{} // closed once err is set
 }
@@ -49,8 +53,12 @@ func (r *Reader) Start() { go r.run() }
 func (r *Reader) run() {
 	for {
 		data, at, err := r.t.ReadChunk()
-		if len(data) > 0 && !r.put(data, at) {
-			return
+		if len(data) > 0 {
+			r.inHand.Store(true)
+			if !r.put(data, at) {
+				return
+			}
+			r.inHand.Store(false)
 		}
 		if err != nil {
 			r.mu.Lock()
@@ -127,7 +135,7 @@ func (r *Reader) Take(parse func(p []byte)) (n int, at time.Duration) {
 func (r *Reader) Held() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.n > 0 || r.holding
+	return r.n > 0 || r.inHand.Load()
 }
 
 // Buffered is how many bytes the ring holds.

@@ -70,7 +70,7 @@ func (s *Screen) jump(p []byte) []byte {
 		for p[end] != 'm' {
 			end++
 		}
-		s.Write(p[i : end+1])
+		s.parse(p[i : end+1])
 		i = end + 1
 	}
 	if lastPrint >= 0 {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -110,7 +109,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		Mode:           permission.Mode(o.PermissionMode),
 		Prompt:         o.Prompt,
 		CommandLine:    shellquote.Join(argv...),
-		Cwd:            workDir(o.Cwd),
+		Cwd:            o.Cwd, // absolute: runStart made it so
 		Cols:           o.Cols,
 		Rows:           o.Rows,
 		Trace:          trace,
@@ -147,18 +146,6 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		return handle, &exitError{1}
 	}
 	return handle, nil
-}
-
-// workDir is the folder a program runs in: --cwd, else this process's.
-func workDir(cwd string) string {
-	if cwd != "" {
-		if abs, err := filepath.Abs(cwd); err == nil {
-			return abs
-		}
-		return cwd
-	}
-	wd, _ := os.Getwd() // Best effort: only named in messages.
-	return wd
 }
 
 // tuiLaunch is how one PTY turn starts: the command line, the program's
