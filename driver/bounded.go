@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/yume-cli/yume-cli/heuristics"
@@ -58,35 +59,76 @@ func (d *driver) idleEnd() {
 	d.turnDone(nil, why)
 }
 
+// A screen nothing explains ends the turn: mid-turn (a question is not
+// open), the program's screen has not changed for IdleTimeout, and shows
+// no work in progress (the profile's busy pattern, or one the generic
+// layer knows) and no question anyone can answer. Waiting longer would
+// only wait for the turn timeout. It applies where the program is an
+// interactive TUI (a profile with an input box, or a screen in the
+// alternate buffer or with bracketed paste on), or where the session log
+// says a call waits; a plain program that computes silently is not stuck.
+
 // stallFactor times IdleTimeout is how long a logged call may wait on a
-// screen no rule reads before the turn ends: the program asks something
-// no rule knows, and nobody can answer it.
+// screen no rule reads: its program may still be drawing the question.
 const stallFactor = 3
 
-// checkStall starts the stall clock when the session log says a call waits,
-// the screen is settled and is neither the ready input box nor busy, and
-// no question was recognised.
+// genericBusy is work in progress as TUIs show it without a profile
+// saying so: a hint to interrupt, or a running/working line with a timer
+// or an ellipsis.
+var genericBusy = regexp.MustCompile(`(?i)(?:esc|ctrl\+c) to (?:interrupt|stop|cancel the request)|\b(?:running|working|thinking|loading|generating|retrying|waiting for)\b[^\n]*(?:…|\.\.\.|\(\d+ ?s|\d+s\b)`)
+
+// checkStall starts the stall clock on a settled screen that nothing
+// explains, again whenever the screen changed since it started.
 func (d *driver) checkStall() {
-	p := d.cfg.Profile
-	if d.st != stateIdle || d.at[timerStall] != 0 || d.t.log.waiting != nil || !d.logFound() || d.pendingCall() == nil {
+	p, t := d.cfg.Profile, d.t
+	if d.st != stateIdle && d.st != stateCapturing || !t.begun || t.log.waiting != nil || t.queued != "" {
 		return
+	}
+	gen := d.screen.Generation()
+	if d.at[timerStall] != 0 && t.stallGen == gen {
+		return // running, on this very screen
+	}
+	logged := d.logFound() && d.pendingCall() != nil
+	if !logged && p.Ready == nil && !d.screen.AltScreen() && !d.screen.BracketedPaste() {
+		return // a plain program: silent is not stuck
+	}
+	if rec := d.src.recording(); rec != nil && rec.inputToCome() {
+		return // the person has yet to type
 	}
 	screen := d.screen.String()
-	if p.Ready != nil && p.Ready.MatchString(screen) || p.Busy != nil && p.Busy.MatchString(screen) {
+	if p.Ready != nil && p.Ready.MatchString(screen) || p.Busy != nil && p.Busy.MatchString(screen) || genericBusy.MatchString(screen) {
+		d.at[timerStall] = 0
 		return
 	}
-	d.at[timerStall], d.t.stallGen = d.now()+stallFactor*d.cfg.IdleTimeout, d.screen.Generation()
+	wait := d.cfg.IdleTimeout
+	if logged {
+		wait *= stallFactor
+	}
+	d.at[timerStall], t.stallGen = d.now()+wait, gen
 }
 
-// stalled ends a turn stuck on a question no rule knows.
+// stalled ends a turn stuck on a screen nothing explains.
 func (d *driver) stalled() {
-	if d.st != stateIdle || d.screen.Generation() != d.t.stallGen || d.pendingCall() == nil {
+	if d.st != stateIdle && d.st != stateCapturing || d.screen.Generation() != d.t.stallGen {
+		return
+	}
+	if d.cfg.Profile.Ready == nil && d.t.pending == nil && heuristics.InputBox(d.screen) {
+		// No profile knows this TUI's input box, but its shape is one: the
+		// program waits for the next prompt, its turn is over.
+		d.emitErr(d.out.Notice(fmt.Sprintf("yume-cli: the program shows an input box and nothing changed for %v (profile %s); the turn ends here", d.cfg.IdleTimeout, d.cfg.Profile.Name)))
+		d.turnDone(nil, "an input box on a still screen")
 		return
 	}
 	screen := strings.TrimRight(d.screen.String(), "\n ")
-	d.emitErr(d.out.SystemError(fmt.Sprintf("yume-cli: %s waits on something no rule of profile %s recognises, with a tool call pending; "+
-		"the turn ends here (add a rule with --rules; the screen is in --trace). The last screen:\n%s", d.cfg.Profile.Name, d.cfg.Profile.Name, screen)))
-	d.interrupt("the program asked something yume-cli cannot answer")
+	what := "no question yume-cli can answer and no sign of work in progress"
+	if d.pendingCall() != nil {
+		what = "a tool call pending in its session log, and no question a rule of the profile recognises"
+	}
+	reason := fmt.Sprintf("%s shows a screen that has not changed for %v, with %s (profile %s, state %s); "+
+		"the turn ends here. Add a rule with --rules (yume-cli rules suggest FILE.cast proposes one); the screen is in --trace. The last screen:\n%s",
+		d.cfg.Profile.Name, d.cfg.IdleTimeout, what, d.cfg.Profile.Name, d.st, screen)
+	d.tr.state("stalled: " + reason)
+	d.abort("yume-cli: "+reason, false)
 }
 
 // turnTimeout ends a turn that ran too long, unless it waits for the GUI.

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -153,10 +154,14 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 		return d.outcome, d.fault
 	}
 	r := emit.Result{Text: d.t.lastText}
-	if !st.Success() {
+	// A turn that was over, left with Ctrl-C as its quit keys, may die of
+	// the SIGINT they raise: the way it was asked to go, not a failure.
+	quitByCtrlC := d.st == stateQuitting && st.Signal == "SIGINT" && bytes.Contains(d.quitKeys(), []byte{0x03})
+	if !st.Success() && !quitByCtrlC {
 		r.IsError = true
 		r.Errors = []string{st.String()}
 	}
+	d.modelErrorAtExit(&r)
 	if stopped {
 		why := "the program closed its terminal but kept running; yume-cli stopped it (" + st.String() + ")"
 		r.IsError, r.Errors = true, []string{why}

@@ -16,6 +16,7 @@ const (
 	timerLog                // read the provider's session log (sessionlog.go)
 	timerIdle               // the program sat at its input box (bounded.go)
 	timerStall              // a logged call waits on a screen no rule reads
+	timerError              // a model error: the program gave up, or retried too long (modelerror.go)
 	timerTool               // the running command's --tool-timeout
 	timerTurn               // the turn's --turn-timeout
 	timerCount
@@ -23,7 +24,7 @@ const (
 
 // perTurn marks the timers that belong to the turn (cleared with it); the
 // others belong to the session.
-var perTurn = [timerCount]bool{timerEnter: true, timerRetry: true, timerIdle: true, timerStall: true, timerTool: true, timerTurn: true}
+var perTurn = [timerCount]bool{timerEnter: true, timerRetry: true, timerIdle: true, timerStall: true, timerError: true, timerTool: true, timerTurn: true}
 
 // deadlines holds when each timer is due on the session clock (0: not set).
 type deadlines [timerCount]time.Duration
@@ -81,6 +82,8 @@ func (d *driver) fire(k timer) {
 		d.idleEnd()
 	case timerStall:
 		d.stalled()
+	case timerError:
+		d.modelErrorTimer()
 	case timerTool:
 		d.toolTimeout()
 	case timerTurn:

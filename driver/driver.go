@@ -75,6 +75,9 @@ type Config struct {
 	// TurnTimeout ends any turn that runs longer, waiting for the GUI
 	// aside (default 10 minutes).
 	TurnTimeout time.Duration
+	// ErrorBound is how long the program may retry a model error with no
+	// progress before yume-cli stops it (0: heuristics.ErrorBound()).
+	ErrorBound time.Duration
 	// ToolTimeout interrupts a command still running after this long (the
 	// way the profile interrupts, Ctrl-C by default); its tool_result says
 	// so and keeps the output so far, and the turn goes on (default 120s).
@@ -96,6 +99,11 @@ type Config struct {
 	// (yume-cli prints it on stderr with --verbose): control characters
 	// removed from a typed text, once per text.
 	OnNote func(msg string)
+	// FirstRun says, when a fail rule fires, the other first-run problems
+	// yume-cli knows of without the program (credentials missing), besides
+	// what that rule (named by screen) already shows: "" when none; nil:
+	// none. The fail rule's error carries it.
+	FirstRun func(screen string) string
 }
 
 // Defaults of the bounded-time rule.

@@ -31,8 +31,10 @@ func (e event) str(k string) string { s, _ := e[k].(string); return s }
 // toolUse is a tool_use block found in the stream.
 type toolUse struct {
 	ID      string
+	Name    string
 	Command string
 	Desc    string
+	Input   map[string]any
 }
 
 // liveRun is everything a driven session produced.
@@ -220,7 +222,7 @@ func findToolUse(ev event) (toolUse, bool) {
 			in, _ := b["input"].(map[string]any)
 			c, _ := in["command"].(string)
 			d, _ := in["description"].(string)
-			return toolUse{ID: b.str("id"), Command: c, Desc: d}, true
+			return toolUse{ID: b.str("id"), Name: b.str("name"), Command: c, Desc: d, Input: in}, true
 		}
 	}
 	return toolUse{}, false

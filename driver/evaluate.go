@@ -86,7 +86,8 @@ func (d *driver) evaluate(settled bool) {
 	if settled {
 		d.checkIdle()
 		d.checkStall()
-		if !fired {
+		d.checkModelError()
+		if !fired && !d.checkDialog() {
 			d.checkUnasked()
 		}
 	}
@@ -112,13 +113,24 @@ func (d *driver) handle(det *heuristics.Detection) {
 		d.result(det)
 	case heuristics.KindDone:
 		d.done(det)
+	case heuristics.KindError:
+		d.ruleModelError(det)
 	case heuristics.KindFail:
 		what := det.Text
 		if what == "" {
 			what = det.Prompt
 		}
 		hint := strings.ReplaceAll(det.Rule.Hint, "{cwd}", d.cfg.Cwd)
-		reason := fmt.Sprintf("%s shows %q, which yume-cli cannot answer: %s", d.cfg.Profile.Name, what, hint)
+		where := "" // the folder, where the hint does not name it
+		if d.cfg.Cwd != "" && !strings.Contains(det.Rule.Hint, "{cwd}") {
+			where = " in " + d.cfg.Cwd
+		}
+		reason := fmt.Sprintf("%s shows %q%s, which yume-cli cannot answer: %s", d.cfg.Profile.Name, what, where, hint)
+		if d.cfg.FirstRun != nil {
+			if more := d.cfg.FirstRun(det.Rule.Name); more != "" {
+				reason += ". " + more
+			}
+		}
 		d.tr.state("fail rule " + det.Rule.Name + ": " + reason)
 		d.abort(reason, false)
 	case heuristics.KindInput: // answered by yume-cli itself, e.g. with the prompt

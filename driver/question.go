@@ -29,6 +29,7 @@ func (d *driver) ask(det *heuristics.Detection) {
 		// context group (git add -p's hunk, a menu's commands).
 		det.Context = strings.Trim(d.questionContext(det)+"\n"+det.Context, "\n")
 	}
+	d.agentDialog(det)
 	command := det.Command
 	if command == "" {
 		command = d.t.suggestion
@@ -36,10 +37,12 @@ func (d *driver) ask(det *heuristics.Detection) {
 	if command == "" {
 		command = commandShown(det.Context) // "The command to run:" / "  rm -rf x"
 	}
-	if command == "" {
+	if command == "" && det.Dialog == nil && len(d.cfg.Profile.Command) == 0 {
+		// A plain program the user named (rm -i): its command line is what
+		// it asks about. Never an agent's: its dialog says what it asks.
 		command = d.cfg.CommandLine
 	}
-	if command == "" {
+	if command == "" && det.Dialog == nil {
 		command = det.Prompt // a recording with no command line: the question says what
 	}
 	input := map[string]any{"command": command}
@@ -60,7 +63,10 @@ func (d *driver) ask(det *heuristics.Detection) {
 	}
 	d.outcome.Questions++
 	p := &pending{id: emit.NewToolUseID(), n: d.outcome.Questions, det: det, input: input, tool: "Bash"}
-	if t := det.Rule.Tool; t == "Write" || t == "Edit" {
+	if dl := det.Dialog; dl != nil && (command == "" || dl.Tool != "") {
+		// A dialog read by its shape: what it draws, and only that.
+		p.tool, p.input, command = dialogCall(dl, desc)
+	} else if t := det.Rule.Tool; t == "Write" || t == "Edit" {
 		// A file question: the file and, where shown, its new text.
 		p.tool, p.input = t, map[string]any{"file_path": det.File}
 		if det.Content != "" {

@@ -43,3 +43,9 @@ func (d *driver) quitTimer() {
 	d.tr.state("the program did not exit after its quit keys: stopping it")
 	_ = d.cfg.Term.Close() // Best effort: EOF on the PTY ends the session.
 }
+
+// quitKeys are the bytes the profile's quit keys type ("" where none).
+func (d *driver) quitKeys() []byte {
+	b, _ := d.cfg.Profile.Quit.Encode(nil)
+	return b
+}

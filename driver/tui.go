@@ -61,6 +61,9 @@ func (d *driver) done(det *heuristics.Detection) {
 // capture (stopping before det's rows), a question the program dropped;
 // then, for a program that stays open, its quit keys.
 func (d *driver) turnDone(det *heuristics.Detection, why string) {
+	if d.modelErrorEndsTurn(why) {
+		return
+	}
 	d.reportUnasked(0)
 	d.endCapture(det)
 	if d.st == stateAwaiting {

@@ -45,8 +45,9 @@ type turn struct {
 	// idleGen and stallGen are the screen generations the idle and stall
 	// clocks started on (bounded.go).
 	idleGen, stallGen uint64
-	log               turnLog // what the session log said of this turn
-	lastText          string  // the turn's answer so far
+	dialog            dialogSeen // the dialog no rule knows on screen (dialog.go)
+	log               turnLog    // what the session log said of this turn
+	lastText          string     // the turn's answer so far
 }
 
 func newTurn(prompt string) *turn {

@@ -24,6 +24,9 @@ type Detection struct {
 	// Rows are the rows the match covered; negative rows are scrollback
 	// lines (-1 the newest) for rules that look at the transcript.
 	Rows []int
+	// Dialog is the dialog a question was read from by its shape (the
+	// dialog rule), nil for a profile's rule.
+	Dialog *Dialog
 	// Key identifies the prompt for "never fires twice": rule, normalised
 	// matched text and absolute row (View.Retired()+row).
 	Key string
@@ -410,5 +413,8 @@ func (e *Engine) StillShows(v View, d *Detection) bool {
 		return false
 	}
 	now, _ := detect(v, d.Rule, buildLook(v, d.Rule.Look))
+	if d.Dialog != nil { // its rule matches its very rows: the key says it all
+		return now != nil && now.Key == d.Key
+	}
 	return now != nil && now.Key == d.Key && now.Command == d.Command
 }

@@ -30,14 +30,18 @@ var promptGlyphs = []string{"❯", "›", "●", "$", ">"}
 // wrapped the text itself); outside one, rows keep their newlines, with their
 // common indentation removed. Soft-wrapped rows were already joined when the
 // text was built.
-func cleanGroup(s string) string { return cleanRows(s, false) }
+func cleanGroup(s string) string { return cleanRows(s, false, true) }
 
 // cleanCommand is cleanGroup for a command: a blank row inside a frame is
 // an empty line of the command (a heredoc's), not a paragraph break, since
 // the approved command must be the one that runs.
-func cleanCommand(s string) string { return cleanRows(s, true) }
+func cleanCommand(s string) string { return cleanRows(s, true, true) }
 
-func cleanRows(s string, blankLines bool) string {
+// boxedCommand is cleanCommand for a command box's rows, where nothing is
+// a prompt glyph: "> out.txt" is the command.
+func boxedCommand(s string) string { return cleanRows(s, true, false) }
+
+func cleanRows(s string, blankLines, glyph bool) string {
 	if !strings.Contains(s, "\n") && !strings.ContainsAny(s, edgeBorders+"|❯›●$>") {
 		return strings.TrimSpace(s) // the common case: one clean line
 	}
@@ -58,7 +62,7 @@ func cleanRows(s string, blankLines bool) string {
 	}
 	lines = kept
 	for i, l := range lines {
-		if strings.TrimSpace(l) != "" {
+		if glyph && strings.TrimSpace(l) != "" {
 			lines[i] = stripGlyph(l)
 			break
 		}

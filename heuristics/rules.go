@@ -46,10 +46,16 @@ const (
 	// the screen's words (group `text`, else the match) and says what to
 	// do (the rule's hint), never a stall.
 	KindFail Kind = "fail"
+	// KindError: the model's service failed a request and the program says
+	// so (group `text`, else the match: "API Error: 429 …"). The driver
+	// tells the GUI once per message while the program retries, and ends
+	// the turn with the error when the program gives up, or stops it
+	// after heuristics.ErrorBound without progress (modelerror.go).
+	KindError Kind = "error"
 )
 
 // kinds lists the valid kinds in the order error messages show them.
-var kinds = []Kind{KindSuggestion, KindConfirm, KindMenu, KindInput, KindText, KindResult, KindDone, KindFail}
+var kinds = []Kind{KindSuggestion, KindConfirm, KindMenu, KindInput, KindText, KindResult, KindDone, KindFail, KindError}
 
 // asks reports whether the driver types approve/deny keys for this kind.
 func (k Kind) asks() bool { return k == KindConfirm || k == KindMenu || k == KindInput }

@@ -37,7 +37,10 @@ type claudeRecordLine struct {
 	Subtype     string `json:"subtype"`
 	IsSidechain bool   `json:"isSidechain"`
 	SessionID   string `json:"sessionId"`
-	Message     *struct {
+	// IsAPIError marks the text of an assistant line as Claude Code's
+	// report of a failed API request, not the model's answer.
+	IsAPIError bool `json:"isApiErrorMessage"`
+	Message    *struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"message"`
 }
@@ -71,6 +74,8 @@ func parseClaudeRecord(line []byte) []transcript.Event {
 		var out []transcript.Event
 		for _, b := range blocks {
 			switch {
+			case l.Type == "assistant" && b.Type == "text" && b.Text != "" && l.IsAPIError:
+				out = append(out, transcript.Event{Kind: transcript.ModelError, Text: b.Text})
 			case l.Type == "assistant" && b.Type == "text" && b.Text != "":
 				out = append(out, transcript.Event{Kind: transcript.Text, Text: b.Text})
 			case l.Type == "assistant" && b.Type == "tool_use":

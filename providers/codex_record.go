@@ -109,6 +109,13 @@ type codexRolloutLine struct {
 		Input     string          `json:"input"`
 		CallID    string          `json:"call_id"`
 		Output    json.RawMessage `json:"output"`
+		// Error is task_complete's when the turn failed ("unexpected
+		// status 401 Unauthorized: …", "exceeded retry limit, last
+		// status: 429 Too Many Requests").
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+		Message string `json:"message"` // an error event's
 	} `json:"payload"`
 }
 
@@ -122,8 +129,12 @@ func parseCodexRecord(line []byte) []transcript.Event {
 	switch {
 	case l.Type == "session_meta":
 		return []transcript.Event{{Kind: transcript.Session, Session: p.ID}}
+	case l.Type == "event_msg" && p.Type == "task_complete" && p.Error != nil && p.Error.Message != "":
+		return []transcript.Event{{Kind: transcript.ModelError, Text: p.Error.Message}, {Kind: transcript.TurnEnd}}
 	case l.Type == "event_msg" && p.Type == "task_complete":
 		return []transcript.Event{{Kind: transcript.TurnEnd}}
+	case l.Type == "event_msg" && (p.Type == "error" || p.Type == "stream_error") && p.Message != "":
+		return []transcript.Event{{Kind: transcript.ModelError, Text: p.Message}}
 	case l.Type != "response_item":
 		return nil
 	case p.Type == "message" && p.Role == "assistant":

@@ -40,6 +40,9 @@ type copilotEvent struct {
 			Content json.RawMessage `json:"content"`
 		} `json:"result"`
 		Error json.RawMessage `json:"error"`
+		// Message is session.error's: "Authentication failed with
+		// provider at … (HTTP 401). Check your COPILOT_PROVIDER_API_KEY…".
+		Message string `json:"message"`
 	} `json:"data"`
 }
 
@@ -58,6 +61,10 @@ func newCopilotParser() transcript.Parser {
 			return []transcript.Event{{Kind: transcript.Session, Session: e.Data.SessionID}}
 		case "assistant.turn_start":
 			roundHadTools = false
+		case "session.error":
+			if e.Data.Message != "" {
+				return []transcript.Event{{Kind: transcript.ModelError, Text: e.Data.Message}}
+			}
 		case "assistant.message":
 			var out []transcript.Event
 			if e.Data.Content != "" {

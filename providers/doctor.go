@@ -68,8 +68,11 @@ func (p *Provider) status(ctx context.Context, getenv func(string) string, home 
 				st.Problems = append(st.Problems, fmt.Sprintf("version %s is outside the releases yume-cli was verified on (%s to %s): its screens or flags may have changed", v, p.Verified[0], p.Verified[1]))
 				st.Fix = append(st.Fix, "check it with `make drift` (DRIFT_CLIS="+p.Name+"), or install a verified release")
 			}
-			st.Modes = append(p.Modes(v), "pty")
-			if len(st.Modes) == 1 {
+			st.Modes = p.Modes(v)
+			if p.Profile != "" || p.TUI != nil {
+				st.Modes = append(st.Modes, "pty")
+			}
+			if len(p.Modes(v)) == 0 {
 				st.Problems = append(st.Problems, "this version has no JSON or ACP mode; only the PTY mode works")
 				st.Fix = append(st.Fix, "update it: "+p.InstallHint())
 			}
@@ -81,7 +84,7 @@ func (p *Provider) status(ctx context.Context, getenv func(string) string, home 
 	st.CredentialSource = p.Credentials.find(getenv, home)
 	st.Credentials = st.CredentialSource != ""
 	if !st.Credentials {
-		st.Problems = append(st.Problems, "no credentials found")
+		st.Problems = append(st.Problems, "no credentials found ("+p.Credentials.where()+")")
 		st.Fix = append(st.Fix, p.Credentials.Fix)
 	}
 	return st

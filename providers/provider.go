@@ -54,6 +54,10 @@ type Provider struct {
 	// BaseURLEnv is the environment variable that points the CLI at
 	// another API endpoint (--api-base), "" when it has none.
 	BaseURLEnv string
+	// APIBaseCheck, when set, means --api-base goes into the CLI's own
+	// configuration on its command line (Request.APIBase) instead of a
+	// variable; it says whether --model names what to point there.
+	APIBaseCheck func(model string) error
 	// Verified is the oldest and newest release the live suite passed on
 	// (`make drift`, the README's matrix); doctor warns outside it.
 	Verified [2]string
@@ -132,6 +136,14 @@ type Mode struct {
 	Resumes bool
 	// Command builds the command line for one turn.
 	Command func(Request) Invocation
+	// CannotAsk: the program cannot ask before a call in this mode (it
+	// rejects what it would ask), so default and interactive modes, which
+	// must ask, refuse it and say which mode to use.
+	CannotAsk bool
+	// AutoName names the program's own allow-all that auto mode sets, for
+	// the approved_by of the calls it then runs without asking ("" = it
+	// still asks, and yume-cli's policy answers).
+	AutoName string
 	// RecordFillsGaps: the stream leaves out calls the program refused
 	// (codex exec rejects a call its policy forbids without an item), so
 	// after the run the TUI's record reports the calls the stream did not.
@@ -154,11 +166,16 @@ type Request struct {
 	Auto bool
 	// Help is the program's --help, from which flags are detected.
 	Help string
+	// APIBase is --api-base, for a provider with APIBaseCheck.
+	APIBase string
 }
 
 // Invocation is a provider's command line for one turn.
 type Invocation struct {
 	Args []string
+	// Env is environment the program gets on top of yume-cli's: its
+	// permission settings and configuration for this turn.
+	Env []string
 	// Stdin is written to the provider's stdin ("" = stdin is /dev/null,
 	// unless KeepStdin).
 	Stdin string

@@ -5,12 +5,16 @@
 # codex@Y" picks any releases.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pinned="claude@2.1.197 codex@0.169.0 copilot@1.0.102 gemini@0.61.0"
-declare -A pkg=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [copilot]=@github/copilot [gemini]=@google/gemini-cli)
+pinned="claude@2.1.197 codex@0.169.0 copilot@1.0.102 gemini@0.61.0 opencode@1.18.34 kilo@7.7.9 qwen@0.24.4"
+# The package whose newest release is taken: opencode and Kilo run from
+# their native platform package (see e2e-install.sh), so its version counts.
+plat=$(node -p '(process.platform === "win32" ? "windows" : process.platform) + "-" + process.arch')
+declare -A pkg=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [copilot]=@github/copilot [gemini]=@google/gemini-cli
+  [opencode]=opencode-$plat [kilo]=@kilocode/cli-$plat [qwen]=@qwen-code/qwen-code)
 wanted=${E2E_VERSIONS:-}
 if [ -z "$wanted" ] && [ "${E2E_PINNED:-}" = 1 ]; then wanted=$pinned; fi
 if [ -z "$wanted" ]; then
-  for cli in claude codex copilot gemini; do
+  for cli in claude codex copilot gemini opencode kilo qwen; do
     v=$(npm view "${pkg[$cli]}" version 2>/dev/null | tail -1)
     [ -n "$v" ] || { echo "e2e-deps: cannot resolve the newest ${pkg[$cli]} from npm" >&2; exit 1; }
     wanted="$wanted $cli@$v"

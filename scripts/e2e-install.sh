@@ -3,26 +3,40 @@
 # into .e2e/pkgs/CLI-VERSION (once) and print the path of its program.
 # Claude Code's npm wrapper needs a newer Node than some machines have; its
 # native platform package is the same program, so that one is used then.
+# opencode and Kilo always come from their native platform package (the
+# wrappers lag behind it, or fail in postinstall when it is not published).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cli=$1 version=$2
-declare -A pkg=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [copilot]=@github/copilot [gemini]=@google/gemini-cli)
-[ -n "${pkg[$cli]:-}" ] || { echo "e2e-install: unknown CLI $cli (claude, codex, copilot, gemini)" >&2; exit 2; }
+declare -A pkg=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [copilot]=@github/copilot [gemini]=@google/gemini-cli
+  [opencode]=opencode-ai [kilo]=@kilocode/cli [qwen]=@qwen-code/qwen-code)
+[ -n "${pkg[$cli]:-}" ] || { echo "e2e-install: unknown CLI $cli (claude, codex, copilot, gemini, opencode, kilo, qwen)" >&2; exit 2; }
 dir=.e2e/pkgs/$cli-$version
 name=${pkg[$cli]}
+plat=$(node -p '(process.platform === "win32" ? "windows" : process.platform) + "-" + process.arch')
 if [ "$cli" = claude ]; then
   need=$(npm view "$name@$version" engines.node 2>/dev/null | grep -o '[0-9]\+' | head -1 || true)
   have=$(node -p 'process.versions.node.split(".")[0]')
   if [ -n "$need" ] && [ "$have" -lt "$need" ]; then
-    plat=$(node -p 'process.platform + "-" + process.arch')
     name=@anthropic-ai/claude-code-$plat
   fi
 fi
+case $cli in
+  opencode) name=opencode-$plat ;;
+  kilo) name=@kilocode/cli-$plat ;;
+esac
 bin=$dir/node_modules/.bin/$cli
-[[ $name == *-linux-* || $name == *-darwin-* ]] && bin=$dir/node_modules/$name/claude
+case $name in
+  @anthropic-ai/claude-code-*) bin=$dir/node_modules/$name/claude ;;
+  opencode-*|@kilocode/cli-*) bin=$dir/node_modules/$name/bin/$cli ;;
+esac
 if [ ! -x "$bin" ]; then
   rm -rf "$dir"
   npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "$name@$version" >&2
+  # Qwen Code's package ships its ripgrep without the execute bit.
+  if [ "$cli" = qwen ]; then
+    find "$dir/node_modules/@qwen-code/qwen-code" -path '*ripgrep*' -type f -name rg -exec chmod +x {} + 2>/dev/null || true
+  fi
 fi
 [ -x "$bin" ] || { echo "e2e-install: $name@$version installed no $cli program at $bin" >&2; exit 1; }
 echo "$PWD/$bin"

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -27,13 +28,17 @@ type acpSession struct {
 	ap   *approver
 	conn *acpConn
 
-	mu        sync.Mutex // guards tr
-	started   time.Time
-	loading   atomic.Bool
-	sessionID atomic.Value // string
+	mu      sync.Mutex // guards tr
+	started time.Time
+	agent   string // the agent's name in messages
+	// authMethods are the agent's ways to log in (initialize), for the
+	// error that says how when it answers auth_required.
+	authMethods []acpAuthMethod
+	loading     atomic.Bool
+	sessionID   atomic.Value // string
 }
 
-func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Invocation, path, note string) error {
+func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mode, inv providers.Invocation, path, note string) error {
 	p := opts.Provider
 	cwd, err := filepath.Abs(opts.Cwd)
 	if err != nil {
@@ -43,9 +48,17 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Inv
 	if err != nil {
 		return err
 	}
-	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p, opts.PermissionMode)}, started: time.Now()}
+	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p, opts.PermissionMode)}, started: time.Now(), agent: p.Name}
+	if p.Bin == "" {
+		s.agent = filepath.Base(path) // any ACP agent: named by its program
+	}
+	s.tr.agent = s.agent
+	if opts.PermissionMode == string(permission.Auto) && mode.AutoName != "" {
+		s.tr.unaskedBy = mode.AutoName
+	}
 	s.tr.setDangers(opts.Dangers)
 	s.tr.setNote(note)
+	s.tr.setFirstRun(opts.FirstRun)
 	s.tr.onProviderSession(opts.OnSession)
 	turnCtx, cancelTurn := context.WithCancel(context.Background())
 	defer cancelTurn()
@@ -97,6 +110,10 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, inv providers.Inv
 		if errors.Is(perr, errWrite) {
 			return perr
 		}
+		var login *loginError
+		if errors.As(perr, &login) {
+			return s.tr.end(emit.Result{IsError: true, Errors: []string{login.Error()}})
+		}
 		msg := perr.Error()
 		if exit != nil {
 			msg = fmt.Sprintf("%s (%s exited: %v)", msg, p.Name, exit)
@@ -140,12 +157,14 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 		AgentCapabilities struct {
 			LoadSession bool `json:"loadSession"`
 		} `json:"agentCapabilities"`
+		AuthMethods []acpAuthMethod `json:"authMethods"`
 	}
 	_ = json.Unmarshal(initRes, &caps) // Missing capabilities mean none.
+	s.authMethods = caps.AuthMethods
 	sessionID := s.opts.Resume
 	if sessionID != "" {
 		if !caps.AgentCapabilities.LoadSession {
-			return "", fmt.Errorf("%s cannot resume sessions over ACP; start a new session or use --mode json", s.opts.Provider.Name)
+			return "", s.cannotResume()
 		}
 		// The agent replays the old conversation as updates: not news to Yume.
 		s.loading.Store(true)
@@ -165,7 +184,7 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 		sessionID = ns.SessionID
 	}
 	if err != nil {
-		return "", err
+		return "", s.loginNeeded(err)
 	}
 	s.sessionID.Store(sessionID)
 	if p := s.opts.Provider; p.TUI != nil && p.TUI.SessionLog != nil {
@@ -186,7 +205,7 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 	res, err := s.conn.call(callCtx, "session/prompt", map[string]any{"sessionId": sessionID,
 		"prompt": []any{map[string]any{"type": "text", "text": s.opts.Prompt}}})
 	if err != nil {
-		return "", err
+		return "", s.loginNeeded(err)
 	}
 	var pr promptResult
 	if err := json.Unmarshal(res, &pr); err != nil {
@@ -240,6 +259,9 @@ func (s *acpSession) permission(turnCtx context.Context, params json.RawMessage)
 			return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}, nil
 		}
 		return nil, err
+	}
+	if d.Allow && p.pickOption("allow_once") == "" {
+		d = permission.Answer{Message: fmt.Sprintf("%s offered no allow-once option for this call; yume-cli never picks an \"always\" one, so it did not run: allow it in %s's own settings, or run it yourself", s.agent, s.agent)}
 	}
 	if !d.Allow {
 		// Report the denial now: not every agent sends a result for a

@@ -1,6 +1,7 @@
 package structured
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -19,6 +20,15 @@ type acpTranslator struct {
 	// session, for an agent that sends none over ACP (Gemini's shell
 	// calls); nil when there is no record.
 	recorded func(id string) (string, bool)
+	// calls are the tool calls announced whose tool_use waits for what
+	// they do (acp_calls.go).
+	calls map[string]*acpCall
+	// unaskedBy, when set, is what lets the agent run its calls without
+	// asking (its own allow-all, in auto mode): said in their tool_use.
+	unaskedBy string
+	// agent names the agent in the approved_by of a call it ran without
+	// asking anyone.
+	agent string
 }
 
 type acpUpdate struct {
@@ -57,16 +67,9 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 			}
 			return a.buffer(c.Text)
 		}
-	case "tool_call":
-		if err := a.use(u); err != nil {
+	case "tool_call", "tool_call_update":
+		if err := a.track(u, false); err != nil {
 			return err
-		}
-		return a.maybeResult(u)
-	case "tool_call_update":
-		if !a.tools.seen(u.ToolCallID) && (u.RawInput != nil || u.Kind != "") {
-			if err := a.use(u); err != nil {
-				return err
-			}
 		}
 		return a.maybeResult(u)
 	case "plan":
@@ -85,17 +88,49 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 	return nil // thoughts, commands, modes, usage: not shown.
 }
 
-// use writes the tool_use of an ACP tool call.
-func (a *acpTranslator) use(u acpUpdate) error {
+// use writes the tool_use of an ACP tool call now, with what is known of
+// it (its permission request is being asked).
+func (a *acpTranslator) use(u acpUpdate) error { return a.track(u, true) }
+
+// track adds what u says about its tool call and writes the call's
+// tool_use: now (force: its permission request is being asked); in auto
+// mode, where the agent's allow-all lets it run unasked, once it says
+// what it does; otherwise when it ends without having asked, saying that
+// the agent ran it without asking.
+func (a *acpTranslator) track(u acpUpdate, force bool) error {
+	id := u.ToolCallID
+	if a.tools.seen(id) {
+		return nil
+	}
+	if a.calls == nil {
+		a.calls = map[string]*acpCall{}
+	}
+	c := a.calls[id]
+	if c == nil {
+		c = &acpCall{}
+		a.calls[id] = c
+	}
+	c.merge(u)
+	ended := u.Status == "completed" || u.Status == "failed"
+	by := ""
+	switch {
+	case force:
+	case a.unaskedBy != "" && (ended || c.ready()):
+		by = a.unaskedBy
+	case ended:
+		by = cmp.Or(a.agent, a.provider.Name) + ", without asking"
+	default:
+		return nil // its permission request, or its end, is still to come
+	}
+	delete(a.calls, id)
 	if err := a.ensureInit(); err != nil {
 		return err
 	}
-	var paths []string
-	for _, l := range u.Locations {
-		paths = append(paths, l.Path)
+	name, input := c.tool()
+	if by != "" {
+		input["approved_by"] = by
 	}
-	name, input := acpTool(u.Kind, u.Title, u.RawInput, paths)
-	return a.toolUse(u.ToolCallID, name, input)
+	return a.toolUse(id, name, input)
 }
 
 // maybeResult writes the tool_result once the call completed or failed.
@@ -161,23 +196,24 @@ type permissionCall struct {
 	} `json:"options"`
 }
 
-// pickOption returns the option id of the first of kinds offered.
-func (p permissionCall) pickOption(kinds ...string) string {
-	for _, k := range kinds {
-		for _, o := range p.Options {
-			if o.Kind == k {
-				return o.OptionID
-			}
+// pickOption returns the id of the first option of kind offered.
+func (p permissionCall) pickOption(kind string) string {
+	for _, o := range p.Options {
+		if o.Kind == kind {
+			return o.OptionID
 		}
 	}
 	return ""
 }
 
-// outcome builds the RequestPermissionResponse for a decision.
+// outcome builds the RequestPermissionResponse for a decision: the
+// agent's allow-once or reject-once option, never an "always" one (the
+// next call must be asked about too). Without such an option the request
+// is answered cancelled, and the call does not run.
 func (p permissionCall) outcome(d permission.Answer) map[string]any {
-	id := p.pickOption("reject_once", "reject_always")
+	id := p.pickOption("reject_once")
 	if d.Allow {
-		id = p.pickOption("allow_once", "allow_always")
+		id = p.pickOption("allow_once")
 	}
 	if id == "" {
 		return map[string]any{"outcome": map[string]any{"outcome": "cancelled"}}

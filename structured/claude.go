@@ -151,7 +151,9 @@ func (c *claudeTranslator) system(l claudeLine) error {
 		// Claude repeats init every turn; only the first one is ours to send.
 		return c.init(l.SessionID, l.Tools)
 	case "api_retry":
-		return c.notice(fmt.Sprintf("claude: API request failed (HTTP %d), retry %d of %d", l.Status, l.Attempt, l.MaxRetries))
+		msg := fmt.Sprintf("claude: API request failed (HTTP %d), retry %d of %d", l.Status, l.Attempt, l.MaxRetries)
+		c.watch.sawText(msg, false)
+		return c.notice(msg)
 	}
 	return nil // status, hooks, tasks, compaction bookkeeping: not shown.
 }

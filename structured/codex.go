@@ -98,6 +98,7 @@ func (c *codexTranslator) Line(line []byte) error {
 	case "error":
 		// Reconnect attempts and other stream errors; turn.failed follows if
 		// it was fatal.
+		c.watch.sawText(l.Message, false)
 		return c.notice(l.Message)
 	case "":
 		return fmt.Errorf("%w: no \"type\" field", ErrMalformed)

@@ -100,8 +100,12 @@ func fakeCLI(scenario string) int {
 		}
 		for readLine() != nil { // Claude waits for stdin to close.
 		}
+	case strings.HasPrefix(scenario, "model-error:"):
+		return fakeModelError(strings.TrimPrefix(scenario, "model-error:"))
 	case scenario == "acp":
 		return fakeACP(readLine)
+	case strings.HasPrefix(scenario, "acp-agent:"):
+		return fakeAgent(strings.TrimPrefix(scenario, "acp-agent:"), readLine)
 	default:
 		fmt.Fprintln(os.Stderr, "unknown scenario", scenario)
 		return 2

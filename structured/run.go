@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,9 +40,19 @@ type Options struct {
 	Stderr  io.Writer
 	Verbose bool
 	Env     []string // extra environment for the provider
+	// Command, when set, is the whole command line of the agent
+	// (--provider acp -- CMD ARGS…): no version probe, no flags added.
+	Command []string
+	// APIBase is --api-base for a provider that takes it in its own
+	// configuration (providers.Provider.APIBaseCheck).
+	APIBase string
 	// OnSession hears the provider's own session id: what --resume of
 	// this conversation hands back to it.
 	OnSession func(id string)
+	// FirstRun says what else the provider needs before it can work in
+	// Cwd (credentials missing), for an error before its first word;
+	// called with screen "" (nil: nothing).
+	FirstRun func(screen string) string
 }
 
 // Run runs one turn of a provider in a structured mode and emits it on w,
@@ -69,16 +80,35 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 		return errors.New("no prompt: pass --prompt TEXT")
 	}
 	bin := p.Program(opts.Bin)
+	if len(opts.Command) > 0 {
+		bin = opts.Command[0]
+	}
+	if bin == "" {
+		return fmt.Errorf("--provider %s needs the agent's command line: yume-cli --provider %s -- CMD ARGS…", p.Name, p.Name)
+	}
+	var acpMode providers.Mode
+	if len(opts.Command) > 0 {
+		if acpMode, err = commandMode(opts); err != nil {
+			return err
+		}
+	}
 	path, err := exec.LookPath(bin)
 	if err != nil {
-		if strings.ContainsRune(bin, '/') {
+		if strings.ContainsRune(bin, '/') || len(opts.Command) > 0 {
 			return providers.NotFound(bin)
 		}
 		return fmt.Errorf("%s is not installed (%q not found in PATH): %s, or pass --bin PATH", p.Name, bin, p.InstallHint())
 	}
+	if len(opts.Command) > 0 {
+		return runCommand(ctx, opts, w, acpMode, path, perm)
+	}
 	mode, version, err := chooseMode(ctx, p, path, opts.Mode, opts.Resume != "")
 	if err != nil {
 		return err
+	}
+	if mode.CannotAsk && (perm == permission.Default || perm == permission.Interactive) {
+		return fmt.Errorf("%s's %s mode cannot ask before a command (it rejects what it would ask), and --permission-mode %s must ask: use --mode %s, or --permission-mode auto or deny",
+			p.Name, mode.Name, perm, strings.Join(slices.DeleteFunc(p.Modes(version), func(m string) bool { return m == mode.Name }), " or --mode "))
 	}
 	if opts.Verbose {
 		fmt.Fprintf(opts.Stderr, "yume-cli: %s %s at %s, mode %s, permission mode %s\n", p.Name, version, path, mode.Name, opts.PermissionMode)
@@ -91,12 +121,13 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	w.SetDriveMode(mode.Name)
 	probe, _ := providers.ProbeBinary(ctx, path) // Best effort: no help, no detected flags.
 	inv := mode.Command(providers.Request{Prompt: opts.Prompt, Model: opts.Model, Resume: opts.Resume,
-		Auto: perm == permission.Auto, Help: probe.Help})
+		Auto: perm == permission.Auto, Help: probe.Help, APIBase: opts.APIBase})
 	if inv.Session != "" && opts.OnSession != nil {
 		opts.OnSession(inv.Session)
 	}
+	opts.Env = append(slices.Clone(opts.Env), inv.Env...)
 	if mode.Name == providers.ModeACP {
-		return runACP(ctx, opts, w, inv, path, note)
+		return runACP(ctx, opts, w, mode, inv, path, note)
 	}
 	return runJSON(ctx, opts, w, mode, inv, path, note)
 }
@@ -141,6 +172,8 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	p := opts.Provider
 	input := inv.Stdin
 	started := time.Now()
+	watch := newErrorWatch(w, p.Name) // model errors (modelerror.go)
+	opts.Stderr = watch.tee(opts.Stderr)
 	pr, err := startProvider(opts, path, inv.Args, input != "" || inv.KeepStdin)
 	if err != nil {
 		return err
@@ -153,7 +186,9 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	}
 	tr.setDangers(opts.Dangers)
 	tr.setNote(note)
+	tr.setFirstRun(opts.FirstRun)
 	tr.onProviderSession(opts.OnSession)
+	tr.watch = watch
 	if mode.RecordFillsGaps && p.TUI != nil && p.TUI.SessionLog != nil {
 		rec := p.TUI.SessionLog(providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
 		tr.beforeEnding(func() error {
@@ -163,6 +198,8 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	}
 	pr.watch(ctx, pr.interrupt)
 	defer pr.release()
+	watch.start(pr.stop)
+	defer watch.close()
 	ap := pr.approver(w, opts)
 
 	var stdinMu sync.Mutex

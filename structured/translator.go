@@ -47,6 +47,7 @@ var formats = map[string]func(j *JSONTranslator){
 		j.Translator = &copilotTranslator{turn: j.turn, deltas: map[string]*strings.Builder{}}
 	},
 	"gemini-stream-json": func(j *JSONTranslator) { j.Translator = &geminiTranslator{turn: j.turn} },
+	"opencode-json":      func(j *JSONTranslator) { j.Translator = &openCodeTranslator{turn: j.turn} },
 }
 
 // NewTranslator returns the translator for mode of provider p (a mode of

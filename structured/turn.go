@@ -36,6 +36,10 @@ type turn struct {
 	onSession       func(string)
 	// dangers marks dangerous calls in their tool_use (nil: none).
 	dangers *permission.Dangers
+	// watch follows the turn's model errors (modelerror.go; nil: none).
+	watch *errorWatch
+	// firstRun: see withFirstRun (nil: nothing to add).
+	firstRun func(screen string) string
 }
 
 // setDangers gives the turn the session's dangerous-command set (nil
@@ -78,6 +82,7 @@ func (t *turn) init(sessionID string, tools []string) error {
 			return err
 		}
 	}
+	t.watch.markReady()
 	t.handle(sessionID)
 	return nil
 }
@@ -143,6 +148,7 @@ func (t *turn) say(s string) error {
 		return err
 	}
 	t.last = s
+	t.watch.progress()
 	return t.w.Text(s)
 }
 
@@ -173,6 +179,7 @@ func (t *turn) toolUse(id, name string, input any) error {
 		}
 	}
 	t.tools.use(id, toolCall{name, input})
+	t.watch.progress()
 	if err := t.w.ToolUse(id, name, input); err != nil || warning == "" {
 		return err
 	}
@@ -272,6 +279,7 @@ func (t *turn) end(r emit.Result) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
+	r = t.withFirstRun(r)
 	if err := t.ensureInit(); err != nil {
 		return err
 	}
@@ -284,6 +292,7 @@ func (t *turn) end(r emit.Result) error {
 	if r.Text == "" && !r.IsError {
 		r.Text = t.last
 	}
+	adviseResult(&r)
 	// A tool we denied must show up in permission_denials even when the
 	// provider never reported a result for it.
 	ids := make([]string, 0, len(t.denied))
@@ -345,6 +354,9 @@ func contains(list []string, s string) bool {
 func (t *turn) abort() error {
 	if t.w.TurnEnded() {
 		return nil
+	}
+	if t.watch.stoppedWhy() != "" {
+		return t.end(t.watch.stopResult()) // yume-cli stopped it, not the user
 	}
 	if err := t.flush(); err != nil {
 		return err

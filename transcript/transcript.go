@@ -23,9 +23,12 @@ const (
 	// Prompt is a user prompt the program recorded (Text): a turn started,
 	// or an old one was recorded again (a resumed session).
 	Prompt
+	// ModelError is an error of the model's service the program recorded
+	// (Text: its words, e.g. "API Error: 429 …"), not an answer.
+	ModelError
 )
 
-var kindNames = [...]string{"", "text", "tool_call", "tool_result", "turn_end", "session", "prompt"}
+var kindNames = [...]string{"", "text", "tool_call", "tool_result", "turn_end", "session", "prompt", "model_error"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

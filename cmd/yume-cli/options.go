@@ -79,8 +79,8 @@ func oneOf(flag, v string, allowed []string) error {
 // providerEnv is what the provider's program gets on top of yume-cli's
 // environment from the options: its API endpoint (--api-base).
 func (o *StartOptions) providerEnv() []string {
-	if o.APIBase == "" {
-		return nil
+	if o.APIBase == "" || o.provider().BaseURLEnv == "" {
+		return nil // none, or it goes into the provider's own config
 	}
 	return []string{o.provider().BaseURLEnv + "=" + o.APIBase}
 }
@@ -115,7 +115,10 @@ func (o *StartOptions) validate() error {
 		return usagef("--mode %s works with %s; %s runs in a PTY (--mode pty or auto)", o.Mode, strings.Join(providers.WithStructured(), ", "), p.Name)
 	}
 	if p.Bin == "" && len(o.Command) == 0 {
-		return usagef("--provider generic needs the program to run: yume-cli --provider generic -- CMD ARGS…")
+		return usagef("--provider %s needs the program to run: yume-cli --provider %s -- CMD ARGS…", p.Name, p.Name)
+	}
+	if o.Mode == "pty" && p.Profile == "" {
+		return usagef("%s has no PTY mode: use --mode %s", p.Name, strings.Join(p.Modes(""), " or --mode "))
 	}
 	if o.Cols < 20 || o.Cols > 1000 || o.Rows < 5 || o.Rows > 1000 {
 		return usagef("window size %dx%d is out of range: --cols 20..1000, --rows 5..1000", o.Cols, o.Rows)
@@ -124,8 +127,13 @@ func (o *StartOptions) validate() error {
 		if u, err := url.Parse(o.APIBase); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return usagef("--api-base %q is not an http(s) URL: pass the endpoint's base URL, e.g. https://proxy.example/v1", o.APIBase)
 		}
-		if p.BaseURLEnv == "" {
+		if p.BaseURLEnv == "" && p.APIBaseCheck == nil {
 			return usagef("--api-base: %s has no setting for its API endpoint; drop the flag", p.Name)
+		}
+		if p.APIBaseCheck != nil {
+			if err := p.APIBaseCheck(o.Model); err != nil {
+				return usagef("%v", err)
+			}
 		}
 	}
 	if o.Cwd == "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // A persistent session (`start --session-id ID` with no --prompt and no
@@ -17,9 +18,11 @@ import (
 // driver types each prompt into its input box); a structured provider is
 // run once per turn, resuming its own session.
 
-// persistent reports whether the options ask for a persistent session.
+// persistent reports whether the options ask for a persistent session
+// (a program after -- runs once, except an ACP agent's, which is started
+// for each turn like a named one).
 func (o *StartOptions) persistent() bool {
-	return o.SessionID != "" && o.Prompt == "" && len(o.Command) == 0
+	return o.SessionID != "" && o.Prompt == "" && (len(o.Command) == 0 || o.Provider == providers.ACP)
 }
 
 // runTurns runs a persistent session.

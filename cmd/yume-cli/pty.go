@@ -125,6 +125,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		OnTurn:         conv.said,
 		EarlierAnswers: conv.earlierAnswers(),
 		OnSession:      func(id string) { conv.checkpoint("pty", id) },
+		FirstRun:       firstRunNote(o),
 	})
 	if o.Verbose {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Summary())

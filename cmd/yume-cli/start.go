@@ -98,6 +98,8 @@ func pickMode(ctx context.Context, o *StartOptions) (mode, why string) {
 		return "pty", "asked for"
 	case o.Mode != "auto":
 		return o.Mode, "asked for"
+	case p.Name == providers.ACP:
+		return providers.ModeACP, "the agent after -- speaks ACP"
 	case len(p.Structured) == 0 || len(o.Command) > 0:
 		return "pty", p.Name + " has no machine-readable mode"
 	}
@@ -131,6 +133,8 @@ func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode st
 		Provider: p, Mode: mode, Bin: o.Bin, Model: o.Model, Cwd: o.Cwd, Prompt: o.Prompt,
 		Resume: handle, PermissionMode: o.PermissionMode, Controls: controls, Dangers: o.dangers,
 		Stderr: o.IO.ErrOut, Verbose: o.Verbose, OnSession: func(id string) { handle = id; conv.checkpoint(mode, id) }, Env: o.providerEnv(),
+		Command: o.Command, APIBase: o.APIBase,
+		FirstRun: firstRunNote(o),
 	}, w)
 	return handle, err
 }

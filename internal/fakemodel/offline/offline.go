@@ -1,5 +1,5 @@
 // Package offline prepares a throwaway home directory and workspace in which
-// a real coding CLI (claude, gemini, codex, copilot) runs without an account,
+// a real coding CLI (claude, gemini, codex, copilot, opencode, kilo, qwen) runs without an account,
 // talking only to a fakemodel server on 127.0.0.1: config files that skip
 // onboarding, trust and update checks, and an environment whose proxies send
 // any non-loopback request to a dead port.
@@ -32,7 +32,7 @@ type Sandbox struct {
 }
 
 // Providers lists the CLIs Setup knows.
-var Providers = []string{"claude", "codex", "copilot", "gemini"}
+var Providers = []string{"claude", "codex", "copilot", "gemini", "opencode", "kilo", "qwen"}
 
 // Setup creates dir/home and dir/ws and writes the provider's config so that
 // it uses baseURL (the fake server, "http://127.0.0.1:PORT") for every model
@@ -67,6 +67,12 @@ func Setup(provider, dir, baseURL string, pathDirs ...string) (*Sandbox, error) 
 		err = sb.copilot(baseURL)
 	case "gemini":
 		err = sb.gemini(baseURL)
+	case "opencode":
+		err = sb.opencode(baseURL)
+	case "kilo":
+		err = sb.kilo(baseURL)
+	case "qwen":
+		err = sb.qwen(baseURL)
 	default:
 		err = fmt.Errorf("offline: unknown provider %q (known: %s)", provider, strings.Join(Providers, ", "))
 	}

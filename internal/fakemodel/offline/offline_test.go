@@ -18,6 +18,9 @@ func TestSetup(t *testing.T) {
 		{"codex", ".codex/config.toml", "FAKE_API_KEY=" + FakeKey},
 		{"copilot", ".copilot/config.json", "COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:1234/v1"},
 		{"gemini", ".gemini/settings.json", "GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:1234"},
+		{"opencode", ".config/opencode/opencode.json", "OPENCODE_DISABLE_AUTOUPDATE=true"},
+		{"kilo", ".config/kilo/kilo.json", "KILO_TELEMETRY_LEVEL=off"},
+		{"qwen", ".qwen/settings.json", "OPENAI_BASE_URL=http://127.0.0.1:1234/v1"},
 	}
 	for _, c := range cases {
 		t.Run(c.provider, func(t *testing.T) {

@@ -1,0 +1,367 @@
+package driver
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/transcript"
+)
+
+// Model errors: the model's service refused or failed a request, and the
+// program says so on its screen (a profile's error rule, or the generic
+// recogniser in heuristics) or in its record (transcript.ModelError). The
+// GUI hears each distinct message once, as a notice, while the program
+// retries. The turn ends with one error result in the program's words
+// and what to do as soon as the program gives up — its record says so,
+// it is back at rest (its ready input box, nothing busy) or its screen
+// stands still with the error on it, or it exits — or, when it retries
+// past heuristics.ErrorBound with no progress (no answer, no tool call),
+// yume-cli stops it and says so. A turn that made progress after an error
+// (the retry worked) is not failed by it.
+
+// modelErrors is what the running turn saw of model errors: a part of the
+// driver, new with each turn (of).
+type modelErrors struct {
+	turn    *turn                  // the turn it belongs to
+	err     *heuristics.ModelError // the newest error without progress after it; nil: none
+	since   time.Duration          // when that run of errors began
+	mark    progress               // the turn's progress when it began
+	final   bool                   // the program's record has it: the program gave up
+	// sure: the program's own words (a rule, its record) or its retries
+	// say it is a model error, not a line of output that reads like one;
+	// only then does the bound stop the program.
+	sure bool
+	shownAt uint64                 // screen generation the error was last seen on
+	// stillGen is the screen generation the stand-still clock started on,
+	// at stillAt.
+	stillGen uint64
+	stillAt  time.Duration
+	noticed  map[string]bool // messages told the GUI (heuristics.ModelError.Key)
+	stale    map[string]bool // messages from before progress: not news
+	// begun and start are when the part began and the turn's progress
+	// then: the silent bound counts from there.
+	begun time.Duration
+	start progress
+}
+
+// silentFactor times the error bound is how long a turn may show nothing
+// but work in progress — no answer, no tool call, no question, no error —
+// before yume-cli stops it: a CLI that retries a failing model service
+// without a word on screen or in its record (Gemini CLI on 429 and 500)
+// looks like this, and nothing else would end the turn before
+// --turn-timeout.
+const silentFactor = 2
+
+// progress is what the turn produced: any change means the model answers.
+type progress struct {
+	text         string
+	calls, asked int
+}
+
+// errorsOf is the running turn's part, new for a new turn.
+func (d *driver) errorsOf() *modelErrors {
+	if d.merr.turn != d.t {
+		d.merr = modelErrors{turn: d.t, noticed: map[string]bool{}, stale: map[string]bool{}, begun: d.now(), start: d.progressNow()}
+		if d.inTurn() && d.at[timerError] == 0 {
+			d.at[timerError] = d.now() + errorPoll
+		}
+	}
+	return &d.merr
+}
+
+func (d *driver) progressNow() progress {
+	return progress{text: d.t.lastText, calls: len(d.log.order), asked: d.outcome.Questions}
+}
+
+// progressed forgets an error the program got past: the model answered
+// after it. Its message, still on screen, is no news any more.
+func (d *driver) progressed(m *modelErrors) {
+	if m.err == nil || d.progressNow() == m.mark {
+		return
+	}
+	d.tr.state("the program made progress after the model error " + m.err.Text + ": the retry worked")
+	for k := range m.noticed {
+		m.stale[k] = true
+	}
+	m.err, m.final = nil, false
+}
+
+// sawModelError takes an error the screen or the record shows: a notice
+// for a new message, the bound's clock for the first of a run.
+func (d *driver) sawModelError(e *heuristics.ModelError, where string) {
+	m := d.errorsOf()
+	d.progressed(m)
+	k := e.Key()
+	if m.stale[k] || d.st == stateEnded || d.st == stateQuitting {
+		return
+	}
+	if where != "record" {
+		m.shownAt = d.screen.Generation()
+	}
+	m.sure = m.sure || where != "screen" || e.Retrying
+	if m.err == nil {
+		m.since, m.mark = d.now(), d.progressNow()
+	}
+	if m.err == nil || e.Status != 0 || m.err.Status == 0 {
+		m.err = e
+	}
+	if where == "record" {
+		m.final = true
+	}
+	if m.noticed[k] {
+		return
+	}
+	m.noticed[k] = true
+	retry := ""
+	if e.Retrying && !m.final {
+		retry = "; it retries"
+	}
+	d.tr.state(fmt.Sprintf("model error (%s): %s (class %s)", where, e.Describe(), e.Class))
+	d.emitErr(d.out.Notice(fmt.Sprintf("%s: the model's service answered with an error%s: %s", d.cfg.Profile.Name, retry, e.Describe())))
+}
+
+func (d *driver) errorBound() time.Duration {
+	if d.cfg.ErrorBound > 0 {
+		return d.cfg.ErrorBound
+	}
+	return heuristics.ErrorBound()
+}
+
+// errorBusy is work in progress as the AI TUIs word it: a hint to stop it.
+var errorBusy = regexp.MustCompile(`(?i)esc to (?:interrupt|cancel)`)
+
+// busyNow reports whether the screen shows work in progress.
+func (d *driver) busyNow(screen string) bool {
+	p := d.cfg.Profile
+	return p.Busy != nil && p.Busy.MatchString(screen) || errorBusy.MatchString(screen)
+}
+
+// checkModelError looks for a model error on a settled screen (the rows
+// after this turn's prompt, not the turn's own answer) and ends the turn
+// when the program gave up on one.
+func (d *driver) checkModelError() {
+	m := d.errorsOf()
+	if d.st != stateIdle || !d.t.begun {
+		return
+	}
+	d.progressed(m)
+	if e := d.screenModelError(); e != nil {
+		d.sawModelError(e, "screen")
+	}
+	if m.err == nil || d.st != stateIdle {
+		return
+	}
+	screen := d.screen.String()
+	busy := d.busyNow(screen)
+	atRest := d.cfg.Profile.Ready != nil && d.cfg.Profile.Ready.MatchString(screen) && !busy
+	switch {
+	case m.final && !busy:
+		d.endOnModelError("the program recorded the error and stopped")
+	case atRest && m.shownAt == d.screen.Generation():
+		d.endOnModelError("the program is back at its input box with the error shown")
+	}
+}
+
+// errorPoll is how often the running turn's screen is read for a model
+// error whatever its state: a CLI that retries draws a spinner, so its
+// screen may not settle until it gives up.
+const errorPoll = time.Second
+
+// modelErrorTimer polls the running turn: a model error on screen (told
+// the GUI), and the ends: the program gave up (it recorded the error, or
+// its screen stood still with the error on it for the idle timeout), the
+// bound passed, or the turn stayed silent too long (silentTimer).
+func (d *driver) modelErrorTimer() {
+	m := d.errorsOf()
+	d.progressed(m)
+	if !d.inTurn() {
+		return // the next turn's part arms the poll again
+	}
+	d.at[timerError] = d.now() + errorPoll
+	if d.st != stateIdle || !d.t.begun {
+		return
+	}
+	if e := d.screenModelError(); e != nil {
+		d.sawModelError(e, "screen")
+	}
+	if m.err == nil {
+		d.silentTimer(m)
+		return
+	}
+	screen := d.screen.String()
+	busy := d.busyNow(screen)
+	if gen := d.screen.Generation(); gen != m.stillGen {
+		m.stillGen, m.stillAt = gen, d.now()
+	}
+	switch {
+	case m.final && !busy:
+		d.endOnModelError("the program recorded the error and stopped")
+	case m.sure && d.now() >= m.since+d.errorBound():
+		why := fmt.Sprintf("%s retried a model error for %v without an answer; yume-cli stopped it", d.cfg.Profile.Name, d.errorBound())
+		d.emitErr(d.out.Notice("yume-cli: " + why))
+		d.endOnModelError(why)
+	case !busy && m.shownAt == m.stillGen && d.now()-m.stillAt >= d.cfg.IdleTimeout:
+		d.endOnModelError(fmt.Sprintf("the program shows the error and nothing changed for %v", d.cfg.IdleTimeout))
+	}
+}
+
+// modelErrorMessage is the turn's error in the program's words and what
+// to do; "" when no error stands (none, or the model answered after it).
+func (d *driver) modelErrorMessage() string {
+	m := d.errorsOf()
+	d.progressed(m)
+	if m.err == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s: the model's service failed the request: %q. %s",
+		d.cfg.Profile.Name, m.err.Describe(), upperFirst(m.err.Advice()))
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// endOnModelError ends the turn with the model error (failTurn).
+func (d *driver) endOnModelError(why string) {
+	msg := d.modelErrorMessage()
+	if msg == "" {
+		return
+	}
+	d.tr.state("the turn ends on the model error: " + why)
+	if m := d.errorsOf(); m.err.Class == heuristics.ErrorAuth {
+		d.emitErr(d.out.SystemError(msg)) // an auth failure, as the protocol has it
+	}
+	d.failTurn(msg, why)
+}
+
+// failTurn ends the turn with an error result saying msg: a one-turn
+// session stops the program (exit status 1); a persistent one keeps it
+// open for the next prompt.
+func (d *driver) failTurn(msg, why string) {
+	if !d.cfg.Persistent {
+		d.abort(msg, false)
+		return
+	}
+	d.outcome.Failed = true
+	if !d.cfg.Profile.Interrupt.IsZero() && d.busyNow(d.screen.String()) {
+		d.send(interruptRule, "interrupt", d.cfg.Profile.Interrupt) // it still retries: stop that
+	}
+	d.endCapture(nil)
+	if d.st == stateAwaiting {
+		d.supersede("the turn ended on a model error")
+	}
+	d.emitErr(d.out.Result(emit.Result{IsError: true, Text: msg, Errors: []string{msg}}))
+	d.to(stateBetween, why)
+	d.nextTurn()
+	if !d.policy.Channel() {
+		d.quit()
+	}
+}
+
+// modelErrorEndsTurn is turnDone's question: does a model error with no
+// answer after it end this turn (reported so; true) rather than a done?
+func (d *driver) modelErrorEndsTurn(why string) bool {
+	if d.st == stateEnded || d.st == stateBetween || d.modelErrorMessage() == "" {
+		return false
+	}
+	d.endOnModelError(why + ", after a model error and no answer")
+	return true
+}
+
+// modelErrorAtExit turns the result of a program that exited after a
+// model error with no answer into that error, whatever its exit status.
+func (d *driver) modelErrorAtExit(r *emit.Result) {
+	msg := d.modelErrorMessage()
+	if msg == "" {
+		return
+	}
+	d.outcome.Failed = true
+	r.IsError, r.Text, r.Errors = true, msg, []string{msg}
+}
+
+// logModelError takes an error from the program's record.
+func (d *driver) logModelError(e transcript.Event) {
+	me := heuristics.ClassifyError(e.Text)
+	if me == nil {
+		me = &heuristics.ModelError{Class: heuristics.ErrorOther, Text: strings.TrimSpace(e.Text)}
+	}
+	d.sawModelError(me, "record")
+}
+
+// screenModelError is the model error the screen shows from this turn's
+// prompt down (all of it when the prompt is not shown), not counting the
+// rows of answers already emitted; nil when none.
+func (d *driver) screenModelError() *heuristics.ModelError {
+	rows := d.screen.Lines()
+	head := promptHead(d.t.prompt)
+	for i := len(rows) - 1; i >= 0 && head != ""; i-- {
+		if strings.Contains(normalText(rows[i]), cutRunes(head, 16)) {
+			rows = rows[i+1:]
+			break
+		}
+	}
+	if heuristics.FindModelError(strings.Join(rows, "\n")) == nil {
+		return nil // the common case: no need to look at the answers
+	}
+	out := rows[:0:0]
+	for _, r := range rows {
+		if t := strings.TrimSpace(r); len(t) > 8 && d.emitted(t) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return heuristics.FindModelError(strings.Join(out, "\n"))
+}
+
+// emitted reports whether a row is part of an answer already emitted.
+func (d *driver) emitted(row string) bool {
+	row = normalText(row)
+	for t := range d.texts {
+		if strings.Contains(normalText(t), row) {
+			return true
+		}
+	}
+	return d.t.lastText != "" && strings.Contains(normalText(d.t.lastText), row)
+}
+
+// ruleModelError takes a profile error rule's detection: the program's
+// own wording of a model error (group text, else the match).
+func (d *driver) ruleModelError(det *heuristics.Detection) {
+	text := det.Text
+	if text == "" {
+		text = det.Prompt
+	}
+	e := heuristics.ClassifyError(text)
+	if e == nil {
+		e = &heuristics.ModelError{Class: heuristics.ErrorOther, Text: strings.TrimSpace(text)}
+	}
+	if d.st == stateIdle && d.t.begun {
+		d.sawModelError(e, "rule")
+	}
+}
+
+// silentTimer stops a turn that has shown only work in progress for
+// silentFactor times the bound, with nothing produced since it began.
+func (d *driver) silentTimer(m *modelErrors) {
+	if d.progressNow() != m.start || !d.t.begun {
+		return // the turn produced something: no silent retries
+	}
+	if d.now() < m.begun+silentFactor*d.errorBound() {
+		return
+	}
+	if !d.busyNow(d.screen.String()) {
+		return // not working: the idle and stall rules judge this screen
+	}
+	why := fmt.Sprintf("%s worked for %v with no answer, no tool call and no word of progress on screen or in its record; "+
+		"yume-cli stopped it. A CLI that retries a failing model service silently looks like this (Gemini CLI does so on "+
+		"HTTP 429 and 500): check the service's status and the key's quota, then try again", d.cfg.Profile.Name, silentFactor*d.errorBound())
+	d.emitErr(d.out.Notice("yume-cli: " + why))
+	d.failTurn(why, "no progress for "+(silentFactor*d.errorBound()).String())
+}

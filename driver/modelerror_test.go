@@ -1,0 +1,158 @@
+//go:build unix
+
+package driver_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/driver"
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
+)
+
+// errorTUIProfile reads the fake model-error TUIs below: a ready input
+// box, a done rule, and an error rule in the program's own words.
+const errorTUIProfile = `name: errtui
+description: a stand-in for an AI TUI whose model fails
+ready: '(?m)^READY>$'
+quit: '<C-c>'
+rules:
+  - name: done
+    match: '(?m)^\* (?P<text>Finished.*)\n\nIDLE$'
+    kind: done
+  - name: tired
+    match: '(?m)^!! (?P<text>the robot is tired.*)$'
+    kind: error
+`
+
+// The fake TUIs: each draws this turn's prompt, then what a CLI draws
+// when its model's service fails. The sleeps are the program's retry
+// back-off, part of its behaviour.
+const (
+	// Retries twice on screen, then gives up back at its input box.
+	givesUp = `printf '\033[?1049h\033[H\033[2J> say hello\n\n* Working (esc to interrupt)\n  API Error (429 Too Many Requests) · Retrying in 1s (attempt 1/3)\n'
+sleep 0.4
+printf '\033[H\033[2J> say hello\n\n* Working (esc to interrupt)\n  API Error (429 Too Many Requests) · Retrying in 1s (attempt 2/3)\n'
+sleep 0.4
+printf '\033[H\033[2J> say hello\n\n● API Error: 429 rate limited\n\nREADY>\n'
+while :; do sleep 0.05; done
+`
+	// Retries for ever, its spinner ticking.
+	retriesForever = `i=0
+while :; do
+  i=$((i+1))
+  printf '\033[H\033[2J> say hello\n\n* Working %s (esc to interrupt)\n  API Error: 500 Internal Server Error · Retrying in 1s (attempt 1/10)\n' "$i"
+  sleep 0.2
+done
+`
+	// Says so and exits with status 0, no answer.
+	exitsZero = `printf '> say hello\nError: 401 Unauthorized (invalid API key)\n'
+sleep 0.2
+exit 0
+`
+	// A retry that works: the answer follows the error.
+	recovers = `printf '\033[?1049h\033[H\033[2J> say hello\n\n* Working (esc to interrupt)\n  API Error: 503 Service Unavailable · Retrying in 1s (attempt 1/5)\n'
+sleep 0.4
+printf '\033[H\033[2J> say hello\n\n  API Error: 503 Service Unavailable · Retrying in 1s (attempt 1/5)\n* Finished: said hi.\n\nIDLE\n'
+trap 'exit 0' INT
+while :; do sleep 0.05; done
+`
+	// Retries without a word: only its spinner moves.
+	silent = `i=0
+while :; do
+  i=$((i+1))
+  printf '\033[H\033[2J> say hello\n\n⠋ Thinking... (esc to cancel, %ss)\n' "$i"
+  sleep 0.2
+done
+`
+	// A command's output reads like an error; the model works on past the
+	// bound and answers.
+	outputLikeAnError = `i=0
+printf '\033[?1049h'
+while [ "$i" -lt 12 ]; do
+  i=$((i+1))
+  printf '\033[H\033[2J> say hello\n\n  | curl: Error: 500 Internal Server Error\n* Working %s (esc to interrupt)\n' "$i"
+  sleep 0.2
+done
+printf '\033[H\033[2J> say hello\n\n  | curl: Error: 500 Internal Server Error\n* Finished: said hi.\n\nIDLE\n'
+trap 'exit 0' INT
+while :; do sleep 0.05; done
+`
+	// Its own wording, known to the profile's error rule only.
+	ownWords = `printf '\033[?1049h\033[H\033[2J> say hello\n\n!! the robot is tired, come back tomorrow\n\nREADY>\n'
+while :; do sleep 0.05; done
+`
+)
+
+func TestDriveModelErrors(t *testing.T) {
+	prof, err := heuristics.ParseProfile("errtui.yaml", []byte(errorTUIProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, script string
+		wantErr      bool
+		want         []string // in the result
+		minNotices   int
+		maxTook      time.Duration
+	}{
+		{"gives up at its input box", givesUp, true, []string{"429 rate limited", "wait"}, 2, 5 * time.Second},
+		{"retries past the bound", retriesForever, true, []string{"500 Internal Server Error", "try again later"}, 2, 6 * time.Second},
+		{"exits 0 after the error", exitsZero, true, []string{"401 Unauthorized", "check the API key"}, 1, 5 * time.Second},
+		{"the retry works", recovers, false, []string{"Finished: said hi."}, 1, 5 * time.Second},
+		{"retries without a word", silent, true, []string{"no answer, no tool call", "stopped it"}, 1, 7 * time.Second},
+		{"output that reads like an error", outputLikeAnError, false, []string{"Finished: said hi."}, 0, 6 * time.Second},
+		{"the profile's own words", ownWords, true, []string{"the robot is tired, come back tomorrow"}, 1, 5 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			r := driveWith(t, t.TempDir(), prof, permission.Default, nil, nil, nil, func(c *driver.Config) {
+				c.ErrorBound = 1500 * time.Millisecond
+				c.IdleTimeout = 3 * time.Second
+			}, "sh", "-c", tt.script)
+			took := time.Since(start)
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			results, notices := 0, map[string]int{}
+			for _, ev := range r.events {
+				switch {
+				case ev.str("type") == "result":
+					results++
+				case ev.str("type") == "system" && ev.str("subtype") == "notice":
+					notices[ev.str("message")]++
+				}
+			}
+			res := r.result(t)
+			if results != 1 {
+				t.Errorf("%d results, want one", results)
+			}
+			if res["is_error"] != tt.wantErr || r.outcome.Failed != tt.wantErr {
+				t.Errorf("result is_error %v, outcome failed %v; want %v: %v", res["is_error"], r.outcome.Failed, tt.wantErr, res)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(res.str("result"), w) {
+					t.Errorf("result %q does not say %q", res.str("result"), w)
+				}
+			}
+			errNotices := 0
+			for m, n := range notices {
+				if n > 1 {
+					t.Errorf("notice %q given %d times, want once", m, n)
+				}
+				if strings.Contains(m, "model's service") || strings.Contains(m, "stopped it") {
+					errNotices++
+				}
+			}
+			if errNotices < tt.minNotices {
+				t.Errorf("%d model error notices (%v), want at least %d", errNotices, notices, tt.minNotices)
+			}
+			if took > tt.maxTook {
+				t.Errorf("took %v, want at most %v", took, tt.maxTook)
+			}
+		})
+	}
+}

@@ -1,0 +1,170 @@
+package heuristics
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Model errors: the model's service refused or failed a request (a bad
+// key, a rate limit, an overloaded or broken server), and the CLI says so
+// on its screen or in its record, retries for a while, then gives up. The
+// generic layer here knows what every CLI's words have in common (an HTTP
+// status in an error, and the common phrases); a profile's `error` rules
+// add a CLI's own wording. The driver and the structured modes both use
+// it to tell the GUI while the CLI retries and to end the turn with the
+// CLI's words and what to do.
+
+// ErrorClass is what kind of failure a model error is, which decides what
+// the user should do about it.
+type ErrorClass string
+
+// The classes of model errors.
+const (
+	ErrorAuth       ErrorClass = "auth"        // 401/403, invalid key, not logged in
+	ErrorRateLimit  ErrorClass = "rate_limit"  // 429, quota, too many requests
+	ErrorOverloaded ErrorClass = "overloaded"  // 503/529, overloaded, unavailable
+	ErrorServer     ErrorClass = "server"      // 500/502/504, internal server error
+	ErrorOther      ErrorClass = "model_error" // an API error of another kind
+)
+
+// ModelError is one model error in the CLI's words.
+type ModelError struct {
+	Class  ErrorClass
+	Status int    // the HTTP status it names; 0 when none
+	Text   string // the CLI's words: the line that says it, trimmed
+	// Retrying: the CLI says it tries again ("retrying in 5s",
+	// "attempt 2/10", "Reconnecting… 2/5").
+	Retrying bool
+}
+
+// ModelErrorBound is how long a CLI may retry a model error without
+// progress (no answer, no tool call) before yume-cli stops it and ends
+// the turn with the error. CLIs that retry longer (Claude Code backs off
+// for minutes) are cut here; the env YUME_MODEL_ERROR_BOUND (a Go
+// duration) changes it, for tests.
+const ModelErrorBound = 75 * time.Second
+
+// ErrorBound is ModelErrorBound, or YUME_MODEL_ERROR_BOUND when set to a
+// valid positive duration.
+func ErrorBound() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("YUME_MODEL_ERROR_BOUND")); err == nil && d > 0 {
+		return d
+	}
+	return ModelErrorBound
+}
+
+// Advice says what to do about the error, for the turn's error result.
+func (e *ModelError) Advice() string {
+	switch e.Class {
+	case ErrorAuth:
+		return "the model's service refused the credentials: check the API key (or log in again in the CLI), then try again"
+	case ErrorRateLimit:
+		return "the model's service is rate limiting this account or its quota is used up: wait a while (or check the plan's quota), then try again"
+	case ErrorOverloaded:
+		return "the model's service is overloaded: wait a minute and try again"
+	case ErrorServer:
+		return "the model's service failed (a server error on its side, not in this chat): try again later"
+	}
+	return "the model's service answered with an error: check the CLI's configuration (key, endpoint, model) and try again"
+}
+
+// Key identifies the message for "once per distinct message": a
+// countdown ("retrying in 9s… 8s…") is one message; another attempt
+// number is another.
+func (e *ModelError) Key() string {
+	return string(e.Class) + "|" + countdown.ReplaceAllString(strings.ToLower(e.Text), "#")
+}
+
+var countdown = regexp.MustCompile(`\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|m|min|minutes?)\b|\d{1,2}:\d\d`)
+
+var (
+	// A status in an error: "API Error: 401", "HTTP 429", "status 500",
+	// "[429 Too Many Requests]", `"code": 503`, "got status: 429".
+	statusRe = regexp.MustCompile(`(?i)(?:\b(?:http|status(?:\s*code)?|error|code|api error|got status|failed|returned)\W{0,4}|"(?:code|status)"\s*:\s*|\[)([45]\d\d)\b` +
+		`|\b([45]\d\d)\s+(?:too many requests|unauthori[sz]ed|forbidden|internal server error|service unavailable|bad gateway|gateway time-?out|overloaded)`)
+	authRe = regexp.MustCompile(`(?i)invalid[ _-]?(?:x-)?api[ _-]?key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|missing)|incorrect api key|unauthori[sz]ed|authentication[_ ](?:error|failed)|failed to authenticate|not logged in|please (?:run )?/login|invalid (?:authentication|credentials|bearer token|token)|permission_denied|\bforbidden\b`)
+	rateRe = regexp.MustCompile(`(?i)rate[ _-]?limit|too many requests|quota|resource[_ ]exhausted|usage limit`)
+	overRe = regexp.MustCompile(`(?i)overloaded|service unavailable|\bunavailable\b|at capacity|high demand`)
+	servRe = regexp.MustCompile(`(?i)internal server error|server error|bad gateway|gateway time-?out|internal error`)
+	// An error word: without one, a phrase is talk about errors, not one.
+	errWordRe = regexp.MustCompile(`(?i)\berrors?\b|\bfail(?:ed|ure)?\b|exceeded|\bunable\b|could ?n[o']t|invalid|reached|\bhit\b|refused|✕|✗|⚠|■`)
+	retryRe   = regexp.MustCompile(`(?i)\bretrying\b|\bretry(?:ing)? (?:in|after)\b|\battempt\s*#?\d+\s*(?:/|of)\s*\d+|\bretry\s*\d+\s*(?:/|of)\s*\d+|reconnecting|will retry|trying again`)
+	// Box and bullet characters a TUI draws around a line.
+	frame = "│┃║╎┆ \t●○•✦✕✗✘⎿■▪⚠!×>❯›·-"
+)
+
+// ClassifyError reads one text (a line, a record's message) as a model
+// error, or nil if it is none. A status code counts in an error context
+// ("API Error: 429", "HTTP 500"); a phrase ("rate limit", "overloaded",
+// "invalid API key") counts with an error word on the same text.
+func ClassifyError(text string) *ModelError {
+	t := strings.Trim(text, frame)
+	if t == "" || len(t) > 2000 {
+		return nil
+	}
+	e := &ModelError{Text: t}
+	if m := statusRe.FindStringSubmatch(t); m != nil {
+		code := m[1]
+		if code == "" {
+			code = m[2]
+		}
+		e.Status, _ = strconv.Atoi(code)
+	}
+	switch {
+	case e.Status == 401 || e.Status == 403 || authRe.MatchString(t) && e.Status == 0:
+		e.Class = ErrorAuth
+	case e.Status == 429 || rateRe.MatchString(t) && e.Status == 0:
+		e.Class = ErrorRateLimit
+	case e.Status == 503 || e.Status == 529 || overRe.MatchString(t) && (e.Status == 0 || e.Status >= 500):
+		e.Class = ErrorOverloaded
+	case e.Status >= 500 || servRe.MatchString(t) && e.Status == 0:
+		e.Class = ErrorServer
+	case e.Status >= 400:
+		e.Class = ErrorOther
+	default:
+		return nil
+	}
+	if e.Status == 0 && !errWordRe.MatchString(t) && !strings.Contains(strings.ToLower(t), "too many requests") &&
+		!strings.Contains(strings.ToLower(t), "overloaded") {
+		return nil // a phrase without an error: talk about one
+	}
+	e.Retrying = retryRe.MatchString(t)
+	return e
+}
+
+// FindModelError finds the model error a screen or a stretch of a record
+// shows, line by line: the last line that is one (the newest), with the
+// class and status of the most specific line near it, and Retrying when
+// any line says the CLI tries again. Nil when there is none.
+func FindModelError(text string) *ModelError {
+	var found *ModelError
+	retrying := false
+	for _, line := range strings.Split(text, "\n") {
+		if retryRe.MatchString(line) {
+			retrying = true
+		}
+		e := ClassifyError(line)
+		if e == nil {
+			continue
+		}
+		if found == nil || e.Status != 0 || found.Status == 0 {
+			found = e
+		}
+	}
+	if found != nil {
+		found.Retrying = found.Retrying || retrying
+	}
+	return found
+}
+
+// Describe is the error for a person: the CLI's words and the status.
+func (e *ModelError) Describe() string {
+	if e.Status != 0 && !strings.Contains(e.Text, strconv.Itoa(e.Status)) {
+		return fmt.Sprintf("%s (HTTP %d)", e.Text, e.Status)
+	}
+	return e.Text
+}

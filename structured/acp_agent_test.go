@@ -1,0 +1,274 @@
+package structured
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/emit/emittest"
+)
+
+// fakeAgent is an ACP agent that behaves like opencode (kind "opencode"):
+// a shell call announced without its command, which comes with the next
+// update; a permission request whose first option is an "always" one; an
+// edit shown as a diff. "unasked" runs its call without asking, "auth"
+// wants a login, "noload" offers no session/load, "alwaysonly" offers
+// no allow-once option.
+func fakeAgent(kind string, readLine func() map[string]any) int {
+	send := func(v map[string]any) {
+		v["jsonrpc"] = "2.0"
+		b, _ := json.Marshal(v)
+		fmt.Println(string(b))
+	}
+	update := func(u map[string]any) {
+		send(map[string]any{"method": "session/update", "params": map[string]any{"sessionId": "s-1", "update": u}})
+	}
+	text := func(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
+	output := func(s string) []any { return []any{map[string]any{"type": "content", "content": text(s)}} }
+	options := []any{
+		map[string]any{"optionId": "always", "kind": "allow_always", "name": "Always allow"},
+		map[string]any{"optionId": "once", "kind": "allow_once", "name": "Allow once"},
+		map[string]any{"optionId": "reject", "kind": "reject_once", "name": "Reject"}}
+	if kind == "alwaysonly" {
+		options = []any{options[0], options[2]}
+	}
+	// ask sends a permission request and returns the optionId chosen, or
+	// "cancelled".
+	ask := func(id int, call map[string]any) string {
+		send(map[string]any{"id": id, "method": "session/request_permission", "params": map[string]any{"sessionId": "s-1", "toolCall": call,
+			"options": options}})
+		for {
+			a := readLine()
+			if a == nil {
+				return "cancelled"
+			}
+			if a["method"] == "session/cancel" {
+				continue
+			}
+			o := a["result"].(map[string]any)["outcome"].(map[string]any)
+			if o["outcome"] == "cancelled" {
+				return "cancelled"
+			}
+			return o["optionId"].(string)
+		}
+	}
+	cwd := "/ws"
+	for {
+		m := readLine()
+		if m == nil {
+			return 0
+		}
+		id := m["id"]
+		if p, ok := m["params"].(map[string]any); ok && p["cwd"] != nil {
+			cwd = p["cwd"].(string)
+		}
+		switch m["method"] {
+		case "initialize":
+			send(map[string]any{"id": id, "result": map[string]any{"protocolVersion": 1,
+				"agentCapabilities": map[string]any{"loadSession": kind != "noload"},
+				"authMethods":       []any{map[string]any{"id": "x-login", "name": "Login with X", "description": "Run `x auth login` in the terminal"}}}})
+		case "session/new", "session/load":
+			if kind == "auth" {
+				send(map[string]any{"id": id, "error": map[string]any{"code": -32000, "message": "Authentication required"}})
+				continue
+			}
+			send(map[string]any{"id": id, "result": map[string]any{"sessionId": "s-1"}})
+		case "session/prompt":
+			update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "bash", "kind": "execute", "status": "pending", "rawInput": map[string]any{"cwd": "/ws"}})
+			update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "title": "make", "kind": "execute", "status": "in_progress",
+				"rawInput": map[string]any{"command": "make", "description": "build", "cwd": "/ws"}})
+			answer := "once"
+			if kind != "unasked" {
+				answer = ask(90, map[string]any{"toolCallId": "c1", "title": "make", "kind": "execute", "rawInput": map[string]any{"command": "make"}})
+			}
+			switch answer {
+			case "cancelled":
+				send(map[string]any{"id": id, "result": map[string]any{"stopReason": "cancelled"}})
+				continue
+			case "once":
+				update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed", "content": output("built\n")})
+			case "reject":
+				update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "failed", "content": output("The user rejected permission to use this specific tool call.")})
+			default: // "always": the test fails on this text
+				update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": text("ALWAYS ALLOWED")})
+			}
+			if kind == "opencode" {
+				update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c2", "title": "edit", "kind": "edit", "status": "pending", "rawInput": map[string]any{}})
+				diff := map[string]any{"type": "diff", "path": cwd + "/a.txt", "oldText": "a\nb\nc\n", "newText": "a\nB\nc\n"}
+				if ask(91, map[string]any{"toolCallId": "c2", "title": cwd + "/a.txt", "kind": "edit", "content": []any{diff}}) == "once" {
+					update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c2", "status": "completed", "content": output("Edit applied successfully.")})
+				}
+			}
+			update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": text("Done.")})
+			send(map[string]any{"id": id, "result": map[string]any{"stopReason": "end_turn"}})
+		}
+	}
+}
+
+// agentRun runs the fake agent kind: as provider with the test binary
+// as its program, or (provider "acp") as the command after --.
+type agentRun struct {
+	provider, kind, perm, resume string
+	answer                       *bool // the GUI's answer to every question; nil: no control channel
+}
+
+func (a agentRun) run(t *testing.T) (string, []byte, error) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tap := &lineTap{}
+	var controls chan emit.Control
+	if a.answer != nil {
+		controls = make(chan emit.Control, 4)
+		defer close(controls)
+		tap.gui = func(m map[string]any) { approveWith(*a.answer)(m, controls, cancel) }
+	}
+	cwd := t.TempDir()
+	opts := Options{Provider: prov(a.provider), Cwd: cwd, Prompt: "do it", PermissionMode: a.perm, Resume: a.resume,
+		Controls: controls, Stderr: &syncWriter{w: &bytes.Buffer{}}, Env: []string{"YUME_FAKE_CLI=acp-agent:" + a.kind, "HOME=" + home}}
+	if a.provider == "acp" {
+		opts.Command = []string{exe, "--stdio"}
+	} else {
+		opts.Bin = exe
+	}
+	err = Run(ctx, opts, emit.NewWriter(tap, emit.Config{SessionID: "sess-fake"}))
+	out := tap.bytes()
+	for _, e := range emittest.Validate(out) {
+		t.Errorf("conformance: %v", e)
+	}
+	assertNoLeftovers(t, home)
+	return strings.ReplaceAll(runSummary(t, out), cwd, "$CWD"), bytes.ReplaceAll(out, []byte(cwd), []byte("$CWD")), err
+}
+
+func TestACPAgents(t *testing.T) {
+	yes, no := true, false
+	exe, _ := os.Executable()
+	agent := exe[strings.LastIndexByte(exe, '/')+1:]
+	cases := []struct {
+		name string
+		run  agentRun
+		want string
+		in   map[string]string // a tool_use id -> its input as JSON
+	}{
+		{"the command comes with the first update; allow picks allow_once; a diff is an Edit of the lines that changed",
+			agentRun{provider: "acp", kind: "opencode", perm: "default", answer: &yes},
+			"notice:yume-cli: " + exe + " --stdio in acp mode | use:c1:Bash | can_use_tool:c1 | result:c1:ok | use:c2:Edit | can_use_tool:c2 | result:c2:ok | text:Done. | end:success",
+			map[string]string{"c1": `{"command":"make","description":"build"}`, "c2": `{"file_path":"$CWD/a.txt","new_string":"B\n","old_string":"b\n"}`}},
+		{"deny picks reject_once", agentRun{provider: "acp", kind: "opencode", perm: "default", answer: &no},
+			"notice:yume-cli: " + exe + " --stdio in acp mode | use:c1:Bash | can_use_tool:c1 | result:c1:err | use:c2:Edit | can_use_tool:c2 | result:c2:err | text:Done. | end:success+denials", nil},
+		{"an agent that offers only \"always\": not picked, the call denied", agentRun{provider: "acp", kind: "alwaysonly", perm: "default", answer: &yes},
+			"notice:yume-cli: " + exe + " --stdio in acp mode | use:c1:Bash | can_use_tool:c1 | result:c1:err | text:Done. | end:success+denials", nil},
+		{"deny mode answers without asking", agentRun{provider: "opencode", kind: "opencode", perm: "deny"},
+			"notice:yume-cli: opencode 9.9.9 in acp mode | use:c1:Bash | notice:denied (permission mode deny): make | result:c1:err | use:c2:Edit | notice:denied (permission mode deny): $CWD/a.txt | result:c2:err | text:Done. | end:success+denials", nil},
+		{"a call the agent runs unasked in auto mode says who let it", agentRun{provider: "opencode", kind: "unasked", perm: "auto"},
+			"notice:yume-cli: opencode 9.9.9 in acp mode | use:c1:Bash | result:c1:ok | text:Done. | end:success",
+			map[string]string{"c1": `{"approved_by":"OPENCODE_PERMISSION {\"bash\":\"allow\",\"edit\":\"allow\"}","command":"make","description":"build"}`}},
+		{"any ACP agent that runs a call without asking: reported at its end, saying so", agentRun{provider: "acp", kind: "unasked", perm: "auto"},
+			"notice:yume-cli: " + exe + " --stdio in acp mode | use:c1:Bash | result:c1:ok | text:Done. | end:success",
+			map[string]string{"c1": `{"approved_by":"` + agent + `, without asking","command":"make","description":"build"}`}},
+		{"the same in default mode", agentRun{provider: "acp", kind: "unasked", perm: "default"},
+			"notice:yume-cli: " + exe + " --stdio in acp mode | use:c1:Bash | result:c1:ok | text:Done. | end:success",
+			map[string]string{"c1": `{"approved_by":"` + agent + `, without asking","command":"make","description":"build"}`}},
+		{"auth_required: one error result saying how to log in", agentRun{provider: "acp", kind: "auth", perm: "default"},
+			"notice:yume-cli: " + exe + " --stdio in acp mode | error:" + agent + " needs you to log in (Authentication required): Run `x auth login` in the terminal, then try again | end:error_during_execution", nil},
+		{"auth_required, a named agent: its own login", agentRun{provider: "kilo", kind: "auth", perm: "default"},
+			"notice:yume-cli: kilo 9.9.9 in acp mode | error:kilo needs you to log in (Authentication required): run `kilo auth login`, or set your model provider's API key (e.g. ANTHROPIC_API_KEY), then try again | end:error_during_execution", nil},
+		{"resume where the agent offers no session/load", agentRun{provider: "acp", kind: "noload", perm: "default", resume: "s-0"},
+			"notice:yume-cli: " + exe + " --stdio in acp mode | error:" + agent + " cannot resume sessions (its ACP capabilities offer no loadSession): start a new conversation without --resume | end:error_during_execution", nil},
+		{"resume with session/load", agentRun{provider: "qwen", kind: "unasked", perm: "default", resume: "s-1"},
+			"notice:yume-cli: qwen 9.9.9 in acp mode | use:c1:Bash | result:c1:ok | text:Done. | end:success", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, out, err := c.run.run(t)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+			if strings.Contains(string(out), "ALWAYS") {
+				t.Error("yume-cli picked an \"always\" option")
+			}
+			for id, want := range c.in {
+				if in := toolInput(t, out, id); in != want {
+					t.Errorf("tool_use %s input %s, want %s", id, in, want)
+				}
+			}
+			if t.Failed() {
+				t.Logf("stdout:\n%s", out)
+			}
+		})
+	}
+}
+
+// toolInput is the input of tool_use id in out, as JSON.
+func toolInput(t *testing.T, out []byte, id string) string {
+	for _, e := range events(t, out) {
+		msg, _ := e["message"].(map[string]any)
+		blocks, _ := msg["content"].([]any)
+		for _, b := range blocks {
+			if m, _ := b.(map[string]any); m["type"] == "tool_use" && m["id"] == id {
+				in, _ := json.Marshal(m["input"])
+				return string(in)
+			}
+		}
+	}
+	return ""
+}
+
+// TestACPCallInput: what a tool call's frames say, merged, as Claude's tool.
+func TestACPCallInput(t *testing.T) {
+	old := "a\nb\nc\n"
+	cases := []struct {
+		name    string
+		updates []string // acpUpdate JSON, in order
+		ready   bool
+		tool    string // name and input JSON
+	}{
+		{"opencode bash: announced without its command", []string{`{"kind":"execute","title":"bash","rawInput":{"cwd":"/ws"}}`}, false, `Bash {"command":"bash"}`},
+		{"opencode bash: the first update has it", []string{`{"kind":"execute","title":"bash","rawInput":{"cwd":"/ws"}}`,
+			`{"kind":"execute","title":"ls -la","rawInput":{"command":"ls -la","description":"list","cwd":"/ws"}}`}, true, `Bash {"command":"ls -la","description":"list"}`},
+		{"qwen shell: empty rawInput", []string{`{"kind":"execute","title":"Shell","rawInput":{}}`}, false, `Bash {"command":"Shell"}`},
+		{"opencode write", []string{`{"kind":"edit","title":"write","rawInput":{}}`, `{"kind":"edit","rawInput":{"filePath":"/ws/n.txt","content":"hi\n"}}`},
+			true, `Write {"content":"hi\n","file_path":"/ws/n.txt"}`},
+		{"opencode edit: the model's strings win over the diff", []string{`{"kind":"edit","rawInput":{"filePath":"/ws/a.txt","oldString":"b","newString":"B","replaceAll":true}}`,
+			`{"kind":"edit","content":[{"type":"diff","path":"/ws/a.txt","oldText":"a\nb\n","newText":"a\nB\n"}]}`},
+			true, `Edit {"file_path":"/ws/a.txt","new_string":"B","old_string":"b","replace_all":true}`},
+		{"a diff of a new file is a Write", []string{`{"kind":"edit","content":[{"type":"diff","path":"/ws/n.txt","oldText":null,"newText":"x\n"}]}`},
+			true, `Write {"content":"x\n","file_path":"/ws/n.txt"}`},
+		{"a diff of a change is an Edit of its lines", []string{`{"kind":"edit","content":[{"type":"diff","path":"/ws/a.txt","oldText":` + mustJSONString(old) + `,"newText":"a\nX\nY\nc\n"}]}`},
+			true, `Edit {"file_path":"/ws/a.txt","new_string":"X\nY\n","old_string":"b\n"}`},
+		{"qwen edit", []string{`{"kind":"edit","rawInput":{"file_path":"/ws/a.txt","old_string":"b","new_string":"c"}}`}, true, `Edit {"file_path":"/ws/a.txt","new_string":"c","old_string":"b"}`},
+		{"a read with only a location", []string{`{"kind":"read","title":"read","locations":[{"path":"/ws/a.txt"}]}`}, true, `Read {"file_path":"/ws/a.txt"}`},
+		{"a tool with nothing yet", []string{`{"kind":"other","title":"todowrite","rawInput":{}}`}, false, `Tool {"description":"todowrite"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var call acpCall
+			for _, u := range c.updates {
+				var up acpUpdate
+				if err := json.Unmarshal([]byte(u), &up); err != nil {
+					t.Fatal(err)
+				}
+				call.merge(up)
+			}
+			name, in := call.tool()
+			b, _ := json.Marshal(in)
+			if got := name + " " + string(b); got != c.tool || call.ready() != c.ready {
+				t.Errorf("tool %s ready %v; want %s ready %v", got, call.ready(), c.tool, c.ready)
+			}
+		})
+	}
+}

@@ -1,0 +1,189 @@
+package structured
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// An ACP tool call is announced before the agent knows what it will do:
+// opencode's first tool_call for a shell command is {title:"bash",
+// rawInput:{cwd}}, Qwen's {title:"Shell", rawInput:{}}; the command comes
+// with a later update or the permission request. So a call is collected
+// until it says what it does, and its tool_use is written then (or at its
+// permission request, or its end, whichever comes first).
+
+// acpCall is what is known of a tool call whose tool_use is not written.
+type acpCall struct {
+	title, kind string
+	raw         map[string]any
+	paths       []string
+	diffs       []acpDiff
+}
+
+// acpDiff is a ToolCallContent diff: a file's text before and after.
+type acpDiff struct {
+	Path    string  `json:"path"`
+	OldText *string `json:"oldText"`
+	NewText string  `json:"newText"`
+}
+
+// merge adds what an update or permission request says about the call.
+func (c *acpCall) merge(u acpUpdate) {
+	if u.Title != "" {
+		c.title = u.Title
+	}
+	if u.Kind != "" {
+		c.kind = u.Kind
+	}
+	for k, v := range u.RawInput {
+		if c.raw == nil {
+			c.raw = map[string]any{}
+		}
+		c.raw[k] = v
+	}
+	for _, l := range u.Locations {
+		if l.Path != "" && !slices.Contains(c.paths, l.Path) {
+			c.paths = append(c.paths, l.Path)
+		}
+	}
+	c.diffs = append(c.diffs, contentDiffs(u.Content)...)
+}
+
+// ready reports whether the call says what it does: a shell call its
+// command, an edit its file and change, any other call some input.
+func (c *acpCall) ready() bool {
+	switch c.kind {
+	case "execute":
+		cmd, _ := c.raw["command"].(string)
+		return cmd != ""
+	case "edit":
+		return len(c.diffs) > 0 || (filePathOf(c.raw) != "" && len(c.raw) > 1)
+	}
+	for k := range c.raw {
+		if k != "cwd" {
+			return true
+		}
+	}
+	return len(c.paths) > 0
+}
+
+// tool is the call as a Claude tool name and input.
+func (c *acpCall) tool() (string, map[string]any) {
+	if c.kind == "edit" {
+		return editTool(c.raw, c.paths, c.diffs)
+	}
+	name, in := acpTool(c.kind, c.title, c.raw, c.paths)
+	if name == "Bash" {
+		// Claude's Bash fields only: the agents add where it runs (cwd)
+		// and their own copies of the command (Copilot's "commands").
+		bash := map[string]any{}
+		for _, k := range []string{"command", "description", "timeout", "run_in_background"} {
+			if v, ok := in[k]; ok {
+				bash[k] = v
+			}
+		}
+		in = bash
+	}
+	return name, in
+}
+
+// contentDiffs reads the diff items of a ToolCallContent list.
+func contentDiffs(raw json.RawMessage) []acpDiff {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	var items []struct {
+		Type string `json:"type"`
+		acpDiff
+	}
+	if json.Unmarshal(raw, &items) != nil {
+		return nil
+	}
+	var out []acpDiff
+	for _, it := range items {
+		if it.Type == "diff" && it.Path != "" {
+			out = append(out, it.acpDiff)
+		}
+	}
+	return out
+}
+
+// filePathOf finds a file path among an edit's inputs, in the spellings
+// agents use.
+func filePathOf(raw map[string]any) string {
+	for _, k := range []string{"file_path", "filePath", "filepath", "path", "absolute_path"} {
+		if s, _ := raw[k].(string); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// firstString is the first of keys that raw holds as a string.
+func firstString(raw map[string]any, keys ...string) (string, bool) {
+	for _, k := range keys {
+		if s, ok := raw[k].(string); ok {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// editTool maps an edit: the model's own old and new strings (Edit) or
+// content (Write) when the agent passes them on, else the diff it shows:
+// a new file (no old text) is a Write, a change an Edit of the lines that
+// differ.
+func editTool(raw map[string]any, paths []string, diffs []acpDiff) (string, map[string]any) {
+	path := filePathOf(raw)
+	if path == "" && len(diffs) > 0 {
+		path = diffs[len(diffs)-1].Path
+	}
+	if path == "" && len(paths) > 0 {
+		path = paths[0]
+	}
+	in := map[string]any{"file_path": path}
+	oldS, hasOld := firstString(raw, "old_string", "oldString", "old_str")
+	newS, hasNew := firstString(raw, "new_string", "newString", "new_str")
+	if hasOld || hasNew {
+		in["old_string"], in["new_string"] = oldS, newS
+		for _, k := range []string{"replace_all", "replaceAll"} {
+			if b, ok := raw[k].(bool); ok {
+				in["replace_all"] = b
+			}
+		}
+		return "Edit", in
+	}
+	if content, ok := firstString(raw, "content", "file_text"); ok {
+		in["content"] = content
+		return "Write", in
+	}
+	for i := len(diffs) - 1; i >= 0; i-- {
+		d := diffs[i]
+		if d.Path != path {
+			continue
+		}
+		if d.OldText == nil || *d.OldText == "" {
+			in["content"] = d.NewText
+			return "Write", in
+		}
+		in["old_string"], in["new_string"] = changedLines(*d.OldText, d.NewText)
+		return "Edit", in
+	}
+	return "Edit", in
+}
+
+// changedLines trims the lines two texts share at their start and end,
+// leaving the part that changed (whole lines).
+func changedLines(old, new string) (string, string) {
+	a, b := strings.SplitAfter(old, "\n"), strings.SplitAfter(new, "\n")
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	j := 0
+	for j < len(a)-i && j < len(b)-i && a[len(a)-1-j] == b[len(b)-1-j] {
+		j++
+	}
+	return strings.Join(a[i:len(a)-j], ""), strings.Join(b[i:len(b)-j], "")
+}
