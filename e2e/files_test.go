@@ -27,45 +27,71 @@ func writeCall(provider, ws, name, content string) fakemodel.ToolCall {
 // a Write tool_use with the file and its content, an approval writes it
 // and a denial does not.
 func TestLiveFileWrite(t *testing.T) {
-	const name, content = "notes.md", "# Notes\n\nalpha\nbeta\n"
 	for _, provider := range providers {
 		for _, approve := range []bool{true, false} {
 			t.Run(provider+map[bool]string{true: "/approve", false: "/deny"}[approve], func(t *testing.T) {
 				cliPath(t, provider)
-				var ws string
-				script := fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Writing notes."}, {Text: "Written."}}}
-				r := runYumeWith(t, provider, func(workspace string) fakemodel.Script {
-					ws = workspace
-					script.Replies[0].ToolCalls = []fakemodel.ToolCall{writeCall(provider, ws, name, content)}
-					return script
-				}, gui{answer: func(int) bool { return approve }}, nil, "--mode", "pty", "--prompt", "write the notes")
-				var w *use
-				for i := range r.uses {
-					if r.uses[i].Name == "Write" {
-						w = &r.uses[i]
-					}
-				}
-				if w == nil {
-					t.Fatalf("no Write tool_use: %+v", r.uses)
-				}
-				// Gemini's log holds the call only once it ran: its question
-				// is read from the screen, which previews the lines, not the
-				// bytes (the last newline).
-				got, _ := w.Input["content"].(string)
-				if fp, _ := w.Input["file_path"].(string); filepath.Base(fp) != name || strings.TrimSpace(got) != strings.TrimSpace(content) ||
-					provider != "gemini" && got != content {
-					t.Errorf("Write input = %v, want %s with %q", w.Input, name, content)
-				}
-				written, err := os.ReadFile(filepath.Join(ws, name))
-				res := r.results[w.ID]
-				if approve {
-					if err != nil || string(written) != content || res.IsError {
-						t.Errorf("approved: file %q, %v; result %+v", written, err, res)
-					}
-				} else if err == nil || !res.IsError {
-					t.Errorf("denied: the file exists (%v) or the result is not an error: %+v", err == nil, res)
-				}
+				fileWriteCase(t, newHome(t, provider), approve)
 			})
 		}
+	}
+}
+
+// TestLiveFileWriteOldest: the same on the oldest release of each CLI in
+// the drift matrix (.e2e/oldest/bin, from make e2e-deps), whose file
+// dialogs differ (Claude Code 2.1.197 asks "Do you want to create NAME?"
+// and logs the call only once it ran).
+func TestLiveFileWriteOldest(t *testing.T) {
+	bin, err := filepath.Abs(filepath.Join(binDir(t), "..", "oldest", "bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, provider := range providers {
+		for _, approve := range []bool{true, false} {
+			t.Run(provider+map[bool]string{true: "/approve", false: "/deny"}[approve], func(t *testing.T) {
+				if _, err := os.Stat(filepath.Join(bin, provider)); err != nil {
+					t.Skipf("no oldest %s in %s: run make e2e-deps", provider, bin)
+				}
+				fileWriteCase(t, newHomeIn(t, provider, bin), approve)
+			})
+		}
+	}
+}
+
+// fileWriteCase asks the CLI in h to write a file and checks the question
+// and what the answer did.
+func fileWriteCase(t *testing.T, h *home, approve bool) {
+	const name, content = "notes.md", "# Notes\n\nalpha\nbeta\n"
+	provider, ws := h.provider, h.sb.Workspace
+	script := fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Writing notes.", ToolCalls: []fakemodel.ToolCall{writeCall(provider, ws, name, content)}}, {Text: "Written."}}}
+	r := h.run(t, script, gui{answer: func(int) bool { return approve }}, "--mode", "pty", "--prompt", "write the notes")
+	var w *use
+	for i := range r.uses {
+		if r.uses[i].Name == "Write" {
+			w = &r.uses[i]
+		}
+		if c, ok := r.uses[i].Input["command"].(string); ok && strings.Contains(c, "--") && strings.Contains(c, "write the notes") {
+			t.Errorf("a tool_use carries the CLI's own command line: %q", c)
+		}
+	}
+	if w == nil {
+		t.Fatalf("no Write tool_use: %+v", r.uses)
+	}
+	// Gemini's log holds the call only once it ran: its question is read
+	// from the screen, which previews the lines, not the bytes (the last
+	// newline).
+	got, _ := w.Input["content"].(string)
+	if fp, _ := w.Input["file_path"].(string); filepath.Base(fp) != name || strings.TrimSpace(got) != strings.TrimSpace(content) ||
+		provider != "gemini" && got != content {
+		t.Errorf("Write input = %v, want %s with %q", w.Input, name, content)
+	}
+	written, err := os.ReadFile(filepath.Join(ws, name))
+	res := r.results[w.ID]
+	if approve {
+		if err != nil || string(written) != content || res.IsError {
+			t.Errorf("approved: file %q, %v; result %+v", written, err, res)
+		}
+	} else if err == nil || !res.IsError {
+		t.Errorf("denied: the file exists (%v) or the result is not an error: %+v", err == nil, res)
 	}
 }

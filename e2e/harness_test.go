@@ -94,12 +94,18 @@ type home struct {
 
 func newHome(t testing.TB, provider string) *home {
 	t.Helper()
+	return newHomeIn(t, provider, binDir(t))
+}
+
+// newHomeIn is newHome with the CLIs of bin (another release).
+func newHomeIn(t testing.TB, provider, bin string) *home {
+	t.Helper()
 	srv, err := fakemodel.New(fakemodel.Script{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	sb, err := offline.Setup(provider, t.TempDir(), srv.URL(), binDir(t))
+	sb, err := offline.Setup(provider, t.TempDir(), srv.URL(), bin)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,3 +27,20 @@ for cv in $wanted; do
   ln -sfn "$path" ".e2e/bin/$cli"
   echo "e2e: $cli $v -> ${path#$PWD/}"
 done
+
+# The oldest release of each of the four TUIs in the drift matrix (see
+# drift.sh: Claude Code's last known-good pin, the fifth newest of the
+# others), linked into .e2e/oldest/bin: file dialogs are tried on both ends.
+[ "${E2E_OLDEST:-1}" = 0 ] && exit 0
+mkdir -p .e2e/oldest/bin
+for cli in claude codex copilot gemini; do
+  if [ "$cli" = claude ]; then
+    v=2.1.197
+  else
+    v=$(npm view "${pkg[$cli]}" versions --json 2>/dev/null | tr -d '[]" ' | tr ',' '\n' | grep -E '^[0-9]+\.[0-9]+\.[0-9]+$' | tail -n 5 | head -1)
+  fi
+  [ -n "$v" ] || { echo "e2e-deps: cannot resolve the oldest $cli of the drift matrix" >&2; exit 1; }
+  path=$(scripts/e2e-install.sh "$cli" "$v")
+  ln -sfn "$path" ".e2e/oldest/bin/$cli"
+  echo "e2e: oldest $cli $v -> ${path#$PWD/}"
+done
