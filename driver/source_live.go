@@ -43,6 +43,10 @@ func newLiveSource(t ptyhost.Terminal, controls <-chan emit.Control) *liveSource
 		controls: controls, exited: ptyhost.Exited(t)}
 	s.wakeBy.Store(-1)
 	s.reader = ptyhost.NewReader(t, ptyhost.DefaultRing, s.arrived, s.filling)
+	// On the driver's clock: the terminal's own times start with the
+	// program, earlier, and a chunk timed ahead of the driver's deadlines
+	// would fire them early (a retry typed at once, not after a still second).
+	s.reader.SetClock(s.clock.now)
 	return s
 }
 

@@ -15,7 +15,8 @@ import (
 // channel is the end of output.
 type chanTerm struct {
 	ptyhost.Terminal
-	out chan []byte
+	out   chan []byte
+	ahead time.Duration // the time its chunks say they came (its own clock)
 }
 
 func (t *chanTerm) ReadChunk() ([]byte, time.Duration, error) {
@@ -23,7 +24,7 @@ func (t *chanTerm) ReadChunk() ([]byte, time.Duration, error) {
 	if !ok {
 		return nil, 0, io.EOF
 	}
-	return data, 0, nil
+	return data, t.ahead, nil
 }
 
 // startChanSource starts a live source on a chanTerm; the test is the
@@ -151,5 +152,21 @@ func TestLiveSourceReadsWhileTheDriverWorks(t *testing.T) {
 	}
 	if screen.writes > 2 { // the ring may wrap once
 		t.Fatalf("%d writes to the screen for one hand-off; want at most 2", screen.writes)
+	}
+}
+
+// TestLiveSourceTimesOutputOnItsClock: output is timed on the driver's
+// clock, not the terminal's, which starts with the program, seconds
+// before the driver: a chunk timed ahead of the driver's deadlines fired
+// them early (a retry typed at once, not after a still second).
+func TestLiveSourceTimesOutputOnItsClock(t *testing.T) {
+	term := &chanTerm{out: make(chan []byte), ahead: time.Hour}
+	s := newLiveSource(term, nil)
+	s.start(&bytes.Buffer{})
+	t.Cleanup(s.stop)
+	go func() { term.out <- []byte("hello") }()
+	e := s.next(context.Background(), 0, nil)
+	if now := s.clock.now(); e.kind != evOutput || e.at > now {
+		t.Fatalf("output event at %v, kind %v; the driver's clock says %v", e.at, e.kind, now)
 	}
 }

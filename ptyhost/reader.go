@@ -15,6 +15,7 @@ import (
 type Reader struct {
 	t       Terminal
 	arrived func(at time.Duration) // output landed in an empty ring (called without mu)
+	clock   func() time.Duration   // what times chunks (nil: the terminal's own times)
 	filling func()                 // the ring is half full or more: the consumer should take it soon
 
 	mu      sync.Mutex
@@ -47,12 +48,20 @@ func NewReader(t Terminal, size int, arrived func(at time.Duration), filling fun
 	return r
 }
 
+// SetClock makes the reader time its chunks by now (before Start): the
+// consumer's clock. A terminal times its chunks from its own start, and a
+// consumer that compares them with its deadlines must share their base.
+func (r *Reader) SetClock(now func() time.Duration) { r.clock = now }
+
 // Start begins reading in a goroutine of its own.
 func (r *Reader) Start() { go r.run() }
 
 func (r *Reader) run() {
 	for {
 		data, at, err := r.t.ReadChunk()
+		if r.clock != nil {
+			at = r.clock()
+		}
 		if len(data) > 0 {
 			r.inHand.Store(true)
 			if !r.put(data, at) {
