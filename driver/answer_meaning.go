@@ -49,9 +49,18 @@ func (d *driver) equivalentsOf(det *heuristics.Detection, why string, optional b
 			eq.also = append(eq.also, b)
 		}
 	}
+	walked, means := d.walkedAnswer()
+	if means != "" && strings.Contains(why, means) {
+		eq.also = append(eq.also, walked)
+	}
+	if !approve {
+		if b, err := keys.Encode(d.screen); err == nil {
+			eq.also = append(eq.also, quitDenials(d.questionRows(det), b)...)
+		}
+	}
 	switch det.Kind {
 	case heuristics.KindMenu:
-		eq.anyLine = approve
+		eq.anyLine = approve && means != "deny" // a walk to No is no choice of an action
 	case heuristics.KindConfirm:
 		b, err := keys.Encode(d.screen)
 		if err != nil {
@@ -90,4 +99,132 @@ func (d *driver) questionRows(det *heuristics.Detection) string {
 		return det.Prompt
 	}
 	return b.String()
+}
+
+// A person walks a dialog's options one arrow key at a time and presses
+// Enter, or presses an option's number: the option they reach is their
+// answer. Reaching the option the rule picks (the one that allows once,
+// or the one that rejects) is the rule's answer; an option that says
+// No, Quit, Cancel, Exit, Abort or Skip is a denial whatever the rule's
+// deny keys are.
+
+// walk is a recorded answer to a dialog: the keys, and the option they reach.
+type walk struct {
+	keys   []byte
+	option int
+	text   string
+}
+
+// arrowKeys are the cursor keys in both cursor-key modes; +1 moves down
+// (or right), -1 up (or left).
+var arrowKeys = map[string]int{"\x1b[B": 1, "\x1b[A": -1, "\x1bOB": 1, "\x1bOA": -1, "\x1b[C": 1, "\x1b[D": -1, "\x1bOC": 1, "\x1bOD": -1}
+
+// recordedWalk reads the recording's next keys as a walk through the
+// dialog on screen: arrows then Enter, or a number key. false when the
+// screen shows no dialog or the keys are something else.
+func (d *driver) recordedWalk() (walk, bool) {
+	rec := d.src.recording()
+	if rec == nil {
+		return walk{}, false
+	}
+	dl, _ := heuristics.FindDialog(d.screen)
+	if dl == nil || len(dl.Options) == 0 {
+		return walk{}, false
+	}
+	return walkOf(dl, rec.PendingInput())
+}
+
+// walkOf reads in as a walk through dl's options.
+func walkOf(dl *heuristics.Dialog, in string) (walk, bool) {
+	i, n, moved := dl.Highlight, 0, false
+	for n < len(in) {
+		if in[n] >= '1' && in[n] <= '9' && !moved {
+			for k, o := range dl.Options {
+				if strings.HasPrefix(strings.TrimLeft(o, " ❯›>●○◉*"), in[n:n+1]+".") {
+					return walk{keys: []byte(in[:n+1]), option: k, text: dl.Options[k]}, true
+				}
+			}
+			return walk{}, false
+		}
+		if in[n] == '\r' || in[n] == '\n' {
+			if !moved {
+				return walk{}, false // Enter alone: the rule's own keys say it
+			}
+			return walk{keys: []byte(in[:n+1]), option: i, text: dl.Options[i]}, true
+		}
+		step, ok := 0, false
+		if n+3 <= len(in) {
+			step, ok = arrowKeys[in[n:n+3]]
+		}
+		if !ok {
+			return walk{}, false
+		}
+		i = min(max(i+step, 0), len(dl.Options)-1)
+		n, moved = n+3, true
+	}
+	return walk{}, false
+}
+
+// refuses is an option that declines: No, Quit, Cancel, Exit, Abort, Skip,
+// Reject, Deny (its number and marks aside).
+var refuses = regexp.MustCompile(`(?i)^[\s❯›>●○◉*]*(?:\d+[.)]\s*)?(?:no|quit|cancel|exit|abort|skip|reject|deny|decline)\b`)
+
+// walkMeans is what reaching w's option means at dl: allow (approve),
+// deny, or neither ("").
+func walkMeans(dl *heuristics.Dialog, w walk) string {
+	switch {
+	case w.option == dl.Reject || refuses.MatchString(w.text):
+		return "deny"
+	case w.option == dl.Allow:
+		return "approve"
+	}
+	return ""
+}
+
+// walkedAnswer is the recording's walk through the dialog on screen and
+// what it means ("approve", "deny", or "" for neither or no walk).
+func (d *driver) walkedAnswer() ([]byte, string) {
+	w, ok := d.recordedWalk()
+	if !ok {
+		return nil, ""
+	}
+	dl, _ := heuristics.FindDialog(d.screen)
+	return w.keys, walkMeans(dl, w)
+}
+
+// quitLetters: a question listing its one-letter answers ("[y,n,q,a,d,e,?]",
+// git add -p) whose list has q: q (quit) declines as n does.
+var quitLetters = regexp.MustCompile(`\[[a-zA-Z?](?:,[a-zA-Z?])*\]`)
+
+// quitDenials are the program's documented quit keys that deny like keys
+// do: q where the question lists it and keys are one letter (and Enter).
+func quitDenials(question string, keys []byte) [][]byte {
+	word := strings.TrimRight(string(keys), "\r\n")
+	if len(word) != 1 || word == "q" {
+		return nil
+	}
+	for _, list := range quitLetters.FindAllString(question, -1) {
+		if strings.Contains(list, "q") {
+			return [][]byte{append([]byte("q"), keys[len(word):]...)}
+		}
+	}
+	return nil
+}
+
+// ownKeys reports, in a replay, keys an input rule types at the program's
+// ready input box that are not a prompt (Copilot's Ctrl-O that unfolds a
+// command's output): the program waits for the next prompt, not for
+// them, so a person may never have typed them. They are optional: taken
+// where the recording has them, no difference where it does not.
+func (d *driver) ownKeys(det *heuristics.Detection) bool {
+	re := d.cfg.Profile.Ready
+	return d.src.recording() != nil && !det.Rule.Approve.NeedsPrompt() && re != nil && re.MatchString(d.screen.String())
+}
+
+// skippedOwn reports that optional keys just typed (eq) were not in the
+// recording: the program never got them, so nothing waits for them to
+// take.
+func (d *driver) skippedOwn(eq *equivalents) bool {
+	rec := d.src.recording()
+	return eq.optional && rec != nil && rec.skipped
 }

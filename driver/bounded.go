@@ -84,6 +84,9 @@ func (d *driver) checkStall() {
 	if d.st != stateIdle && d.st != stateCapturing || !t.begun || t.log.waiting != nil || t.queued != "" {
 		return
 	}
+	if d.at[timerIdle] != 0 {
+		return // the idle clock runs: the program waits for the user, which ends the turn
+	}
 	gen := d.screen.Generation()
 	if d.at[timerStall] != 0 && t.stallGen == gen {
 		return // running, on this very screen

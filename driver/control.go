@@ -156,12 +156,25 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	r := emit.Result{Text: d.t.lastText}
 	// A turn that was over, left with Ctrl-C as its quit keys, may die of
 	// the SIGINT they raise: the way it was asked to go, not a failure.
-	quitByCtrlC := d.st == stateQuitting && st.Signal == "SIGINT" && bytes.Contains(d.quitKeys(), []byte{0x03})
-	if !st.Success() && !quitByCtrlC {
+	// So may one that would not go and was stopped: its turn was complete.
+	quitAsAsked := d.st == stateQuitting && st.Signal == "SIGINT" && bytes.Contains(d.quitKeys(), []byte{0x03})
+	if d.st == stateQuitting && d.quitStopped && !quitAsAsked {
+		d.emitErr(d.out.Notice("yume-cli: the turn was over, but the program did not exit after its quit keys; yume-cli stopped it (" + st.String() + ")"))
+		quitAsAsked = true
+	}
+	if !st.Success() && !quitAsAsked {
 		r.IsError = true
 		r.Errors = []string{st.String()}
 	}
 	d.modelErrorAtExit(&r)
+	if r.IsError && r.Text == "" && d.outcome.Questions == 0 && d.cfg.FirstRun != nil {
+		// It failed before it did anything: what yume-cli knows is missing
+		// for a first run (a login) may be why.
+		if more := d.cfg.FirstRun(""); more != "" {
+			r.Errors = append(r.Errors, more)
+			r.Text = st.String() + ". " + more
+		}
+	}
 	if stopped {
 		why := "the program closed its terminal but kept running; yume-cli stopped it (" + st.String() + ")"
 		r.IsError, r.Errors = true, []string{why}

@@ -100,7 +100,7 @@ const soon = 2 * time.Millisecond
 // rules, a typed prompt's Enter, keys that may have been dropped.
 func (d *driver) printedAt(t time.Duration) {
 	d.at[timerSoon], d.at[timerQuiet] = t+soon, t+d.quiet
-	if d.at[timerEnter] != 0 {
+	if d.at[timerEnter] != 0 && !d.t.enterRecorded {
 		d.at[timerEnter] = min(t+d.enterDelay(), d.t.enterBy)
 	}
 	d.watchRetry(t)

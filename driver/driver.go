@@ -86,7 +86,8 @@ type Config struct {
 	// Controls is a turn (persistent.go). Without a Prompt the session
 	// starts between turns.
 	Persistent bool
-	// OnTurn hears each persistent turn's prompt as the turn starts.
+	// OnTurn hears each persistent turn's prompt as the turn starts, and
+	// in a replay each prompt the recording typed at the input box.
 	OnTurn func(prompt string)
 	// EarlierAnswers are the answers of a resumed session's earlier turns,
 	// which the program shows again when it starts: a done rule that

@@ -160,7 +160,8 @@ rules:
 
 // TestDriveTUIStopsAProgramThatWillNotQuit: a program that ignores its quit
 // keys and never lets the screen settle is stopped after the grace period,
-// and the turn still ends with one result.
+// and the turn still ends with one result: a success, its answer being
+// complete, with a notice that the program had to be stopped.
 func TestDriveTUIStopsAProgramThatWillNotQuit(t *testing.T) {
 	prof, err := heuristics.ParseProfile("stubborn.yaml", []byte(`name: stubborn
 description: ignores Ctrl-C
@@ -183,8 +184,11 @@ rules:
 		t.Errorf("keys = %q, want the quit keys", r.keys)
 	}
 	res := r.result(t)
-	if res["is_error"] != true || r.outcome.Exit.Success() {
-		t.Errorf("result = %v, exit %+v; want an error: the program had to be stopped", res, r.outcome.Exit)
+	if res["is_error"] != false || res.str("result") != "Finished." || r.outcome.Exit.Success() {
+		t.Errorf("result = %v, exit %+v; want the answer, the program stopped", res, r.outcome.Exit)
+	}
+	if !strings.Contains(string(r.raw), "did not exit after its quit keys; yume-cli stopped it") {
+		t.Errorf("no notice that the program was stopped:\n%s", r.raw)
 	}
 }
 

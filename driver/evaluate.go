@@ -48,8 +48,8 @@ func (d *driver) evaluate(settled bool) {
 		}
 		return
 	}
-	if d.t.answeringUntil > d.now() {
-		return // a replay: the screens of a person's answer in progress
+	if d.recordedPrompt() || d.t.answeringUntil > d.now() {
+		return // a replay: the screens of a person's prompt or answer in progress
 	}
 	if settled {
 		d.pollLog()
@@ -174,11 +174,13 @@ func (d *driver) input(det *heuristics.Detection) {
 	keys := d.promptKeys(det.Rule.Approve, text)
 	// A person types the text key by key where yume-cli pastes it:
 	// the same answer.
-	typed := &equivalents{also: [][]byte{append([]byte(heuristics.TypeText(text, false, heuristics.Newline{}).Keys), '\r')}}
+	typed := &equivalents{also: [][]byte{append([]byte(heuristics.TypeText(text, false, heuristics.Newline{}).Keys), '\r')}, optional: d.ownKeys(det)}
 	if d.sendMeaning(det.Rule, "input", keys, typed) && again {
 		d.t.lastInput = det
 		d.t.answerMark = d.markAfter(det)
-		d.expectTaken("input", det.Rule, keys, det)
+		if !d.skippedOwn(typed) {
+			d.expectTaken("input", det.Rule, keys, det)
+		}
 	}
 }
 

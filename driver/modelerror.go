@@ -24,18 +24,18 @@ import (
 // (the retry worked) is not failed by it.
 
 // modelErrors is what the running turn saw of model errors: a part of the
-// driver, new with each turn (of).
+// driver, new with each turn (errorsOf).
 type modelErrors struct {
-	turn    *turn                  // the turn it belongs to
-	err     *heuristics.ModelError // the newest error without progress after it; nil: none
-	since   time.Duration          // when that run of errors began
-	mark    progress               // the turn's progress when it began
-	final   bool                   // the program's record has it: the program gave up
+	turn  *turn                  // the turn it belongs to
+	err   *heuristics.ModelError // the newest error without progress after it; nil: none
+	since time.Duration          // when that run of errors began
+	mark  progress               // the turn's progress when it began
+	final bool                   // the program's record has it: the program gave up
 	// sure: the program's own words (a rule, its record) or its retries
 	// say it is a model error, not a line of output that reads like one;
 	// only then does the bound stop the program.
-	sure bool
-	shownAt uint64                 // screen generation the error was last seen on
+	sure    bool
+	shownAt uint64 // screen generation the error was last seen on
 	// stillGen is the screen generation the stand-still clock started on,
 	// at stillAt.
 	stillGen uint64
@@ -149,9 +149,7 @@ func (d *driver) checkModelError() {
 		return
 	}
 	d.progressed(m)
-	if e := d.screenModelError(); e != nil {
-		d.sawModelError(e, "screen")
-	}
+	d.lookForModelError()
 	if m.err == nil || d.st != stateIdle {
 		return
 	}
@@ -185,9 +183,7 @@ func (d *driver) modelErrorTimer() {
 	if d.st != stateIdle || !d.t.begun {
 		return
 	}
-	if e := d.screenModelError(); e != nil {
-		d.sawModelError(e, "screen")
-	}
+	d.lookForModelError()
 	if m.err == nil {
 		d.silentTimer(m)
 		return
@@ -288,17 +284,14 @@ func (d *driver) modelErrorAtExit(r *emit.Result) {
 
 // logModelError takes an error from the program's record.
 func (d *driver) logModelError(e transcript.Event) {
-	me := heuristics.ClassifyError(e.Text)
-	if me == nil {
-		me = &heuristics.ModelError{Class: heuristics.ErrorOther, Text: strings.TrimSpace(e.Text)}
-	}
-	d.sawModelError(me, "record")
+	d.sawModelError(errorOf(e.Text), "record")
 }
 
 // screenModelError is the model error the screen shows from this turn's
 // prompt down (all of it when the prompt is not shown), not counting the
-// rows of answers already emitted; nil when none.
-func (d *driver) screenModelError() *heuristics.ModelError {
+// rows of answers already emitted: in the words of a profile error rule
+// (rule: true), else as the generic recogniser reads it; nil when none.
+func (d *driver) screenModelError() (e *heuristics.ModelError, rule bool) {
 	rows := d.screen.Lines()
 	head := promptHead(d.t.prompt)
 	for i := len(rows) - 1; i >= 0 && head != ""; i-- {
@@ -307,8 +300,12 @@ func (d *driver) screenModelError() *heuristics.ModelError {
 			break
 		}
 	}
-	if heuristics.FindModelError(strings.Join(rows, "\n")) == nil {
-		return nil // the common case: no need to look at the answers
+	text := strings.Join(rows, "\n")
+	if e := d.ruleError(text); e != nil {
+		return e, true
+	}
+	if heuristics.FindModelError(text) == nil {
+		return nil, false // the common case: no need to look at the answers
 	}
 	out := rows[:0:0]
 	for _, r := range rows {
@@ -317,7 +314,55 @@ func (d *driver) screenModelError() *heuristics.ModelError {
 		}
 		out = append(out, r)
 	}
-	return heuristics.FindModelError(strings.Join(out, "\n"))
+	return heuristics.FindModelError(strings.Join(out, "\n")), false
+}
+
+// lookForModelError takes the model error the screen shows, if any.
+func (d *driver) lookForModelError() {
+	e, rule := d.screenModelError()
+	switch {
+	case e != nil && rule:
+		d.sawModelError(e, "rule")
+	case e != nil:
+		d.sawModelError(e, "screen")
+	}
+}
+
+// ruleError is the first profile error rule's reading of text (its group
+// text, else its match, each row trimmed), classified where the generic
+// recogniser can; nil when none matches. The engine fires rules on
+// settled screens only; a retrying program's spinner keeps its screen
+// from settling, so the poll asks the error rules itself.
+func (d *driver) ruleError(text string) *heuristics.ModelError {
+	for _, r := range d.cfg.Profile.Rules {
+		if r.Kind != heuristics.KindError || r.Match == nil {
+			continue
+		}
+		m := r.Match.FindStringSubmatch(text)
+		if m == nil {
+			continue
+		}
+		words := m[0]
+		if i := r.Match.SubexpIndex("text"); i >= 0 && m[i] != "" {
+			words = m[i]
+		}
+		return errorOf(words)
+	}
+	return nil
+}
+
+// errorOf is a program's words of an error, classified where the generic
+// recogniser can, else an error of its own kind.
+func errorOf(words string) *heuristics.ModelError {
+	lines := strings.Split(words, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	words = strings.TrimSpace(strings.Join(lines, "\n"))
+	if e := heuristics.ClassifyError(words); e != nil {
+		return e
+	}
+	return &heuristics.ModelError{Class: heuristics.ErrorOther, Text: words, Retrying: heuristics.SaysRetry(words)}
 }
 
 // emitted reports whether a row is part of an answer already emitted.
@@ -338,12 +383,8 @@ func (d *driver) ruleModelError(det *heuristics.Detection) {
 	if text == "" {
 		text = det.Prompt
 	}
-	e := heuristics.ClassifyError(text)
-	if e == nil {
-		e = &heuristics.ModelError{Class: heuristics.ErrorOther, Text: strings.TrimSpace(text)}
-	}
 	if d.st == stateIdle && d.t.begun {
-		d.sawModelError(e, "rule")
+		d.sawModelError(errorOf(text), "rule")
 	}
 }
 

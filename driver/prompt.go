@@ -2,8 +2,10 @@ package driver
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/yume-cli/yume-cli/heuristics"
 )
@@ -112,4 +114,88 @@ func (d *driver) reportTyped(why string, t heuristics.Typed) {
 			why, t.Joined, d.cfg.Profile.Name)))
 	}
 	d.tr.state("typing the " + why + ": " + strings.Join(what, "; "))
+}
+
+// A replay of a person's own session: the person typed the prompt into
+// the program's ready input box and pressed Enter (seconds later,
+// perhaps). That text is the turn's prompt, reported as a prompt
+// yume-cli types live is (the "user prompt" keys, OnTurn); its Enter is
+// typed at the recorded time and submits it, and the turn begins there.
+
+// pasteStart and pasteEnd mark a bracketed paste in typed input.
+const (
+	pasteStart = "\x1b[200~"
+	pasteEnd   = "\x1b[201~"
+)
+
+// recordedPrompt takes, in a replay, the text the recording typed at the
+// ready input box of a turn that has no prompt yet as the turn's prompt.
+func (d *driver) recordedPrompt() bool {
+	rec, t := d.src.recording(), d.t
+	if rec == nil || d.st != stateIdle || t.prompt != "" || t.queued != "" || d.at[timerEnter] != 0 || d.cfg.Profile.Ready == nil {
+		return false
+	}
+	typed := rec.typedHere()
+	if typed == "" || typed[0] < 0x20 && !strings.HasPrefix(typed, pasteStart) || typed[0] == 0x7f {
+		return false // keys, not text: an answer, a quit
+	}
+	if !d.cfg.Profile.Ready.MatchString(d.screen.String()) {
+		return false
+	}
+	raw, text, ok := promptLine(rec.PendingInput())
+	if !ok {
+		return false
+	}
+	if err := rec.takeKeys(raw); err != nil {
+		return false
+	}
+	t.prompt, t.begun = text, false // it begins at its Enter
+	d.tr.keys("user prompt", "", []byte(raw))
+	d.tr.state("the recording typed this turn's prompt at the input box: " + strconv.Quote(text))
+	if d.cfg.OnTurn != nil {
+		d.cfg.OnTurn(text)
+	}
+	if until := rec.TypedUntil(); until > d.now() {
+		t.answeringUntil = until // the screens of the prompt being typed
+	}
+	at, _ := rec.nextInputAt()
+	t.enterBy, t.enterRecorded = max(at, d.now()), true
+	d.at[timerEnter] = t.enterBy
+	return true
+}
+
+// promptLine reads the input a person typed up to its Enter as a prompt:
+// raw is the keys before the Enter, text what they typed (a bracketed
+// paste's markers taken out, Backspace applied). ok is false where the
+// input holds no Enter, or keys that are not typing (arrows, Ctrl-C).
+func promptLine(in string) (raw, text string, ok bool) {
+	var b []rune
+	pasting := false
+	for i := 0; i < len(in); {
+		switch {
+		case strings.HasPrefix(in[i:], pasteStart):
+			pasting, i = true, i+len(pasteStart)
+			continue
+		case strings.HasPrefix(in[i:], pasteEnd):
+			pasting, i = false, i+len(pasteEnd)
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(in[i:])
+		switch {
+		case (r == '\r' || r == '\n') && !pasting:
+			return in[:i], strings.TrimSpace(string(b)), len(strings.TrimSpace(string(b))) > 0
+		case r == 0x7f || r == 0x08:
+			if len(b) > 0 {
+				b = b[:len(b)-1]
+			}
+		case r == '\r' || r == '\n' || r == '\t':
+			b = append(b, r)
+		case r < 0x20 || r == utf8.RuneError && n == 1:
+			return "", "", false
+		default:
+			b = append(b, r)
+		}
+		i += n
+	}
+	return "", "", false
 }

@@ -42,8 +42,17 @@ func (d *driver) ask(det *heuristics.Detection) {
 		// it asks about. Never an agent's: its dialog says what it asks.
 		command = d.cfg.CommandLine
 	}
-	if command == "" && det.Dialog == nil {
-		command = det.Prompt // a recording with no command line: the question says what
+	if command == "" && det.Dialog == nil && det.Rule.Tool == "" {
+		if len(d.cfg.Profile.Command) > 0 {
+			// An agent's question that shows no command, read as no
+			// dialog: it is its question, not a command.
+			det.Dialog = &heuristics.Dialog{Question: det.Prompt}
+			if det.Option != "" {
+				det.Dialog.Options = []string{det.Option}
+			}
+		} else {
+			command = det.Prompt // a recording with no command line: the question says what
+		}
 	}
 	input := map[string]any{"command": command}
 	// The question is worth showing only when it says what the command

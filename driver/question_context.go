@@ -50,18 +50,66 @@ func (d *driver) rowsBefore(row int) string {
 var commandIntro = regexp.MustCompile(`(?i)\b(?:command|will run|to run|running|execute|suggestion)\b[^:\n]*:\s*$`)
 
 // commandShown is the command a program shows it is about to run, in a
-// question's context: a "$ cmd" line, or the indented line under "The
-// command to run:" (or "Command:", "Suggestion:" …). "" when none.
+// question's context: a "$ cmd" line; the indented line under a heading
+// ("The command to run:", "Suggested command:", a blank line between
+// allowed); or the one line in a box drawn just above the question, or
+// under such a heading. "" when none.
 func commandShown(context string) string {
 	lines := strings.Split(context, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
+	last := len(lines) - 1
+	for last >= 0 && strings.TrimSpace(lines[last]) == "" {
+		last--
+	}
+	for i := last; i >= 0; i-- {
 		l := strings.TrimSpace(lines[i])
 		if c, ok := strings.CutPrefix(l, "$ "); ok && c != "" {
 			return c
 		}
-		if i > 0 && l != "" && strings.HasPrefix(lines[i], " ") && commandIntro.MatchString(lines[i-1]) {
+		if l == "" {
+			continue
+		}
+		if c, top, ok := boxAt(lines, i); ok {
+			if i == last || introAbove(lines, top) {
+				return c
+			}
+			i = top
+			continue
+		}
+		if strings.HasPrefix(lines[i], " ") && introAbove(lines, i) {
 			return l
 		}
 	}
 	return ""
 }
+
+// introAbove reports whether the line above row i (one blank line
+// allowed between) announces a command.
+func introAbove(lines []string, i int) bool {
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		if strings.TrimSpace(lines[j]) == "" {
+			continue
+		}
+		return commandIntro.MatchString(lines[j])
+	}
+	return false
+}
+
+// boxAt reads a box whose bottom edge is row i, with one line of text in
+// it (a command drawn in a frame): the text, and the row of its top edge.
+func boxAt(lines []string, i int) (text string, top int, ok bool) {
+	if i < 2 || !boxEdge.MatchString(lines[i]) || !boxEdge.MatchString(lines[i-2]) {
+		return "", 0, false
+	}
+	m := boxSide.FindStringSubmatch(lines[i-1])
+	if m == nil || strings.TrimSpace(m[1]) == "" {
+		return "", 0, false
+	}
+	return strings.TrimSpace(m[1]), i - 2, true
+}
+
+// A box's edges and its side walls, in the usual box-drawing characters
+// (and +-| ASCII).
+var (
+	boxEdge = regexp.MustCompile(`^\s*[╭┌╰└+][─━-]{2,}[╮┐╯┘+]\s*$`)
+	boxSide = regexp.MustCompile(`^\s*[│┃|] (.+?) *[│┃|]\s*$`)
+)

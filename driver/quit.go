@@ -41,6 +41,7 @@ func (d *driver) quit() {
 // quitTimer fires when the program did not exit within quitGrace.
 func (d *driver) quitTimer() {
 	d.tr.state("the program did not exit after its quit keys: stopping it")
+	d.quitStopped = true
 	_ = d.cfg.Term.Close() // Best effort: EOF on the PTY ends the session.
 }
 

@@ -28,8 +28,10 @@ type driver struct {
 	at  deadlines // when each timer is due (deadlines.go)
 	t   *turn     // the running turn, or the last one between turns
 	log sessionLog
-	// quits counts the times the quit keys were typed (quit.go).
-	quits int
+	// quits counts the times the quit keys were typed, quitStopped says
+	// the program was stopped after them (quit.go).
+	quits       int
+	quitStopped bool
 	// settled says how each question already decided was decided: a late
 	// answer for one gets a notice, not an error.
 	settled map[string]string

@@ -3,6 +3,7 @@ package driver
 import (
 	"bytes"
 	"context"
+	"strings"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -54,13 +55,20 @@ type Script struct {
 // Writes that are terminal-query replies (StripQueryReplies) are not
 // compared: strip them from the recorded input too before building rec.
 func Replay(ctx context.Context, cfg Config, rec Recorded, script Script) (Outcome, error) {
-	src := &replaySource{replayTerm: &replayTerm{rec: rec}, script: script, clock: &virtualClock{}}
+	quit, _ := cfg.Profile.Quit.Encode(nil)
+	src := &replaySource{replayTerm: &replayTerm{rec: rec, quit: quit}, script: script, clock: &virtualClock{}}
 	cfg.Term = src.replayTerm
 	return newDriver(cfg, src, src.clock).run(ctx)
 }
 
 // replayTerm is a recording as the driver's terminal.
-type replayTerm struct{ rec Recorded }
+type replayTerm struct {
+	rec  Recorded
+	quit []byte // the profile's quit keys: a person's leaving, not a turn's input
+	// skipped: the last optional answer was not in the recording (the
+	// person never typed the driver's own keys), so nothing waits for it.
+	skipped bool
+}
 
 func (t *replayTerm) ReadChunk() ([]byte, time.Duration, error) { return t.rec.ReadChunk() }
 
@@ -71,6 +79,12 @@ func (t *replayTerm) ReadChunk() ([]byte, time.Duration, error) { return t.rec.R
 func (t *replayTerm) Write(p []byte) (int, error) {
 	keys := vt.StripQueryReplies(p)
 	if len(keys) == 0 {
+		return len(p), nil
+	}
+	if len(t.quit) > 0 && bytes.Equal(keys, t.quit) && t.rec.PendingInput() == "" {
+		// The quit keys typed again while the program leaves: the person
+		// pressed them as often as their program needed, and typed nothing
+		// else; more of them answer nothing.
 		return len(p), nil
 	}
 	if _, err := t.rec.Write(keys); err != nil {
@@ -86,9 +100,11 @@ func (t *replayTerm) WriteAnswer(p []byte, also [][]byte, anyLine, optional bool
 	if !ok {
 		return t.Write(p)
 	}
+	before := len(t.rec.PendingInput())
 	if _, err := w.WriteAnswer(p, also, anyLine, optional); err != nil {
 		return 0, &KeyMismatch{Err: err}
 	}
+	t.skipped = optional && len(t.rec.PendingInput()) == before
 	return len(p), nil
 }
 
@@ -125,9 +141,14 @@ func (t *replayTerm) RecordedPrompt() string {
 // PendingInput is the recorded input not typed yet.
 func (t *replayTerm) PendingInput() string { return t.rec.PendingInput() }
 
-// inputToCome reports recorded input not typed yet (nor skipped): the
-// person has more to type in this recording.
-func (t *replayTerm) inputToCome() bool { return t.rec.PendingInput() != "" }
+// inputToCome reports recorded input not typed yet (nor skipped) that
+// belongs to the turn: the person has more to type in it. The profile's
+// quit keys come after the turn (a person leaving the program once it
+// answered), so they are not the turn's.
+func (t *replayTerm) inputToCome() bool {
+	in := t.rec.PendingInput()
+	return in != "" && !(len(t.quit) > 0 && strings.HasPrefix(in, string(t.quit)))
+}
 
 // recordedAnswer is how the recording answered p: its next keys read for
 // what they mean (the deny keys or an equivalent, the revise keys, Ctrl-C
@@ -139,19 +160,25 @@ func (d *driver) recordedAnswer(p *pending) permission.Answer {
 	}
 	next := []byte(rec.PendingInput())
 	r := p.det.Rule
-	if b, err := r.Revise.Encode(d.screen); err == nil && len(b) > 0 && bytes.HasPrefix(next, b) {
+	if b, err := r.Revise.Encode(d.screen); err == nil && len(b) > 0 && keysPrefix(next, b) {
 		return permission.Answer{Revise: true}
+	}
+	switch _, means := d.walkedAnswer(); means {
+	case "approve":
+		return permission.Answer{Allow: true}
+	case "deny":
+		return permission.Answer{}
 	}
 	forms := d.equivalentsOf(p.det, "deny", false).also
 	if b, err := r.Deny.Encode(d.screen); err == nil && len(b) > 0 {
 		forms = append(forms, b)
 	}
 	for _, f := range forms {
-		if bytes.HasPrefix(next, f) {
+		if keysPrefix(next, f) {
 			return permission.Answer{}
 		}
 	}
-	if len(next) > 0 && (next[0] == 0x03 || next[0] == 0x1b && (len(next) == 1 || next[1] == 0x1b)) {
+	if len(next) > 0 && (next[0] == 0x03 || keysPrefix(next, []byte{0x1b})) {
 		return permission.Answer{} // leaving the question
 	}
 	return permission.Answer{Allow: true}
@@ -220,3 +247,31 @@ func (s *replaySource) onCPU() bool { return false }
 
 // recording is the recording played, whose input the rules' keys meet.
 func (s *replaySource) recording() *replaySource { return s }
+
+// takeKeys consumes keys the recording typed itself (a person's prompt),
+// which are theirs, not a rule's.
+func (t *replayTerm) takeKeys(keys string) error {
+	_, err := t.WriteAnswer([]byte(keys), nil, false, false)
+	return err
+}
+
+// nextInputAt is the recorded time of the next input not typed yet
+// (recordings.Replay.NextInputAt); false when none is left or the
+// recording cannot say.
+func (t *replayTerm) nextInputAt() (time.Duration, bool) {
+	if r, ok := t.rec.(interface{ NextInputAt() (time.Duration, bool) }); ok {
+		return r.NextInputAt()
+	}
+	return 0, false
+}
+
+// keysPrefix reports whether recorded input in starts with keys, key by
+// key: a lone Esc is not the start of an arrow key (ESC [ B). As
+// recordings.KeysPrefix (the driver does not import recordings).
+func keysPrefix(in, keys []byte) bool {
+	if !bytes.HasPrefix(in, keys) {
+		return false
+	}
+	n := len(keys)
+	return n == 0 || keys[n-1] != 0x1b || n == len(in) || in[n] != '[' && in[n] != 'O'
+}

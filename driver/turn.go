@@ -18,6 +18,9 @@ type turn struct {
 	// enterBy bounds the Enter after a typed prompt, which each output
 	// moves on while the program draws the prompt (prompt.go).
 	enterBy time.Duration
+	// enterRecorded: a replay's Enter comes when the person pressed it,
+	// not when the screen is still (prompt.go, recordedPrompt).
+	enterRecorded bool
 
 	pending *pending // the question, while awaiting
 	capture *capture // the output, while capturing

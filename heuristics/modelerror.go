@@ -94,7 +94,7 @@ var (
 	errWordRe = regexp.MustCompile(`(?i)\berrors?\b|\bfail(?:ed|ure)?\b|exceeded|\bunable\b|could ?n[o']t|invalid|reached|\bhit\b|refused|✕|✗|⚠|■`)
 	retryRe   = regexp.MustCompile(`(?i)\bretrying\b|\bretry(?:ing)? (?:in|after)\b|\battempt\s*#?\d+\s*(?:/|of)\s*\d+|\bretry\s*\d+\s*(?:/|of)\s*\d+|reconnecting|will retry|trying again`)
 	// Box and bullet characters a TUI draws around a line.
-	frame = "│┃║╎┆ \t●○•✦✕✗✘⎿■▪⚠!×>❯›·-"
+	frame = "│┃║╎┆└├╰╭╮╯┌┐┘┤─ \t●○•✦✕✗✘⎿■▪⚠!×>❯›·-"
 )
 
 // ClassifyError reads one text (a line, a record's message) as a model
@@ -160,6 +160,10 @@ func FindModelError(text string) *ModelError {
 	}
 	return found
 }
+
+// SaysRetry reports whether text says the program tries again
+// ("Retrying...", "attempt 2/10", "Reconnecting... 1/5").
+func SaysRetry(text string) bool { return retryRe.MatchString(text) }
 
 // Describe is the error for a person: the CLI's words and the status.
 func (e *ModelError) Describe() string {

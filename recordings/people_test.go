@@ -12,30 +12,47 @@ import (
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/recordings"
 	"github.com/yume-cli/yume-cli/replay"
 )
 
-// people are recordings of a person answering ordinary programs
-// (testdata/people/README.md says how each was made) and what each
-// question's tool_use must carry: the question and the context a person
-// needs to decide.
+// people are recordings of a person answering ordinary programs and the
+// four AI TUIs (testdata/people/README.md says how each was made), with
+// the profile each replays with, what each question's tool_use must
+// carry (the question and the context a person needs to decide, or the
+// TUI's command), the prompt the person typed at a TUI's input box, and
+// what a tool_result must hold.
 var people = []struct {
-	cast string
-	want []string // in some tool_use input, each
+	cast     string
+	provider string   // "": generic
+	want     []string // in some tool_use input, each
+	prompt   string   // the turn's prompt the person typed at the input box
+	output   string   // in some tool_result
 }{
-	{"ssh-keygen-overwrite-yes", []string{`Overwrite (y/n)?`, `demo_key already exists.`}},
-	{"ssh-keygen-overwrite-no", []string{`Overwrite (y/n)?`, `demo_key already exists.`}},
-	{"gdb-quit-yes", []string{`Quit anyway? (y or n)`, `A debugging session is active.`}},
-	{"npm-init-ok-enter", []string{`package name: (demo)`, `Is this OK? (yes)`, `About to write to`}},
-	{"npm-init-ok-no", []string{`Is this OK? (yes)`, `About to write to`}},
-	{"git-clean-i-one", []string{`What now>`, `Would remove the following items:`, `1: clean`}},
-	{"git-clean-i-c", []string{`What now>`, `Would remove the following items:`}},
-	{"inquirer-run-enter", []string{`"command":"rm -rf build/cache"`, `Run this command?`, `How should it run?`}},
-	{"inquirer-run-y", []string{`"command":"rm -rf build/cache"`, `How should it run?`}},
-	{"apt-continue-enter", []string{`Do you want to continue? [Y/n]`, `The following NEW packages will be installed:`}},
-	{"apt-continue-no", []string{`Do you want to continue? [Y/n]`, `demo-tool`}},
-	{"press-enter", []string{`Press Enter to continue`, `Build finished`}},
+	{cast: "ssh-keygen-overwrite-yes", want: []string{`Overwrite (y/n)?`, `demo_key already exists.`}},
+	{cast: "ssh-keygen-overwrite-no", want: []string{`Overwrite (y/n)?`, `demo_key already exists.`}},
+	{cast: "gdb-quit-yes", want: []string{`Quit anyway? (y or n)`, `A debugging session is active.`}},
+	{cast: "npm-init-ok-enter", want: []string{`package name: (demo)`, `Is this OK? (yes)`, `About to write to`}},
+	{cast: "npm-init-ok-no", want: []string{`Is this OK? (yes)`, `About to write to`}},
+	{cast: "git-clean-i-one", want: []string{`What now>`, `Would remove the following items:`, `1: clean`}},
+	{cast: "git-clean-i-c", want: []string{`What now>`, `Would remove the following items:`}},
+	{cast: "git-add-p-quit", want: []string{`"command":"git add -p"`, `Stage this hunk [y,n,q,a,d,e,?]?`, `+three`}},
+	{cast: "inquirer-run-enter", want: []string{`"command":"rm -rf build/cache"`, `Run this command?`, `How should it run?`}},
+	{cast: "inquirer-run-y", want: []string{`"command":"rm -rf build/cache"`, `How should it run?`}},
+	{cast: "inquirer-run-arrows", want: []string{`"command":"rm -rf build/cache"`, `How should it run?`}, output: "(background)"},
+	{cast: "apt-continue-enter", want: []string{`Do you want to continue? [Y/n]`, `The following NEW packages will be installed:`}},
+	{cast: "apt-continue-no", want: []string{`Do you want to continue? [Y/n]`, `demo-tool`}},
+	{cast: "press-enter", want: []string{`Press Enter to continue`, `Build finished`}},
+	// The AI TUIs, each at the release in .e2e/bin when recorded: the
+	// person types the prompt into the input box, then answers.
+	{cast: "claude-approve", provider: "claude", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here"},
+	{cast: "claude-deny", provider: "claude", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here"},
+	{cast: "codex-approve", provider: "codex", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", output: "notes.txt\nplan.md\nseen.txt"},
+	{cast: "codex-slow-enter", provider: "codex", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", output: "notes.txt\nplan.md\nseen.txt"},
+	{cast: "copilot-approve", provider: "copilot", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here"},
+	{cast: "copilot-unfold", provider: "copilot", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", output: "seen.txt"},
+	{cast: "gemini-approve", provider: "gemini", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", output: "seen.txt"},
 }
 
 // TestPeopleReplay: each person's recording replays through the generic
@@ -43,12 +60,16 @@ var people = []struct {
 // with no mismatch and nothing left untyped; every question carries its
 // question and context; the stream matches the golden file (-update).
 func TestPeopleReplay(t *testing.T) {
-	prof, err := heuristics.LoadProfile("generic")
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, p := range people {
 		t.Run(p.cast, func(t *testing.T) {
+			provider := p.provider
+			if provider == "" {
+				provider = "generic"
+			}
+			prof, err := heuristics.LoadProfile(provider)
+			if err != nil {
+				t.Fatal(err)
+			}
 			f, err := os.Open(filepath.Join("testdata", "people", p.cast+".cast"))
 			if err != nil {
 				t.Fatal(err)
@@ -79,9 +100,18 @@ func TestPeopleReplay(t *testing.T) {
 				t.Fatalf("no tool_use:\n%s", out.String())
 			}
 			for _, in := range inputs {
-				if !strings.Contains(in, `"description":"`) {
+				if p.provider == "" && !strings.Contains(in, `"description":"`) {
 					t.Errorf("a tool_use without its question: %s", in)
 				}
+			}
+			if p.prompt != "" && (len(res.Prompts) != 1 || res.Prompts[0] != p.prompt) {
+				t.Errorf("the turns' prompts are %q, want the one the person typed, %q", res.Prompts, p.prompt)
+			}
+			if p.prompt == "" && len(res.Prompts) > 0 {
+				t.Errorf("prompts %q in a recording where the person typed none at an input box", res.Prompts)
+			}
+			if results := toolResults(t, out.Bytes()); p.output != "" && !strings.Contains(strings.Join(results, "\n"), p.output) {
+				t.Errorf("no tool_result holds %q: %q", p.output, results)
 			}
 			all := strings.Join(inputs, "\n")
 			for _, w := range p.want {
@@ -121,4 +151,76 @@ func toolInputs(t *testing.T, stream []byte) []string {
 		}
 	}
 	return out
+}
+
+// toolResults are the contents of a stream's tool_results.
+func toolResults(t *testing.T, stream []byte) []string {
+	var out []string
+	for _, line := range bytes.Split(bytes.TrimSpace(stream), []byte("\n")) {
+		var ev struct {
+			Type    string
+			Message json.RawMessage
+		}
+		if err := json.Unmarshal(line, &ev); err != nil {
+			t.Fatalf("not JSON: %s", line)
+		}
+		var msg struct {
+			Content []struct {
+				Type    string
+				Content string
+			}
+		}
+		if ev.Type != "user" || json.Unmarshal(ev.Message, &msg) != nil {
+			continue
+		}
+		for _, b := range msg.Content {
+			if b.Type == "tool_result" {
+				out = append(out, b.Content)
+			}
+		}
+	}
+	return out
+}
+
+// TestPeopleOtherAnswer: where the rules answer otherwise than the person
+// did (deny what they approved, approve what they denied, by arrows, by
+// q), the replay reports the difference: equivalence by meaning does not
+// hide a different decision.
+func TestPeopleOtherAnswer(t *testing.T) {
+	for _, c := range []struct {
+		cast, provider string
+		approved       bool // what the person answered
+	}{
+		{"claude-approve", "claude", true},
+		{"claude-deny", "claude", false},
+		{"codex-slow-enter", "codex", true},
+		{"copilot-approve", "copilot", true},
+		{"gemini-approve", "gemini", true},
+		{"git-add-p-quit", "generic", false},
+		{"apt-continue-enter", "generic", true},
+	} {
+		t.Run(c.cast, func(t *testing.T) {
+			prof, err := heuristics.LoadProfile(c.provider)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(filepath.Join("testdata", "people", c.cast+".cast"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			cast, err := recordings.Read(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			res := replay.Run(context.Background(), cast, replay.Options{
+				Profile: prof, Out: emit.NewWriter(&out, emit.Config{Model: "corpus"}),
+				Answer: func(int, *heuristics.Detection) permission.Answer { return permission.Answer{Allow: !c.approved} },
+			})
+			if len(res.Mismatches) == 0 {
+				t.Errorf("answered otherwise than the person (approve %v), the replay reports no difference:\n%s", !c.approved, out.String())
+			}
+		})
+	}
 }

@@ -191,12 +191,12 @@ func (r *Replay) WriteAnswer(p []byte, also [][]byte, anyLine, optional bool) (i
 		return 0, errors.New("replay: Write after Close")
 	}
 	rest := r.input[r.matched:]
-	if bytes.HasPrefix(rest, p) {
+	if KeysPrefix(rest, p) {
 		r.matched += len(p)
 		return len(p), nil
 	}
 	for _, alt := range eq.Also {
-		if len(alt) > 0 && bytes.HasPrefix(rest, alt) {
+		if len(alt) > 0 && KeysPrefix(rest, alt) {
 			r.matched += len(alt)
 			return len(p), nil
 		}
@@ -214,6 +214,17 @@ func (r *Replay) WriteAnswer(p []byte, also [][]byte, anyLine, optional bool) (i
 	m := r.mismatch(end, string(p))
 	r.matched = end
 	return len(p), m
+}
+
+// KeysPrefix reports whether the recorded input in starts with keys, key
+// by key: a lone Esc is not the start of an arrow key's escape sequence
+// (ESC [ B), which is another key.
+func KeysPrefix(in, keys []byte) bool {
+	if !bytes.HasPrefix(in, keys) {
+		return false
+	}
+	n := len(keys)
+	return n == 0 || keys[n-1] != 0x1b || n == len(in) || in[n] != '[' && in[n] != 'O'
 }
 
 // TypedHere is the input recorded after the output the driver is at and
@@ -244,6 +255,18 @@ func (r *Replay) TypedUntil() time.Duration {
 		return 0
 	}
 	return r.spans[r.spanOf(r.matched-1)].at
+}
+
+// NextInputAt is the recorded time of the next input not typed yet, and
+// false when none is left: when a person pressed the key the driver is
+// about to type (the Enter after a prompt they typed, seconds later).
+func (r *Replay) NextInputAt() (time.Duration, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.matched >= len(r.input) {
+		return 0, false
+	}
+	return r.spans[r.spanOf(r.matched)].at, true
 }
 
 // Mismatches returns every mismatch so far, in order.

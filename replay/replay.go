@@ -46,6 +46,9 @@ type Result struct {
 	Mismatches []recordings.KeyMismatch
 	// Pending is the recorded input no rule typed.
 	Pending string
+	// Prompts are the turns' prompts the recording typed at the program's
+	// input box, in order (a person's own session).
+	Prompts []string
 }
 
 // Run replays cast. Terminal-query replies are left out of the key
@@ -58,6 +61,7 @@ func Run(ctx context.Context, cast *recordings.Cast, o Options) Result {
 		Cols: cast.Header.Width, Rows: cast.Header.Height, Trace: o.Trace,
 	}
 	var r Result
+	cfg.OnTurn = func(prompt string) { r.Prompts = append(r.Prompts, prompt) }
 	_ = emit.Guard(o.Out, func() error { // Best effort: r.Err holds the fault.
 		if err := o.Out.Init(string(permission.Default), []string{"Bash"}); err != nil {
 			return err

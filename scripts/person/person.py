@@ -10,7 +10,9 @@ types the answer one key at a time with a typist's gaps between the keys.
 When the steps are done it waits for the program to exit.
 
 The keys use yume-cli's key notation: literal text plus <Enter> <Esc>
-<Tab> <Space> <BS> <Up> <Down> <Left> <Right> <C-a>..<C-z> <lt>; arrows
+<Tab> <Space> <BS> <Up> <Down> <Left> <Right> <C-a>..<C-z> <lt>, and
+<wait=S>, a pause of S seconds before the next key (a person thinking
+before pressing Enter); arrows
 follow the cursor-key mode the program set (ESC O x under DECCKM), as a
 real terminal sends them.
 
@@ -62,6 +64,8 @@ def parse_keys(s):
                 out.append(NAMED[name])
             elif name in ARROWS:
                 out.append(("arrow", ARROWS[name]))
+            elif name.startswith("wait="):
+                out.append(("wait", float(name[5:])))
             elif len(name) == 3 and name.startswith("c-"):
                 out.append(chr(ord(name[2]) - ord("a") + 1))
             else:
@@ -139,6 +143,9 @@ class Terminal:
         for n, k in enumerate(keys):
             if n:
                 self.idle(rng.uniform(0.06, 0.16))
+            if isinstance(k, tuple) and k[0] == "wait":
+                self.idle(k[1])  # the person thinks before the next key
+                continue
             if isinstance(k, tuple):
                 k = ("\x1bO" if self.app_cursor else "\x1b[") + k[1]
             os.write(self.fd, k.encode())

@@ -76,6 +76,18 @@ person --cast "$out/inquirer-run-enter.cast" --cwd "$root/testdata/inquirer" --s
 person --cast "$out/inquirer-run-y.cast" --cwd "$root/testdata/inquirer" --seed 8 \
 	--step 'Run this command\? \(Y/n\) ?$' 'y<Enter>' --step 'How should it run\?' 'in the b<Enter>' -- node run-command.mjs
 
+# 5b. The select walked one arrow key at a time ("In the background"), then Enter.
+person --cast "$out/inquirer-run-arrows.cast" --cwd "$root/testdata/inquirer" --seed 12 \
+	--step 'Run this command\? \(Y/n\) ?$' 'y<Enter>' --step 'How should it run\?' '<Down><Enter>' -- node run-command.mjs
+
+# 5c. git add -p on a changed file, left with q (quit) where a rule denies with n.
+repo=$scratch/git-add-p/repo
+mkdir -p "$repo"
+(cd "$repo" && HOME=$scratch/home GIT_CONFIG_NOSYSTEM=1 git init -q && printf 'one\ntwo\n' >notes.txt &&
+	HOME=$scratch/home git add notes.txt && HOME=$scratch/home git -c user.name=p -c user.email=p@x commit -qm one && printf 'one\nthree\n' >notes.txt)
+person --cast "$out/git-add-p-quit.cast" --cwd "$repo" --seed 13 --env GIT_CONFIG_NOSYSTEM=1 \
+	--step 'Stage this hunk \[[^]]*\]\? $' 'q<Enter>' -- git add -p
+
 # 6. Shell scripts: apt's "Do you want to continue? [Y/n] " (Enter, or n)
 # and "Press Enter to continue...".
 person --cast "$out/apt-continue-enter.cast" --cwd "$out" --seed 9 \
