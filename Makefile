@@ -9,9 +9,10 @@ PKGS      := ./...
 
 all: lint test
 
+# Static, as releases are (scripts/dist.sh): no libc mapped in.
 build:
-	$(GO) build -o $(BIN)/yume-cli ./cmd/yume-cli
-	$(GO) build -o $(BIN)/yume-demo ./cmd/yume-demo
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/yume-cli ./cmd/yume-cli
+	CGO_ENABLED=0 $(GO) build -o $(BIN)/yume-demo ./cmd/yume-demo
 
 test:
 	$(GO) vet $(PKGS)
