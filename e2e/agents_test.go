@@ -104,9 +104,9 @@ func TestLiveAgents(t *testing.T) {
 			checkAgentRun(t, r, runs[0], agent)
 		})
 	}
-	// opencode and Kilo in `run --format json`, which cannot ask: auto and
-	// deny mode only.
-	for _, agent := range []string{"opencode", "kilo"} {
+	// opencode and Kilo in `run --format json` and headless Qwen Code,
+	// which cannot ask: auto and deny mode only.
+	for _, agent := range agents {
 		for _, ar := range []agentRun{runs[2], runs[3]} {
 			t.Run(agent+"/json/"+ar.name, func(t *testing.T) {
 				cliPath(t, agent)

@@ -46,7 +46,8 @@ func TestLiveModelErrors(t *testing.T) {
 						case e.str("type") == "result":
 							results++
 						case e.str("type") == "system" && (e.str("subtype") == "notice" || e.str("subtype") == "error") &&
-							(strings.Contains(e.str("message"), strconv.Itoa(status)) || strings.Contains(e.str("message"), "model")):
+							(strings.Contains(e.str("message"), strconv.Itoa(status)) || strings.Contains(e.str("message"), "model") ||
+								heuristics.FindModelError(e.str("message")) != nil || heuristics.SaysRetry(e.str("message"))):
 							told++
 						}
 					}

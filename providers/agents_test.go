@@ -120,3 +120,25 @@ func TestAgentRunCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestQwenRunCommand: headless qwen with the approval mode always named and
+// the prompt on stdin.
+func TestQwenRunCommand(t *testing.T) {
+	cases := []struct {
+		req  Request
+		args []string
+	}{
+		{Request{Prompt: "--yolo"}, []string{"--output-format", "stream-json", "--approval-mode", "default"}},
+		{Request{Prompt: "hi", Auto: true, Model: "-m", Resume: "q-1"}, []string{"--output-format", "stream-json", "--approval-mode", "yolo", "--model=-m", "--resume", "q-1"}},
+	}
+	p, _ := Lookup("qwen")
+	m, ok := p.ModeFor(ModeJSON, "")
+	if !ok || !m.CannotAsk || m.Format != "qwen-stream-json" {
+		t.Fatalf("qwen JSON mode %+v", m)
+	}
+	for _, c := range cases {
+		if inv := m.Command(c.req); !slices.Equal(inv.Args, c.args) || inv.Stdin != c.req.Prompt {
+			t.Errorf("%+v: args %q stdin %q; want %q and the prompt on stdin", c.req, inv.Args, inv.Stdin, c.args)
+		}
+	}
+}

@@ -19,6 +19,9 @@ func init() {
 		},
 		Structured: []Mode{
 			{Name: ModeACP, Since: "0.1.0", Format: "acp", Resumes: true, Command: qwenACP, AutoName: "qwen --approval-mode yolo"},
+			// Headless, it declines what it would ask: auto and deny only.
+			{Name: ModeJSON, Since: "0.1.0", Format: "qwen-stream-json", Resumes: true, Command: qwenJSON,
+				AutoName: "qwen --approval-mode yolo", CannotAsk: true},
 		},
 		MapTool:  geminiTool,
 		Verified: [2]string{"0.24.2", "0.24.4"}, // e2e TestLiveAgents on 0.24.2, 0.24.3, 0.24.4, 2026-11-25
@@ -35,4 +38,16 @@ func qwenACP(r Request) Invocation {
 	}
 	args := appendFlag([]string{"--acp", "--approval-mode", mode}, "--model", r.Model)
 	return Invocation{Args: args, KeepStdin: true}
+}
+
+// qwenJSON is headless qwen (`-o stream-json`, Claude's stream-json with
+// Qwen's tool names), the prompt on stdin, a session continued by
+// --resume.
+func qwenJSON(r Request) Invocation {
+	mode := "default"
+	if r.Auto {
+		mode = "yolo"
+	}
+	args := appendFlag([]string{"--output-format", "stream-json", "--approval-mode", mode}, "--model", r.Model)
+	return Invocation{Args: appendFlag(args, "--resume", r.Resume), Stdin: r.Prompt}
 }

@@ -48,6 +48,7 @@ var formats = map[string]func(j *JSONTranslator){
 	},
 	"gemini-stream-json": func(j *JSONTranslator) { j.Translator = &geminiTranslator{turn: j.turn} },
 	"opencode-json":      func(j *JSONTranslator) { j.Translator = &openCodeTranslator{turn: j.turn} },
+	"qwen-stream-json":   func(j *JSONTranslator) { j.Translator = &qwenTranslator{claude: &claudeTranslator{turn: j.turn}} },
 }
 
 // NewTranslator returns the translator for mode of provider p (a mode of
