@@ -21,17 +21,20 @@ import (
 const errorBound = 50 * time.Second
 
 // TestLiveModelErrors: the fake model answers every request with 401, 429
-// or 500. In the PTY and in the JSON mode, every CLI's turn ends with one
+// or 500. In the PTY, the JSON and the ACP mode, every CLI's turn ends with one
 // error result that quotes the error (its status or message) or says
 // yume-cli stopped the retries, says what to do, within the bound, and
 // yume-cli exits non-zero; the error reaches the GUI as a notice or a
 // system error first.
 func TestLiveModelErrors(t *testing.T) {
-	for _, mode := range []string{"pty", "json"} {
+	for _, mode := range []string{"pty", "json", "acp"} {
 		for _, provider := range providers {
 			for _, status := range []int{401, 429, 500} {
 				t.Run(fmt.Sprintf("%s/%s/%d", mode, provider, status), func(t *testing.T) {
 					cliPath(t, provider)
+					if mode == "acp" && provider != "gemini" && provider != "copilot" {
+						t.Skipf("%s has no ACP mode", provider)
+					}
 					t.Parallel()
 					msg := fmt.Sprintf("fake error %d", status)
 					script := fakemodel.Script{Replies: []fakemodel.Reply{{Status: status, ErrorMessage: msg}}, RepeatLast: true}

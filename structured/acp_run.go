@@ -1,6 +1,7 @@
 package structured
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,6 +45,9 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	if err != nil {
 		return fmt.Errorf("working directory %q: %w", opts.Cwd, err)
 	}
+	watch := newErrorWatch(w, p.Name) // model errors on its stderr (modelerror.go)
+	watch.silent = true               // an agent says nothing while it waits on its model
+	opts.Stderr = watch.tee(opts.Stderr)
 	pr, err := startProvider(opts, path, inv.Args, true)
 	if err != nil {
 		return err
@@ -60,6 +64,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	s.tr.setNote(note)
 	s.tr.setFirstRun(opts.FirstRun)
 	s.tr.onProviderSession(opts.OnSession)
+	s.tr.watch = watch
 	turnCtx, cancelTurn := context.WithCancel(context.Background())
 	defer cancelTurn()
 	pr.watch(ctx, func() {
@@ -71,6 +76,8 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 		}
 	})
 	defer pr.release()
+	watch.start(pr.stop)
+	defer watch.close()
 	s.ap = pr.approver(w, opts)
 
 	s.conn = newACPConn(pr.stdin, func(m string, params json.RawMessage, req bool) (any, error) {
@@ -104,6 +111,8 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	switch {
 	case serr != nil:
 		return serr // stdout failed
+	case watch.stoppedWhy() != "":
+		return s.tr.end(watch.stopResult()) // retried past the bound: yume-cli stopped it
 	case pr.interrupted.Load():
 		return s.tr.abort()
 	case perr != nil:
@@ -223,6 +232,9 @@ func (s *acpSession) handle(turnCtx context.Context, method string, params json.
 	case "session/update":
 		if s.loading.Load() {
 			return nil, nil
+		}
+		if bytes.Contains(params, []byte(`"agent_thought_chunk"`)) || bytes.Contains(params, []byte(`"plan"`)) {
+			s.tr.watch.alive() // thinking, planning: not a silent retry
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()

@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 )
@@ -225,6 +227,11 @@ func (p permissionCall) outcome(d permission.Answer) map[string]any {
 func (a *acpTranslator) stop(reason string) error {
 	switch reason {
 	case "end_turn", "":
+		if msg := a.errorOnlyAnswer(); msg != "" {
+			// Its answer is its failure to get one (Copilot: "Info: Request
+			// failed… Retrying…Error: Authentication failed… (HTTP 401)").
+			return a.end(emit.Result{IsError: true, Errors: []string{msg}, Usage: a.usage})
+		}
 		return a.end(emit.Result{Usage: a.usage})
 	case "cancelled":
 		return a.abort()
@@ -232,4 +239,24 @@ func (a *acpTranslator) stop(reason string) error {
 		return a.end(emit.Result{IsError: true, Subtype: "error_max_turns", Errors: []string{"the agent reached its limit of model requests for one turn"}})
 	}
 	return a.end(emit.Result{IsError: true, Errors: []string{"the agent stopped: " + reason}})
+}
+
+// errorStatement opens a line an agent writes for a failure, not an answer.
+var errorStatement = regexp.MustCompile(`(?:^|\.\.\.|\n)\s*Error: ([^\n]*?)(?:Info: |Warning: |$|\n)`)
+
+// errorOnlyAnswer is the error an agent gave as its whole answer, with no
+// tool call ("Info: …Retrying…Error: …"), in its last words; "" when the
+// answer is an answer.
+func (a *acpTranslator) errorOnlyAnswer() string {
+	text := strings.TrimSpace(a.last + a.text.String())
+	if len(a.tools.pending)+len(a.tools.done) > 0 || !strings.HasPrefix(text, "Info: ") && !strings.HasPrefix(text, "Error: ") {
+		return ""
+	}
+	if heuristics.FindModelError(text) == nil {
+		return ""
+	}
+	if m := errorStatement.FindAllStringSubmatch(text, -1); len(m) > 0 {
+		return strings.TrimSpace(m[len(m)-1][1])
+	}
+	return text
 }

@@ -40,6 +40,13 @@ type errorWatch struct {
 	// then they wait in pending.
 	ready   bool
 	pending []string
+	// silent, where set (ACP), also stops a turn that produced nothing at
+	// all for twice the bound: an agent retrying its model service
+	// without a word (Gemini CLI on 429 and 500). began is the turn's
+	// start, produced says it answered or called a tool since.
+	silent   bool
+	began    time.Time
+	produced bool
 }
 
 // notify writes a notice now, or once the turn's init is out.
@@ -100,13 +107,24 @@ func (e *errorWatch) sawText(text string, notify bool) {
 	}
 }
 
+// alive says the agent sent word of its turn (a thought, a plan), so its
+// silence is not a silent retry.
+func (e *errorWatch) alive() {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	e.produced = true
+	e.mu.Unlock()
+}
+
 // progress forgets the errors: the model answered after them.
 func (e *errorWatch) progress() {
 	if e == nil {
 		return
 	}
 	e.mu.Lock()
-	e.err = nil
+	e.err, e.produced = nil, true
 	e.mu.Unlock()
 }
 
@@ -152,6 +170,9 @@ const watchdogEvery = 250 * time.Millisecond
 // start stops the provider (with stop) once an error stood for the bound
 // with no progress, until close.
 func (e *errorWatch) start(stop func()) {
+	e.mu.Lock()
+	e.began = time.Now()
+	e.mu.Unlock()
 	go func() {
 		tick := time.NewTicker(watchdogEvery)
 		defer tick.Stop()
@@ -165,6 +186,11 @@ func (e *errorWatch) start(stop func()) {
 			over := e.err != nil && time.Since(e.since) >= e.bound
 			if over {
 				e.stopped = fmt.Sprintf("%s retried a model error for %v without an answer; yume-cli stopped it", e.name, e.bound)
+			} else if e.silent && !e.produced && e.err == nil && time.Since(e.began) >= 2*e.bound {
+				over = true
+				e.stopped = fmt.Sprintf("%s worked for %v with no answer, no tool call and no word of an error; yume-cli stopped it. "+
+					"An agent that retries a failing model service silently looks like this (Gemini CLI on HTTP 429 and 500): "+
+					"check the service's status and the key's quota", e.name, 2*e.bound)
 			}
 			e.mu.Unlock()
 			if over {
