@@ -136,29 +136,16 @@ var (
 	filePath        = regexp.MustCompile(`^[\w.~/\\-]*[\w~/-][.][\w]+$|^[~.]?/[\w./-]+$`)
 )
 
-// read finds what the dialog is about in its rows above the question.
+// read finds what the dialog is about in its rows above the options.
 func (d *Dialog) read(rows []string, question string) {
 	blocks := innerBlocks(rows)
 	if m := fileQuestion.FindStringSubmatch(question); m != nil {
 		d.File, d.Tool = m[2], fileTool(m[1])
 	}
-	for i, l := range rows {
-		t := unframed(l)
-		if commandQuestion.MatchString(question) {
-			break // a command's dialog: its title is the model's description, not a file
-		}
-		if opensBlock(t) || isDashed(t) || strings.HasPrefix(t, "$ ") || commandHeading.MatchString(t) {
-			break // headings come before what they head; a command's words are not one
-		}
-		if m := fileHeading.FindStringSubmatch(t); m != nil && d.Tool == "" {
-			file := m[2]
-			if file == "" && i+1 < len(rows) && filePath.MatchString(unframed(rows[i+1])) {
-				file = unframed(rows[i+1])
-			}
-			if file != "" {
-				d.File, d.Tool = file, fileTool(m[1])
-			}
-		}
+	if d.Tool == "" && !commandQuestion.MatchString(question) {
+		// A command's dialog is titled with the model's description
+		// ("Write made.txt"), which names no file to write.
+		d.fileFromHeadings(rows)
 	}
 	if d.Tool != "" {
 		if len(blocks) > 0 {
@@ -180,6 +167,31 @@ func (d *Dialog) read(rows []string, question string) {
 	for i, l := range rows {
 		if commandHeading.MatchString(unframed(l)) {
 			d.Command = indentedBlock(rows[i+1:], indentOf(l))
+			return
+		}
+	}
+}
+
+// fileFromHeadings reads a file question from its heading ("Create file"
+// over the path, "? WriteFile  Writing to notes.md"): headings come before
+// what they head, so the search stops at the first box, "$ " row or
+// command heading (a command's words are no heading).
+func (d *Dialog) fileFromHeadings(rows []string) {
+	for i, l := range rows {
+		t := unframed(l)
+		if opensBlock(t) || isDashed(t) || strings.HasPrefix(t, "$ ") || commandHeading.MatchString(t) {
+			return
+		}
+		m := fileHeading.FindStringSubmatch(t)
+		if m == nil {
+			continue
+		}
+		file := m[2]
+		if file == "" && i+1 < len(rows) && filePath.MatchString(unframed(rows[i+1])) {
+			file = unframed(rows[i+1])
+		}
+		if file != "" {
+			d.File, d.Tool = file, fileTool(m[1])
 			return
 		}
 	}

@@ -3,6 +3,7 @@ package heuristics
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/yume-cli/yume-cli/vt"
 )
@@ -173,4 +174,39 @@ func TestInputBox(t *testing.T) {
 			t.Errorf("%s: InputBox = %v, want %v", name, got, tt.want)
 		}
 	}
+}
+
+// FuzzFindDialog: whatever a program prints, reading it for a dialog does
+// not panic, and a dialog read has options, an allow-once option among
+// them, and a command made only of words drawn on the screen.
+func FuzzFindDialog(f *testing.F) {
+	f.Add("Run it?\n❯ 1. Yes\n  2. No\n")
+	f.Add("╭────────╮\n│ $ ls   │\n│ Allow? │\n│ ● 1. Allow once │\n│   2. No │\n╰────────╯")
+	f.Add("┃ \x1b[7mAllow once\x1b[0m   Allow always   Reject")
+	f.Fuzz(func(t *testing.T, text string) {
+		s := screenText(60, 16, text)
+		dl, _ := FindDialog(s)
+		if dl == nil {
+			return
+		}
+		if len(dl.Options) < 2 || dl.Allow < 0 || dl.Allow >= len(dl.Options) || dl.Reject >= len(dl.Options) {
+			t.Fatalf("dialog %+v: options and their indexes disagree", dl)
+		}
+		// A word a box broke across rows is whole in the command: compare
+		// with the frames and blanks taken out.
+		bare := func(s string) string {
+			return strings.Map(func(r rune) rune {
+				if unicode.IsSpace(r) || strings.ContainsRune(frameOnly, r) {
+					return -1
+				}
+				return r
+			}, s)
+		}
+		drawn := bare(strings.Join(s.Lines(), "\n"))
+		for _, w := range strings.Fields(dl.Command) {
+			if !strings.Contains(drawn, bare(w)) {
+				t.Fatalf("command word %q is not on the screen:\n%s", w, drawn)
+			}
+		}
+	})
 }
