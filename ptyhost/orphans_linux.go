@@ -1,6 +1,7 @@
 package ptyhost
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,6 +26,7 @@ func AdoptOrphans() error {
 // child yume-cli started itself has been waited for: it reaps any child.
 // It returns how many processes it ended.
 func EndOrphans(grace time.Duration) int {
+	WatchdogUp() // its PID is no orphan's
 	ended := map[int]bool{}
 	deadline := time.Now().Add(grace)
 	killed := false
@@ -62,8 +64,52 @@ func reapAny() {
 	}
 }
 
-// childPIDs lists this process's live children from /proc.
+// childPIDs lists this process's live children: from each thread's
+// /proc children list where the kernel keeps one (a few reads), else from
+// every process's stat (a read per process on the machine: tens of
+// milliseconds on a busy one, at every exit).
 func childPIDs() []int {
+	if kids, ok := childrenLists(); ok {
+		return kids
+	}
+	return scanChildren()
+}
+
+// childrenLists reads /proc/self/task/*/children (CONFIG_PROC_CHILDREN);
+// false where there is none.
+func childrenLists() ([]int, bool) {
+	lists, _ := filepath.Glob("/proc/self/task/[0-9]*/children")
+	if len(lists) == 0 {
+		return nil, false
+	}
+	var kids []int
+	for _, path := range lists {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, false
+		}
+		for _, f := range strings.Fields(string(b)) {
+			pid, err := strconv.Atoi(f)
+			if err != nil || pid == watchdogPID { // it ends by itself when we exit
+				continue
+			}
+			if st, _ := os.ReadFile("/proc/" + f + "/stat"); zombie(st) {
+				continue // exited, not reaped yet
+			}
+			kids = append(kids, pid)
+		}
+	}
+	return kids, true
+}
+
+// zombie reports a stat line of a process that exited.
+func zombie(stat []byte) bool {
+	i := bytes.LastIndexByte(stat, ')')
+	return i < 0 || bytes.HasPrefix(bytes.TrimLeft(stat[i+1:], " "), []byte("Z"))
+}
+
+// scanChildren lists this process's live children from every process's stat.
+func scanChildren() []int {
 	self := os.Getpid()
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	var kids []int

@@ -43,6 +43,7 @@ type Process struct {
 // PTY of the requested size. The parent keeps only the master side. A program
 // that cannot be found gives a *NotFoundError.
 func Start(opts Options) (*Process, error) {
+	WatchdogUp() // no program runs unwatched
 	cols, rows, err := opts.size()
 	if err != nil {
 		return nil, err

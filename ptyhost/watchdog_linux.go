@@ -26,10 +26,17 @@ const MarkerEnv = "YUME_SESSION_MARKER"
 // watchdogEnv tells a yume-cli process to be the watchdog of this marker.
 const watchdogEnv = "YUME_WATCHDOG"
 
-var watchdogPID int
+var (
+	watchdogPID int
+	// watchdogUp is closed once the watchdog's start is over (started or
+	// not): EndOrphans must know its PID, not end it as an orphan.
+	watchdogUp chan struct{}
+)
 
 // StartWatchdog marks this process's environment (so every child inherits
-// the marker) and starts the watchdog. Call it early in main.
+// the marker) and starts the watchdog, in the background: its exec takes
+// milliseconds that every yume-cli run would otherwise wait. Call it early
+// in main.
 func StartWatchdog() error {
 	var b [12]byte
 	_, _ = rand.Read(b[:]) // crypto/rand does not fail on Linux.
@@ -46,16 +53,26 @@ func StartWatchdog() error {
 	cmd.Env = append(os.Environ(), watchdogEnv+"="+marker)
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		_ = r.Close() // Best effort.
-		_ = w.Close() // Best effort.
-		return err
-	}
-	_ = r.Close() // The watchdog's end; ours is w, kept open until we exit.
-	watchdogPID = cmd.Process.Pid
-	_ = os.Setenv(MarkerEnv, marker)
+	_ = os.Setenv(MarkerEnv, marker) // before any child starts
 	keepOpen = w
+	up := make(chan struct{})
+	watchdogUp = up
+	go func() {
+		defer close(up)
+		if cmd.Start() == nil {
+			watchdogPID = cmd.Process.Pid
+		}
+		_ = r.Close() // The watchdog's end; ours is w, kept open until we exit.
+	}()
 	return nil
+}
+
+// WatchdogUp waits until the watchdog's start is over, if it began:
+// whatever starts a program waits, so that no program runs unwatched.
+func WatchdogUp() {
+	if watchdogUp != nil {
+		<-watchdogUp
+	}
 }
 
 // keepOpen is the write end of the watchdog's pipe: held, never written.

@@ -16,3 +16,6 @@ func IsWatchdog() bool { return false }
 
 // RunWatchdog does nothing where there is no watchdog.
 func RunWatchdog() {}
+
+// WatchdogUp returns at once where there is no watchdog.
+func WatchdogUp() {}

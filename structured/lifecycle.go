@@ -6,6 +6,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // providerProcess is the lifecycle the JSON and ACP modes share: the
@@ -24,6 +25,7 @@ type providerProcess struct {
 // startProvider starts opts' provider at path with args. withStdin makes
 // a stdin pipe; the provider's stderr goes to opts.Stderr.
 func startProvider(opts Options, path string, args []string, withStdin bool) (*providerProcess, error) {
+	ptyhost.WatchdogUp() // no program runs unwatched
 	pr, err := startProc(opts.Provider.Name, path, args, opts.Cwd, opts.Env, withStdin, opts.Stderr)
 	if err != nil {
 		return nil, err
