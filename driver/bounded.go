@@ -99,15 +99,19 @@ func (d *driver) checkStall() {
 		return // the person has yet to type
 	}
 	screen := d.screen.String()
-	if p.Ready != nil && p.Ready.MatchString(screen) || p.Busy != nil && p.Busy.MatchString(screen) || genericBusy.MatchString(screen) {
-		d.at[timerStall] = 0
+	if strings.TrimSpace(screen) == "" || p.Ready != nil && p.Ready.MatchString(screen) ||
+		p.Busy != nil && p.Busy.MatchString(screen) || genericBusy.MatchString(screen) {
+		d.at[timerStall] = 0 // blank (still starting), at rest, or at work
 		return
 	}
 	wait := d.cfg.IdleTimeout
 	if logged {
 		wait *= stallFactor
 	}
-	d.at[timerStall], t.stallGen = d.now()+wait, gen
+	// A TUI may show its banner a while before its first real screen on
+	// a loaded machine: no screen ends a session before stallFactor idle
+	// timeouts have passed since it started.
+	d.at[timerStall], t.stallGen = max(d.now()+wait, stallFactor*d.cfg.IdleTimeout), gen
 }
 
 // stalled ends a turn stuck on a screen nothing explains.

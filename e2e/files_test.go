@@ -17,8 +17,10 @@ func writeCall(provider, ws, name, content string) fakemodel.ToolCall {
 	switch provider {
 	case "claude":
 		return fakemodel.ToolCall{Name: "Write", Args: map[string]string{"file_path": filepath.Join(ws, name), "content": content}}
-	case "gemini":
+	case "gemini", "qwen":
 		return fakemodel.ToolCall{Name: "write_file", Args: map[string]string{"file_path": filepath.Join(ws, name), "content": content}}
+	case "opencode", "kilo":
+		return fakemodel.ToolCall{Name: "write", Args: map[string]string{"filePath": filepath.Join(ws, name), "content": content}}
 	}
 	return fakemodel.ToolCall{Name: "apply_patch", Custom: patch}
 }

@@ -22,7 +22,7 @@ func shellCall(provider, command, why string) fakemodel.ToolCall {
 	switch provider {
 	case "claude":
 		return fakemodel.ToolCall{Name: "Bash", Args: map[string]string{"command": command, "description": why}}
-	case "gemini":
+	case "gemini", "qwen":
 		return fakemodel.ToolCall{Name: "run_shell_command", Args: map[string]string{"command": command, "description": why}}
 	case "codex":
 		return fakemodel.ToolCall{Name: "exec_command", Args: map[string]string{"cmd": command,

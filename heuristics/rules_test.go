@@ -212,7 +212,7 @@ func TestKeepsRunning(t *testing.T) {
 
 func TestLoadProfile(t *testing.T) {
 	names := ProfileNames()
-	if strings.Join(names, ",") != "aider,claude,codex,copilot,gemini,generic,gh-copilot" {
+	if strings.Join(names, ",") != "aider,claude,codex,copilot,gemini,generic,gh-copilot,kilo,opencode,qwen" {
 		t.Errorf("ProfileNames() = %v", names)
 	}
 	for _, n := range names {

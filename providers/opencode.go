@@ -3,6 +3,8 @@ package providers
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -39,6 +41,7 @@ func openCodeFamily(s openCodeSpec) *Provider {
 		Name:    s.name,
 		Title:   s.title,
 		Bin:     s.name,
+		Profile: s.name,
 		Install: s.install,
 		Tools:   []string{"Bash", "Read", "Write", "Edit", "Glob", "Grep", "LS", "WebFetch", "TodoWrite", "Task"},
 		Credentials: Credentials{
@@ -64,6 +67,49 @@ func openCodeFamily(s openCodeSpec) *Provider {
 			return nil
 		},
 		Verified: s.verified,
+		// Its TUI keeps its record in a database yume-cli does not read:
+		// the call, its output and the turn's end come from the screen. A
+		// call it ran unasked would go unreported, so the TUI always asks,
+		// in auto mode too, and yume-cli's auto mode approves (and reports)
+		// each question itself. (Wider than 120 columns it adds a sidebar
+		// beside the chat, so the terminal keeps yume-cli's default width.)
+		TUI: &TUI{Args: openCodeTUI(s.name), Env: openCodeTUIEnv(s.env)},
+	}
+}
+
+// openCodeTUI is the TUI's command line: the session to continue (an
+// id the program picked, "ses_…"), the model, the prompt as the value of
+// --prompt (submitted at start).
+func openCodeTUI(name string) func(Launch) ([]string, error) {
+	return func(l Launch) ([]string, error) {
+		var args []string
+		if l.Resume {
+			if !openCodeSession.MatchString(l.Session) {
+				return nil, fmt.Errorf("%s not started: %q is not a %s session id (like ses_3f2a…)", name, l.Session, name)
+			}
+			args = append(args, "--session", l.Session)
+		}
+		args = appendFlag(args, "--model", l.Model)
+		if l.Prompt != "" {
+			args = append(args, "--prompt="+l.Prompt)
+		}
+		return args, nil
+	}
+}
+
+// openCodeSession is the shape of a session id the TUI is given: a word
+// (no path, no pattern, no option).
+var openCodeSession = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
+
+// openCodeTUIEnv makes the TUI ask before every shell command and edit,
+// whatever the mode, and sets the model and endpoint as the ACP mode does.
+func openCodeTUIEnv(prefix string) func(Launch) []string {
+	return func(l Launch) []string {
+		env := []string{prefix + "_PERMISSION=" + openCodePermission(false)}
+		if cfg := openCodeConfig(l.Model, l.APIBase); cfg != "" {
+			env = append(env, prefix+"_CONFIG_CONTENT="+cfg)
+		}
+		return env
 	}
 }
 

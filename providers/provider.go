@@ -108,7 +108,10 @@ type TUI struct {
 type Launch struct {
 	Prompt string
 	Model  string
-	Mode   permission.Mode
+	// APIBase is --api-base, for a program that takes its endpoint in
+	// its own configuration (APIBaseCheck set) rather than a variable.
+	APIBase string
+	Mode    permission.Mode
 	// Session is the provider's own session id: the one to start with
 	// (NewSession), or to continue when Resume is set.
 	Session string

@@ -1,5 +1,12 @@
 package providers
 
+import (
+	"errors"
+	"fmt"
+
+	"github.com/yume-cli/yume-cli/permission"
+)
+
 // Qwen Code (a fork of Gemini CLI) over ACP: `qwen --acp`. Its default
 // approval mode is auto (an LLM classifier approves what it deems safe),
 // so yume-cli always names the mode: `--approval-mode default` asks before
@@ -9,6 +16,7 @@ func init() {
 		Name:       "qwen",
 		Title:      "Qwen Code",
 		Bin:        "qwen",
+		Profile:    "qwen",
 		BaseURLEnv: "OPENAI_BASE_URL",
 		Install:    "install it with `npm install -g @qwen-code/qwen-code`",
 		Tools:      []string{"Bash", "Read", "Write", "Edit", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "Task"},
@@ -25,7 +33,46 @@ func init() {
 		},
 		MapTool:  geminiTool,
 		Verified: [2]string{"0.24.2", "0.24.4"}, // e2e TestLiveAgents on 0.24.2, 0.24.3, 0.24.4, 2026-11-25
+		// Its TUI's chat record has each call before it runs, with its
+		// whole output after; the screen says when it asks and when the
+		// turn is over.
+		TUI: &TUI{Args: qwenTUI, NewSession: newUUID, SessionLog: qwenRecord,
+			ModeName: func(l Launch) string { return "qwen --approval-mode " + qwenTUIMode(l) }},
 	})
+}
+
+// qwenTUI: --approval-mode default asks before every shell command and
+// edit (never left to its classifier's auto mode); auto is yolo. A new
+// session takes our id, an old one is --resume'd; the prompt is the value
+// of --prompt-interactive=.
+func qwenTUI(l Launch) ([]string, error) {
+	mode := qwenTUIMode(l)
+	if mode == "" {
+		return nil, errors.New("cannot read qwen's approval modes from `qwen --help`; yume-cli does not start it without a mode that asks")
+	}
+	if l.Session != "" && !uuidShape.MatchString(l.Session) {
+		return nil, fmt.Errorf("qwen not started: %q is not a qwen session id (a UUID, like 01a20093-4bdd-77c1-a518-78676408a977)", l.Session)
+	}
+	args := []string{"--approval-mode", mode}
+	switch {
+	case l.Resume:
+		args = append(args, "--resume", l.Session)
+	case l.Session != "" && hasFlag(l.Help, "--session-id"):
+		args = append(args, "--session-id", l.Session)
+	}
+	args = appendFlag(args, "--model", l.Model)
+	if l.Prompt != "" {
+		args = append(args, "--prompt-interactive="+l.Prompt)
+	}
+	return args, nil
+}
+
+func qwenTUIMode(l Launch) string {
+	have := flagChoices(l.Help, "--approval-mode")
+	if l.Mode == permission.Auto {
+		return firstOf(have, "yolo")
+	}
+	return firstOf(have, "default")
 }
 
 // qwenACP: the approval mode is always given, whatever the settings say

@@ -8,8 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${DRIFT_N:-5}
-clis=${DRIFT_CLIS:-"claude codex copilot gemini"}
-declare -A pkg=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [copilot]=@github/copilot [gemini]=@google/gemini-cli)
+clis=${DRIFT_CLIS:-"claude codex copilot gemini opencode kilo qwen"}
+# opencode's and Kilo's releases are listed from their native package,
+# which e2e-install.sh installs (their wrappers lag or fail to install).
+plat=$(node -p '(process.platform === "win32" ? "windows" : process.platform) + "-" + process.arch')
+declare -A pkg=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [copilot]=@github/copilot [gemini]=@google/gemini-cli
+  [opencode]=opencode-$plat [kilo]=@kilocode/cli-$plat [qwen]=@qwen-code/qwen-code)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 results=$out/results.jsonl

@@ -21,7 +21,6 @@ func TestAgentFlags(t *testing.T) {
 	}{
 		{"acp without a command", append([]string{"--provider", "acp"}, stream...), 2, "--provider acp needs the program to run: yume-cli --provider acp -- CMD ARGS…"},
 		{"acp in the PTY", append(append([]string{"--provider", "acp", "--mode", "pty"}, stream...), "--", "x"), 2, "acp has no PTY mode: use --mode acp"},
-		{"opencode in the PTY", append([]string{"--provider", "opencode", "--mode", "pty"}, stream...), 2, "opencode has no PTY mode: use --mode acp"},
 		{"acp in JSON mode", append(append([]string{"--provider", "acp", "--mode", "json"}, stream...), "--", "x"), 1, "a command after -- runs in ACP mode with --provider acp"},
 		{"opencode --api-base without provider/model", append([]string{"--provider", "opencode", "--model", "m", "--api-base", "http://127.0.0.1:9/v1"}, stream...), 2,
 			"--api-base with opencode needs --model PROVIDER/MODEL"},

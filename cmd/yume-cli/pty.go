@@ -184,7 +184,7 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 		}
 		return tuiLaunch{}, fmt.Errorf("%s: %w; %s, or pass --bin PATH", p.Name, err, p.InstallHint())
 	}
-	l := providers.Launch{Prompt: o.Prompt, Model: o.Model, Mode: permission.Mode(o.PermissionMode),
+	l := providers.Launch{Prompt: o.Prompt, Model: o.Model, APIBase: o.APIBase, Mode: permission.Mode(o.PermissionMode),
 		Cwd: o.Cwd, Getenv: os.Getenv, Help: probe.Help, Started: time.Now()}
 	switch {
 	case conv.handle() != "":

@@ -1,0 +1,146 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/yume-cli/yume-cli/internal/fakemodel"
+)
+
+// tuiOutput is what each agent's TUI mode reports of the command's output:
+// Qwen's chat record has all of it; opencode and Kilo keep their record
+// in a database yume-cli does not read, and their screen shows the first
+// 10 rows of it ("…", "Click to expand").
+var tuiOutput = map[string][]string{
+	"opencode": {"wrote made.txt\n1\n2\n", "\n9"},
+	"kilo":     {"wrote made.txt\n1\n2\n", "\n9"},
+	"qwen":     {"wrote made.txt\n1\n2\n", "\n39\n40"},
+}
+
+// TestLiveAgentsTUI drives opencode, Kilo and Qwen Code in their TUIs
+// (--mode pty), offline: an approved command runs and its output is the
+// tool_result; a denied one does not run and is an error; auto mode runs
+// it without asking the GUI and reports it, saying who approved it; a new
+// file is a Write; each turn ends with its answer; Qwen's two-turn chat
+// keeps its memory.
+func TestLiveAgentsTUI(t *testing.T) {
+	yes, no := true, false
+	runs := []agentRun{
+		{"approve", "default", &yes, true},
+		{"deny", "default", &no, false},
+		{"auto", "auto", nil, true},
+	}
+	for _, agent := range agents {
+		for _, ar := range runs {
+			t.Run(agent+"/"+ar.name, func(t *testing.T) {
+				cliPath(t, agent)
+				r := newHome(t, agent).run(t, agentScript(agent), agentGUI(t, ar),
+					"--mode", "pty", "--permission-mode", ar.perm, "--prompt", "make the file")
+				checkAgentTUIRun(t, r, ar, agent)
+			})
+		}
+		t.Run(agent+"/edit", func(t *testing.T) {
+			cliPath(t, agent)
+			testAgentTUIEdit(t, newHome(t, agent), agent)
+		})
+	}
+	// Qwen's TUI takes our session id and is --resume'd with it; opencode
+	// and Kilo pick their own, which their screen does not show.
+	t.Run("qwen/conversation", func(t *testing.T) {
+		cliPath(t, "qwen")
+		testAgentConversation(t, newHome(t, "qwen"), "qwen", "--mode", "pty")
+	})
+}
+
+func checkAgentTUIRun(t *testing.T, r *run, ar agentRun, agent string) {
+	t.Helper()
+	if len(r.uses) != 1 || r.uses[0].Name != "Bash" || r.uses[0].Input["command"] != oneCommand {
+		t.Fatalf("tool_uses %+v: want one Bash with the exact command %q", r.uses, oneCommand)
+	}
+	u := r.uses[0]
+	res, ok := r.results[u.ID]
+	_, err := os.Stat(filepath.Join(r.sb.Workspace, "made.txt"))
+	if ran := err == nil; ran != ar.ran {
+		t.Errorf("the command ran = %v, want %v", ran, ar.ran)
+	}
+	f := r.final()
+	if f == nil {
+		t.Fatal("no result")
+	}
+	denials, _ := f["permission_denials"].([]any)
+	if ar.ran {
+		for _, want := range tuiOutput[agent] {
+			if !ok || res.IsError || !strings.Contains(res.Content, want) {
+				t.Errorf("tool_result %+v (reported %v): want the command's output, with %q", res, ok, want)
+			}
+		}
+		if f["is_error"] == true || len(denials) != 0 || !strings.Contains(f.str("result"), "All done.") {
+			t.Errorf("result %v: want success with the answer", f)
+		}
+	} else {
+		if !ok || !res.IsError {
+			t.Errorf("tool_result %+v (reported %v): want the denial (is_error)", res, ok)
+		}
+		if len(denials) != 1 || f["is_error"] == true && !strings.Contains(f.str("result"), "denied") {
+			t.Errorf("result %v: want the denied call in permission_denials", f)
+		}
+		if reqs := r.srv.AgentRequests(); agent != "qwen" && len(reqs) != 1 {
+			// opencode and Kilo end the turn at a rejection.
+			t.Errorf("%d model requests, want 1: the turn goes on after the rejection", len(reqs))
+		}
+	}
+	if ar.perm == "auto" {
+		if r.asked != 0 {
+			t.Errorf("the GUI was asked %d times in auto mode", r.asked)
+		}
+		// Qwen runs it in its yolo mode (approved_by from its record);
+		// opencode and Kilo ask in every mode, and yume-cli approves.
+		by, _ := u.Input["approved_by"].(string)
+		if agent == "qwen" && !strings.Contains(by, "yolo") || agent != "qwen" && !strings.Contains(string(r.raw), "auto-approved (permission mode auto)") {
+			t.Errorf("tool_use input %v: want it said who let it run", u.Input)
+		}
+	}
+	if ar.approve != nil && r.asked != 1 {
+		t.Errorf("the GUI was asked %d times, want once", r.asked)
+	}
+}
+
+// testAgentTUIEdit: the agent writes a new file; it is a Write of that
+// file, asked about, and written once approved. Qwen's record gives the
+// exact call; opencode and Kilo draw the file's name relative to the
+// workspace, and its text as diff rows, which are not taken for it.
+func testAgentTUIEdit(t *testing.T, h *home, agent string) {
+	path := filepath.Join(h.sb.Workspace, "notes.md")
+	script := fakemodel.Script{Replies: []fakemodel.Reply{
+		{Text: "Writing it.", ToolCalls: []fakemodel.ToolCall{agentWrite(agent, path, "# Notes\nhello\n")}},
+		{Text: "Written."},
+	}}
+	r := h.run(t, script, gui{answer: func(int) bool { return true }}, "--mode", "pty", "--prompt", "write the notes")
+	if len(r.uses) != 1 || r.uses[0].Name != "Write" {
+		t.Fatalf("tool_uses %+v: want one Write", r.uses)
+	}
+	in := r.uses[0].Input
+	want := map[string]any{"file_path": path, "content": "# Notes\nhello\n"}
+	if agent != "qwen" {
+		want = map[string]any{"file_path": "notes.md"}
+	}
+	for k, v := range want {
+		if in[k] != v {
+			t.Errorf("Write %s = %v, want %v", k, in[k], v)
+		}
+	}
+	if r.asked != 1 {
+		t.Errorf("the GUI was asked %d times, want once (the edit)", r.asked)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "# Notes\nhello\n" {
+		t.Errorf("the file is %q, %v", b, err)
+	}
+	if res := r.results[r.uses[0].ID]; res.IsError {
+		t.Errorf("tool_result %+v", res)
+	}
+	if f := r.final(); f == nil || f["is_error"] == true || !strings.Contains(f.str("result"), "Written.") {
+		t.Errorf("result %v: want success with the answer", f)
+	}
+}

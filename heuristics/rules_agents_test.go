@@ -1,0 +1,53 @@
+package heuristics
+
+import "testing"
+
+// Screens of opencode 1.18.34, Kilo Code CLI 7.7.9 and Qwen Code 0.24.4 as
+// yume-cli saw them at 120x40, offline against the fake model.
+
+func TestOpenCodeScreens(t *testing.T) {
+	runTUICases(t, "opencode", []tuiCase{
+		{"opencode-dialog", []tuiDet{{"shell-permission", map[string]string{
+			"command": tuiCommand40, "description": "Shell command", "prompt": "Permission required"}}}},
+		{"opencode-running", nil},
+		// The output as drawn: its first rows, then "…".
+		{"opencode-done", []tuiDet{
+			{"shell-output", map[string]string{"output": "wrote made.txt\n1\n2\n3\n4\n5\n6\n7\n8\n9\n…"}},
+			{"turn-done", map[string]string{"text": "All done."}},
+		}},
+		{"opencode-edit", []tuiDet{{"write-permission", map[string]string{"prompt": "Permission required"}}}},
+		{"opencode-wrote", []tuiDet{{"turn-done", map[string]string{"text": "Written."}}}},
+	})
+}
+
+func TestKiloScreens(t *testing.T) {
+	runTUICases(t, "kilo", []tuiCase{
+		// Its "#" row is the model's description of the call.
+		{"kilo-dialog", []tuiDet{{"shell-permission", map[string]string{
+			"command": tuiCommand40, "description": "make the file", "prompt": "Permission required"}}}},
+		{"kilo-reject", []tuiDet{{"reject-reason", map[string]string{"prompt": "Tell Kilo what to do differently"}}}},
+	})
+}
+
+func TestQwenScreens(t *testing.T) {
+	runTUICases(t, "qwen", []tuiCase{
+		{"qwen-dialog", []tuiDet{{"shell-permission", map[string]string{
+			"command": tuiCommand40, "prompt": "Allow execution of: 'printf, seq'?"}}}},
+		{"qwen-running", nil},
+		{"qwen-done", []tuiDet{
+			{"shell-output", map[string]string{"output": "36\n37\n38\n39\n40"}},
+			{"turn-done", map[string]string{"text": "All done."}},
+		}},
+		// In yolo mode the input box starts "*".
+		{"qwen-yolo-done", []tuiDet{
+			{"shell-output", map[string]string{"output": "36\n37\n38\n39\n40"}},
+			{"turn-done", map[string]string{"text": "All done."}},
+		}},
+		// After Esc: "- Shell …" over the idle box; the driver ends a
+		// denied turn there by itself.
+		{"qwen-denied", nil},
+	})
+}
+
+// tuiCommand40 is the command the agents' screens show.
+const tuiCommand40 = `printf 'alpha\nbeta\n' > made.txt && echo wrote made.txt && seq 1 40`

@@ -1,0 +1,122 @@
+package providers
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/yume-cli/yume-cli/transcript"
+)
+
+// Qwen Code keeps a chat record per session,
+// ~/.qwen/projects/<the workspace path, "/" as "-">/chats/<session id>.jsonl:
+// one line per entry, each with its sessionId. The model's message, with
+// its function calls, is written when it arrives (before a call is asked
+// about or runs); the call's "tool_result" entry once it ran, with the
+// whole output (toolCallResult.resultDisplay.output for a shell call).
+// Nothing in it marks the end of a turn. Side entries (type "system":
+// telemetry, snapshots) are skipped.
+func qwenRecord(l Launch) transcript.Source {
+	pattern := filepath.Join(l.Getenv("HOME"), ".qwen", "projects", "*", "chats", l.Session+".jsonl")
+	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, newQwenParser())
+}
+
+type qwenPart struct {
+	Text         string `json:"text"`
+	Thought      bool   `json:"thought"`
+	FunctionCall *struct {
+		ID   string         `json:"id"`
+		Name string         `json:"name"`
+		Args map[string]any `json:"args"`
+	} `json:"functionCall"`
+	FunctionResponse *struct {
+		ID       string `json:"id"`
+		Response struct {
+			Output string `json:"output"`
+			Error  string `json:"error"`
+		} `json:"response"`
+	} `json:"functionResponse"`
+}
+
+type qwenRecordLine struct {
+	SessionID  string `json:"sessionId"`
+	Type       string `json:"type"`
+	Provenance string `json:"provenance"`
+	Message    struct {
+		Parts []qwenPart `json:"parts"`
+	} `json:"message"`
+	ToolCallResult *struct {
+		CallID        string `json:"callId"`
+		Status        string `json:"status"`
+		ResultDisplay any    `json:"resultDisplay"`
+	} `json:"toolCallResult"`
+}
+
+// newQwenParser reads the chat record; the first line's sessionId names
+// the session.
+func newQwenParser() transcript.Parser {
+	named := false
+	return func(line []byte) []transcript.Event {
+		var l qwenRecordLine
+		if json.Unmarshal(line, &l) != nil {
+			return nil
+		}
+		var out []transcript.Event
+		if !named && l.SessionID != "" {
+			named = true
+			out = append(out, transcript.Event{Kind: transcript.Session, Session: l.SessionID})
+		}
+		switch l.Type {
+		case "user":
+			var text []string
+			for _, p := range l.Message.Parts {
+				text = append(text, p.Text)
+			}
+			if l.Provenance == "real_user" {
+				out = append(out, transcript.Event{Kind: transcript.Prompt, Text: strings.Join(text, "")})
+			}
+		case "assistant":
+			for _, p := range l.Message.Parts {
+				switch {
+				case p.FunctionCall != nil:
+					name, input := geminiTool(p.FunctionCall.Name, p.FunctionCall.Args)
+					out = append(out, transcript.Event{Kind: transcript.ToolCall, ID: p.FunctionCall.ID, Name: name, Input: input})
+				case p.Text != "" && !p.Thought:
+					out = append(out, transcript.Event{Kind: transcript.Text, Text: p.Text})
+				}
+			}
+		case "tool_result":
+			out = append(out, qwenResult(l)...)
+		}
+		return out
+	}
+}
+
+// qwenResult is a tool_result entry's output: a shell call's own output
+// from its display (the response wraps it in "Command: … Output: …"),
+// else the response's output or error.
+func qwenResult(l qwenRecordLine) []transcript.Event {
+	var out []transcript.Event
+	for _, p := range l.Message.Parts {
+		r := p.FunctionResponse
+		if r == nil {
+			continue
+		}
+		ev := transcript.Event{Kind: transcript.ToolResult, ID: r.ID, Output: r.Response.Output}
+		if ev.Output == "" {
+			ev.Output = r.Response.Error
+		}
+		if t := l.ToolCallResult; t != nil && t.CallID == r.ID {
+			ev.IsError = t.Status != "success"
+			if d, ok := t.ResultDisplay.(map[string]any); ok && d["type"] == "shell_result" {
+				if s, ok := d["output"].(string); ok {
+					ev.Output = s
+				}
+			}
+		} else {
+			ev.IsError = r.Response.Error != ""
+		}
+		out = append(out, ev)
+	}
+	return out
+}
