@@ -81,7 +81,14 @@ func (d *driver) pollLog() {
 		d.tr.state("reading the provider's session log failed: " + err.Error())
 	}
 	if len(evs) > 0 {
+		// The program is at work: the idle clock starts again, from the
+		// next settled look at the screen (one is due even if the screen
+		// does not change again: a denied call's result may reach the log
+		// after the program is back at rest, and the turn must still end).
 		d.at[timerIdle] = 0
+		if d.at[timerQuiet] == 0 {
+			d.at[timerQuiet] = d.now() + d.quiet
+		}
 	}
 	if d.st == stateBetween {
 		if len(evs) > 0 {
