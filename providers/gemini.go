@@ -1,7 +1,7 @@
 package providers
 
 import (
-	"errors"
+	"fmt"
 
 	"github.com/yume-cli/yume-cli/permission"
 )
@@ -39,11 +39,19 @@ func init() {
 // anything; auto is yolo. A new session takes our id (--session-id), an
 // old one is --resume'd; the prompt is the value of --prompt-interactive=.
 func geminiTUI(l Launch) ([]string, error) {
+	return approvalModeTUI("gemini", l, func(l Launch) error { return checkLaunchSession("gemini", l) })
+}
+
+// approvalModeTUI is the command line of Gemini CLI's TUI and of its
+// forks (Qwen Code), which share its flags: the approval mode always
+// given, our session id for a new session, --resume for an old one, the
+// prompt as the value of --prompt-interactive=.
+func approvalModeTUI(name string, l Launch, checkSession func(Launch) error) ([]string, error) {
 	mode := geminiMode(l)
 	if mode == "" {
-		return nil, errors.New("cannot read gemini's approval modes from `gemini --help`; yume-cli does not start it without a mode that asks")
+		return nil, fmt.Errorf("cannot read %s's approval modes from `%s --help`; yume-cli does not start it without a mode that asks", name, name)
 	}
-	if err := checkLaunchSession("gemini", l); err != nil {
+	if err := checkSession(l); err != nil {
 		return nil, err
 	}
 	args := []string{"--approval-mode", mode}

@@ -1,11 +1,6 @@
 package providers
 
-import (
-	"errors"
-	"fmt"
-
-	"github.com/yume-cli/yume-cli/permission"
-)
+import "fmt"
 
 // Qwen Code (a fork of Gemini CLI) over ACP: `qwen --acp`. Its default
 // approval mode is auto (an LLM classifier approves what it deems safe),
@@ -37,7 +32,7 @@ func init() {
 		// whole output after; the screen says when it asks and when the
 		// turn is over.
 		TUI: &TUI{Args: qwenTUI, NewSession: newUUID, SessionLog: qwenRecord,
-			ModeName: func(l Launch) string { return "qwen --approval-mode " + qwenTUIMode(l) }},
+			ModeName: func(l Launch) string { return "qwen --approval-mode " + geminiMode(l) }},
 	})
 }
 
@@ -46,33 +41,12 @@ func init() {
 // session takes our id, an old one is --resume'd; the prompt is the value
 // of --prompt-interactive=.
 func qwenTUI(l Launch) ([]string, error) {
-	mode := qwenTUIMode(l)
-	if mode == "" {
-		return nil, errors.New("cannot read qwen's approval modes from `qwen --help`; yume-cli does not start it without a mode that asks")
-	}
-	if l.Session != "" && !uuidShape.MatchString(l.Session) {
-		return nil, fmt.Errorf("qwen not started: %q is not a qwen session id (a UUID, like 01a20093-4bdd-77c1-a518-78676408a977)", l.Session)
-	}
-	args := []string{"--approval-mode", mode}
-	switch {
-	case l.Resume:
-		args = append(args, "--resume", l.Session)
-	case l.Session != "" && hasFlag(l.Help, "--session-id"):
-		args = append(args, "--session-id", l.Session)
-	}
-	args = appendFlag(args, "--model", l.Model)
-	if l.Prompt != "" {
-		args = append(args, "--prompt-interactive="+l.Prompt)
-	}
-	return args, nil
-}
-
-func qwenTUIMode(l Launch) string {
-	have := flagChoices(l.Help, "--approval-mode")
-	if l.Mode == permission.Auto {
-		return firstOf(have, "yolo")
-	}
-	return firstOf(have, "default")
+	return approvalModeTUI("qwen", l, func(l Launch) error {
+		if l.Session != "" && !uuidShape.MatchString(l.Session) {
+			return fmt.Errorf("qwen not started: %q is not a qwen session id (a UUID, like 01a20093-4bdd-77c1-a518-78676408a977)", l.Session)
+		}
+		return nil
+	})
 }
 
 // qwenACP: the approval mode is always given, whatever the settings say
