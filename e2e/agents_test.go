@@ -169,22 +169,30 @@ func agentGUI(t *testing.T, ar agentRun) gui {
 	}}
 }
 
-func checkAgentRun(t *testing.T, r *run, ar agentRun, agent string) {
+// commandRun checks what every agent run of oneCommand shares, in any
+// mode: one Bash tool_use with the exact command, the file made only if
+// it ran, and a result; it returns them for the mode's own checks.
+func commandRun(t *testing.T, r *run, ar agentRun) (u use, res result, reported bool, f event, denials []any) {
 	t.Helper()
 	if len(r.uses) != 1 || r.uses[0].Name != "Bash" || r.uses[0].Input["command"] != oneCommand {
 		t.Fatalf("tool_uses %+v: want one Bash with the exact command %q", r.uses, oneCommand)
 	}
-	u := r.uses[0]
-	res, ok := r.results[u.ID]
+	u = r.uses[0]
+	res, reported = r.results[u.ID]
 	_, err := os.Stat(filepath.Join(r.sb.Workspace, "made.txt"))
 	if ran := err == nil; ran != ar.ran {
 		t.Errorf("the command ran = %v, want %v", ran, ar.ran)
 	}
-	f := r.final()
-	if f == nil {
+	if f = r.final(); f == nil {
 		t.Fatal("no result")
 	}
-	denials, _ := f["permission_denials"].([]any)
+	denials, _ = f["permission_denials"].([]any)
+	return u, res, reported, f, denials
+}
+
+func checkAgentRun(t *testing.T, r *run, ar agentRun, agent string) {
+	t.Helper()
+	u, res, ok, f, denials := commandRun(t, r, ar)
 	switch {
 	case ar.ran:
 		if !ok || res.IsError || !strings.Contains(res.Content, "wrote made.txt") || !strings.Contains(res.Content, "\n40") {

@@ -56,20 +56,7 @@ func TestLiveAgentsTUI(t *testing.T) {
 
 func checkAgentTUIRun(t *testing.T, r *run, ar agentRun, agent string) {
 	t.Helper()
-	if len(r.uses) != 1 || r.uses[0].Name != "Bash" || r.uses[0].Input["command"] != oneCommand {
-		t.Fatalf("tool_uses %+v: want one Bash with the exact command %q", r.uses, oneCommand)
-	}
-	u := r.uses[0]
-	res, ok := r.results[u.ID]
-	_, err := os.Stat(filepath.Join(r.sb.Workspace, "made.txt"))
-	if ran := err == nil; ran != ar.ran {
-		t.Errorf("the command ran = %v, want %v", ran, ar.ran)
-	}
-	f := r.final()
-	if f == nil {
-		t.Fatal("no result")
-	}
-	denials, _ := f["permission_denials"].([]any)
+	u, res, ok, f, denials := commandRun(t, r, ar)
 	if ar.ran {
 		for _, want := range tuiOutput[agent] {
 			if !ok || res.IsError || !strings.Contains(res.Content, want) {
