@@ -22,6 +22,7 @@ func (d *driver) control(f emit.Control, ok bool) {
 		if d.st == stateBetween {
 			d.quit() // a persistent session ends with stdin
 		}
+		d.checkUnasked() // a question only the GUI could answer now has nobody
 		return
 	}
 	d.tr.control(f)

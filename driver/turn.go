@@ -49,6 +49,7 @@ type turn struct {
 	// clocks started on (bounded.go).
 	idleGen, stallGen uint64
 	dialog            dialogSeen // the dialog no rule knows on screen (dialog.go)
+	nobody            nobodySeen // a question no rule knows and nobody can answer (unasked.go)
 	log               turnLog    // what the session log said of this turn
 	lastText          string     // the turn's answer so far
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/yume-cli/yume-cli/heuristics"
 )
@@ -37,10 +38,64 @@ func (d *driver) checkUnasked() {
 	}
 }
 
+// nobodyToAnswer ends a turn whose program waits for input no rule knows
+// when no GUI can answer either (no control channel, or stdin at its end):
+// waiting would only wait for the turn timeout. The screen must show the
+// question and stay unchanged, the program still reading, for
+// nobodyConfirm: what a program printed just before its read may still
+// be in the kernel's terminal buffer, where no count of unread output
+// sees it, and the rest of the screen may be a question a rule knows.
+func (d *driver) nobodyToAnswer(question string, row int) {
+	if question == "" {
+		return // a blank screen asks nothing yet
+	}
+	gen, now := d.screen.Generation(), d.now()
+	if n := &d.t.nobody; !n.seen || n.gen != gen {
+		*n = nobodySeen{seen: true, gen: gen, since: now}
+	}
+	if wait := d.t.nobody.since + nobodyConfirm - now; wait > 0 {
+		d.at[timerQuiet] = now + wait // look again then
+		return
+	}
+	reason := fmt.Sprintf("yume-cli: the program waits for input that no rule of %s recognises (%q), and no GUI can answer: "+
+		"the control channel is closed (stdin ended). The turn ends here. Keep stdin open to answer with a user frame, "+
+		"or add a rule with --rules (yume-cli rules suggest FILE.cast proposes one).", d.cfg.Profile.Name, question)
+	if context := strings.TrimSpace(d.rowsBefore(row) + "\n" + d.screen.Line(row)); context != "" {
+		reason += " The screen:\n" + context
+	}
+	d.tr.state("a question without a rule, and nobody to answer it: " + question)
+	d.abort(reason, false)
+}
+
+// nobodySeen is the screen a question nobody can answer was first seen
+// on, and when.
+type nobodySeen struct {
+	seen  bool
+	gen   uint64
+	since time.Duration
+}
+
+// nobodyConfirm is how long that screen must stay before the turn ends.
+const nobodyConfirm = 250 * time.Millisecond
+
+// lastText is the screen's last row that shows anything: the question a
+// program left the cursor under.
+func lastText(screen string) string {
+	rows := strings.Split(strings.TrimRight(screen, "\n "), "\n")
+	return strings.TrimSpace(rows[len(rows)-1])
+}
+
 // unasked reports a question found without a rule, once per screen.
 func (d *driver) unasked(typed string) {
 	row, _, _ := d.screen.Cursor()
 	question := strings.TrimSpace(d.screen.Line(row))
+	if question == "" {
+		question = lastText(d.screen.String()) // the cursor sits under it
+	}
+	if typed == "" && !d.src.canAsk() {
+		d.nobodyToAnswer(question, row)
+		return
+	}
 	key := fmt.Sprintf("%d:%d:%s", d.screen.Retired(), row, question)
 	if d.t.noticed[key] {
 		return

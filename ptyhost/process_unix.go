@@ -119,7 +119,10 @@ func (p *Process) Started() time.Time { return p.start }
 // its terminal have exited, Read first returns all output still buffered and
 // then io.EOF (Linux reports that as EIO). After Close it returns io.EOF.
 func (p *Process) Read(b []byte) (int, error) {
-	n, err := p.master.Read(b)
+	n, err := readMaster(p.master, b)
+	if err == nil && n == 0 && len(b) > 0 {
+		err = io.EOF // read(2) of 0 bytes: the terminal is gone
+	}
 	if err != nil && (errors.Is(err, syscall.EIO) || errors.Is(err, os.ErrClosed)) {
 		err = io.EOF
 	}

@@ -119,3 +119,50 @@ open("answer", "w").write(sys.stdin.readline())
 		t.Errorf("the program read %q", b)
 	}
 }
+
+// TestQuestionWithoutARuleNobodyAnswers: a program blocked at a question
+// no rule knows, when no GUI can answer (stdin ended before, or while it
+// waits), ends its turn at once with the question in the error, instead
+// of waiting for the turn timeout; the program gets no key.
+func TestQuestionWithoutARuleNobodyAnswers(t *testing.T) {
+	bin := buildCLI(t)
+	script := `echo "Three colours are available."; printf 'Favourite colour: '; read a; echo "$a" > answered.txt`
+	for _, closeAfterNotice := range []bool{false, true} {
+		name := map[bool]string{false: "stdin ended before", true: "stdin ends while it waits"}[closeAfterNotice]
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(bin, "--cwd", dir, "--turn-timeout", "60s", "--", "sh", "-c", script)
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+			if !closeAfterNotice {
+				_ = stdin.Close()
+			}
+			start := time.Now()
+			var out strings.Builder
+			sc := bufio.NewScanner(stdout)
+			for sc.Scan() {
+				l := sc.Text()
+				out.WriteString(l + "\n")
+				if closeAfterNotice && strings.Contains(l, "waits for input that no rule") {
+					_ = stdin.Close() // the GUI goes away with the question open
+				}
+			}
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("the turn ended after %v; the turn timeout is 60s", took)
+			}
+			got := out.String()
+			for _, want := range []string{`"is_error":true`, `no GUI can answer`, `Favourite colour:`, `Three colours are available.`} {
+				if !strings.Contains(got, want) {
+					t.Errorf("output lacks %q:\n%s", want, got)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "answered.txt")); err == nil {
+				t.Errorf("the program got an answer nobody gave:\n%s", got)
+			}
+		})
+	}
+}
