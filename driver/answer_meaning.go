@@ -211,14 +211,20 @@ func quitDenials(question string, keys []byte) [][]byte {
 	return nil
 }
 
-// ownKeys reports, in a replay, keys an input rule types at the program's
-// ready input box that are not a prompt (Copilot's Ctrl-O that unfolds a
-// command's output): the program waits for the next prompt, not for
-// them, so a person may never have typed them. They are optional: taken
-// where the recording has them, no difference where it does not.
+// ownKeys reports, in a replay, keys an input rule types that are not a
+// prompt (Copilot's Ctrl-O that unfolds a command's output) where the
+// recorded program did not need them: at its ready input box (it waits
+// for the next prompt, not for them, so a person may never have typed
+// them), or in a recording that holds the provider's session log (the
+// live run took the output from the log, and whether it also unfolded the
+// screen was a matter of when its screen settled). They are optional:
+// taken where the recording has them, no difference where it does not.
 func (d *driver) ownKeys(det *heuristics.Detection) bool {
+	if d.src.recording() == nil || det.Rule.Approve.NeedsPrompt() {
+		return false
+	}
 	re := d.cfg.Profile.Ready
-	return d.src.recording() != nil && !det.Rule.Approve.NeedsPrompt() && re != nil && re.MatchString(d.screen.String())
+	return d.logFound() || re != nil && re.MatchString(d.screen.String())
 }
 
 // skippedOwn reports that optional keys just typed (eq) were not in the

@@ -109,7 +109,7 @@ func (d *driver) endCapture(det *heuristics.Detection) {
 	if c := d.finishCapture(det); c != nil {
 		text := c.text()
 		if text == "" && d.screenResults { // no result rule fired
-			text = noOutput
+			text = d.noOutputText()
 		}
 		d.emitErr(d.out.ToolResult(c.id, text, false))
 	}
@@ -168,7 +168,7 @@ func (d *driver) result(det *heuristics.Detection) {
 	}
 	text := c.text()
 	if text == "" {
-		text = noOutput
+		text = d.noOutputText()
 	}
 	d.toIdle("the output of " + c.id + " is shown")
 	d.emitErr(d.out.ToolResult(c.id, text, false))

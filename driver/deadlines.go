@@ -76,7 +76,7 @@ func (d *driver) fire(k timer) {
 	case timerQuit:
 		d.quitTimer()
 	case timerLog:
-		d.at[timerLog] = d.now() + logEvery
+		d.at[timerLog] = d.nextLogRead()
 		d.pollLog()
 	case timerIdle:
 		d.idleEnd()

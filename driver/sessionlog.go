@@ -250,6 +250,7 @@ func (d *driver) reportCall(c *logCall) {
 // askWithLog holds a question until its call is in the session log (at
 // most logWait); false when there is no log to wait for.
 func (d *driver) askWithLog(det *heuristics.Detection) bool {
+	d.readLogAsAsked(d.outcome.Questions + 1)
 	if !d.logFound() || d.cfg.LogAfterRun {
 		return false
 	}

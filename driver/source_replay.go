@@ -43,6 +43,9 @@ type Script struct {
 	// AsRecorded answers each question the way the recording did (its
 	// keys read for what they mean), instead of Answer.
 	AsRecorded bool
+	// Log is the provider's session log the recording holds (nil: none):
+	// the replay reads it as the live driver did (cfg.SessionLog).
+	Log *RecordedLog
 }
 
 // Replay drives a recording through the production driver in lock step:
@@ -50,7 +53,8 @@ type Script struct {
 // time ran, so a rule sees exactly the screens a live driver would have
 // seen after the same pauses, and the keys it types are compared with the
 // recorded keys at the same point of the session. cfg.Term and
-// cfg.Controls are ignored: the recording is the terminal and script the GUI.
+// cfg.Controls are ignored: the recording is the terminal and script the GUI;
+// cfg.SessionLog is script.Log.
 //
 // Writes that are terminal-query replies (StripQueryReplies) are not
 // compared: strip them from the recorded input too before building rec.
@@ -58,7 +62,14 @@ func Replay(ctx context.Context, cfg Config, rec Recorded, script Script) (Outco
 	quit, _ := cfg.Profile.Quit.Encode(nil)
 	src := &replaySource{replayTerm: &replayTerm{rec: rec, quit: quit}, script: script, clock: &virtualClock{}}
 	cfg.Term = src.replayTerm
-	return newDriver(cfg, src, src.clock).run(ctx)
+	if script.Log != nil {
+		cfg.SessionLog = &replayLog{log: script.Log, clock: src.clock}
+	}
+	d := newDriver(cfg, src, src.clock)
+	if script.Log != nil {
+		d.at[timerLog] = d.nextLogRead()
+	}
+	return d.run(ctx)
 }
 
 // replayTerm is a recording as the driver's terminal.

@@ -20,7 +20,9 @@ import (
 // Options is what a replay needs besides the recording.
 type Options struct {
 	Profile *heuristics.Profile
-	// Out receives the events; Run writes init and exactly one result.
+	// Out receives the events; Run writes init and exactly one result
+	// (nothing when the recording's session log markers cannot be read:
+	// Result.Err says why).
 	Out *emit.Writer
 	// Answer decides question n (from 1); nil approves every question.
 	Answer func(n int, d *heuristics.Detection) permission.Answer
@@ -61,12 +63,24 @@ func Run(ctx context.Context, cast *recordings.Cast, o Options) Result {
 		Cols: cast.Header.Width, Rows: cast.Header.Height, Trace: o.Trace,
 	}
 	var r Result
+	log, lc, err := recordedLog(cast)
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	if log != nil {
+		// The live run's use of its session log: the replay reads it alike.
+		cfg.LogAfterRun, cfg.LogEndsTurns, cfg.UnaskedBy, cfg.UnaskedAfter = lc.AfterRun, lc.EndsTurns, lc.UnaskedBy, lc.unaskedAfter()
+		if cfg.Prompt == "" {
+			cfg.Prompt = lc.Prompt
+		}
+	}
 	cfg.OnTurn = func(prompt string) { r.Prompts = append(r.Prompts, prompt) }
 	_ = emit.Guard(o.Out, func() error { // Best effort: r.Err holds the fault.
 		if err := o.Out.Init(string(permission.Default), []string{"Bash"}); err != nil {
 			return err
 		}
-		r.Outcome, r.Err = driver.Replay(ctx, cfg, rp, driver.Script{Answer: o.Answer, InterruptAt: o.InterruptAt, AsRecorded: o.AsRecorded})
+		r.Outcome, r.Err = driver.Replay(ctx, cfg, rp, driver.Script{Answer: o.Answer, InterruptAt: o.InterruptAt, AsRecorded: o.AsRecorded, Log: log})
 		return r.Err
 	})
 	r.Mismatches, r.Pending = rp.Mismatches(), rp.PendingInput()

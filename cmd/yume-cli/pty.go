@@ -84,6 +84,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		}
 		defer rec.finish(proc)
 		term = rec
+		recordLog(rec, &l, o.Prompt, o.RecordRaw)
 	}
 	trace, closeTrace, err := traceWriter(o)
 	if err != nil {

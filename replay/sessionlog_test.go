@@ -1,0 +1,150 @@
+package replay_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/recordings"
+	"github.com/yume-cli/yume-cli/replay"
+	"github.com/yume-cli/yume-cli/transcript"
+)
+
+// foldingProfile is a TUI that folds a command's output: its result rule
+// never matches what it draws ("Ran 1 command").
+const foldingProfile = `name: fold
+description: a TUI that folds output
+ready: '(?m)^READY>'
+quit: '<C-c>'
+rules:
+  - name: run
+    match: '(?m)^(?P<prompt>Run (?P<command>.+)\? \(y/n\)) *$'
+    kind: confirm
+    approve: 'y<Enter>'
+    deny: 'n<Enter>'
+  - name: output
+    match: '(?m)^OUT: (?P<output>.+)$'
+    kind: result
+  - name: done
+    match: '(?m)^ANSWER: (?P<text>.+)\n+READY>'
+    kind: done
+`
+
+// foldedTurn is a recording made by yume-cli (start --record) of a turn
+// whose program asks to run ls -la, is approved, and shows only "Ran 1
+// command"; with log, it also holds what the driver read from the
+// program's session log.
+func foldedTurn(log bool) *recordings.Cast {
+	c := &recordings.Cast{Header: recordings.Header{Version: 2, Width: 80, Height: 24, Command: "fold 'list the files'"}}
+	at := 100 * time.Millisecond
+	add := func(code byte, data string) {
+		c.Events = append(c.Events, recordings.Event{Time: at, Code: code, Data: data})
+		at += 50 * time.Millisecond
+	}
+	mark := func(label string) {
+		if log {
+			add(recordings.CodeMarker, label)
+		}
+	}
+	mark(replay.LogStartMarker(replay.LogConfig{EndsTurns: true, Prompt: "list the files"}))
+	add(recordings.CodeOutput, "thinking…\r\n")
+	mark(replay.LogFoundMarker())
+	mark(replay.LogEventMarker(transcript.Event{Kind: transcript.ToolCall, ID: "c1", Name: "Bash",
+		Input: map[string]any{"command": "ls -la", "description": "List the files"}}, nil))
+	add(recordings.CodeOutput, "Run ls -la? (y/n) ")
+	at += time.Second
+	add(recordings.CodeInput, "y\r")
+	add(recordings.CodeOutput, "y\r\nRan 1 command\r\n")
+	mark(replay.LogEventMarker(transcript.Event{Kind: transcript.ToolResult, ID: "c1", Output: "file1\nfile2"}, nil))
+	add(recordings.CodeOutput, "ANSWER: two files\r\n\r\nREADY> ")
+	mark(replay.LogEventMarker(transcript.Event{Kind: transcript.TurnEnd}, nil))
+	at += 300 * time.Millisecond
+	add(recordings.CodeInput, "\x03")
+	add(recordings.CodeOutput, "\r\nbye\r\n")
+	add(recordings.CodeExit, "0")
+	return c
+}
+
+// TestReplayReadsTheRecordedSessionLog: a recording that holds the
+// program's session log replays with the call's input and output from it,
+// as the live run reported them, though the screen never showed the
+// output; without it, the tool_result says the recording cannot tell.
+func TestReplayReadsTheRecordedSessionLog(t *testing.T) {
+	prof, err := heuristics.ParseProfile("fold.yaml", []byte(foldingProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		log                bool
+		wantInput, wantOut string
+	}{
+		{true, `{"command":"ls -la","description":"List the files"}`, "file1\nfile2"},
+		{false, `{"command":"ls -la"}`, "(the program showed no output for this command, and the recording holds no record of it: a live run reads it from the program's session log)"},
+	} {
+		var out bytes.Buffer
+		var trace bytes.Buffer
+		r := replay.Run(context.Background(), foldedTurn(tc.log), replay.Options{Profile: prof, Out: emit.NewWriter(&out, emit.Config{}), AsRecorded: true, Trace: &trace})
+		if r.Err != nil || len(r.Mismatches) > 0 || r.Pending != "" {
+			t.Fatalf("log %v: err %v, mismatches %v, pending %q\n%s\n%s", tc.log, r.Err, r.Mismatches, r.Pending, out.String(), trace.String())
+		}
+		var inputs, results []string
+		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			var ev struct {
+				Message struct {
+					Content []struct {
+						Type    string          `json:"type"`
+						Input   json.RawMessage `json:"input"`
+						Content string          `json:"content"`
+					} `json:"content"`
+				} `json:"message"`
+			}
+			if err := json.Unmarshal([]byte(line), &ev); err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+			for _, b := range ev.Message.Content {
+				switch b.Type {
+				case "tool_use":
+					inputs = append(inputs, string(b.Input))
+				case "tool_result":
+					results = append(results, b.Content)
+				}
+			}
+		}
+		if len(inputs) != 1 || inputs[0] != tc.wantInput {
+			t.Errorf("log %v: tool_use inputs %q, want [%s]", tc.log, inputs, tc.wantInput)
+		}
+		if len(results) != 1 || results[0] != tc.wantOut {
+			t.Errorf("log %v: tool_results %q, want [%q]", tc.log, results, tc.wantOut)
+		}
+	}
+}
+
+// TestLogMarkerRedacts: the text of a logged event passes through the
+// recording's redaction, in the input too, and a marker that is not one
+// the replay knows is an error, not a silent replay without the log.
+func TestLogMarkerRedacts(t *testing.T) {
+	hide := func(s string) string { return strings.ReplaceAll(s, "hunter2", "[redacted]") }
+	m := replay.LogEventMarker(transcript.Event{Kind: transcript.ToolCall, ID: "c1", Name: "Bash",
+		Input: map[string]any{"command": "login -p hunter2", "env": []any{"PW=hunter2"}}}, hide)
+	if strings.Contains(m, "hunter2") || strings.Count(m, "[redacted]") != 2 {
+		t.Errorf("marker %q: want both secrets redacted", m)
+	}
+	bad := &recordings.Cast{Header: recordings.Header{Version: 2, Width: 80, Height: 24}, Events: []recordings.Event{
+		{Time: time.Millisecond, Code: recordings.CodeMarker, Data: "session log: event {\"kind\":\"nonsense\"}"},
+		{Time: 2 * time.Millisecond, Code: recordings.CodeExit, Data: "0"},
+	}}
+	prof, err := heuristics.ParseProfile("fold.yaml", []byte(foldingProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if r := replay.Run(context.Background(), bad, replay.Options{Profile: prof, Out: emit.NewWriter(&out, emit.Config{})}); r.Err == nil ||
+		!strings.Contains(r.Err.Error(), "nonsense") {
+		t.Errorf("a marker of an unknown kind: err %v, want it named", r.Err)
+	}
+}
