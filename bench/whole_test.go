@@ -26,6 +26,10 @@ import (
 //
 //   - ratio: the median over ops of raw time / yume-cli time (goal ≥ 0.95);
 //   - base-ratio: the same for YUME_BENCH_BASE, when set;
+//   - cpu-ratio: the median over ops of raw CPU / yume-cli CPU, each with
+//     the program's own (user+system, as wait4 counts it): less noisy than
+//     wall time on a shared machine, and what yume-cli takes from the
+//     program and the kernel on a small one;
 //   - rss-MiB: yume-cli's peak resident memory, the most of any op (≤ 12);
 //   - p50-ms: question printed → tool_use line read from yume-cli's stdout,
 //     the median (≤ 5).
@@ -58,7 +62,7 @@ func BenchmarkWholeProcess(b *testing.B) {
 			run  func(stamp string) run
 		}{"base", func(stamp string) run { return timeYume(b, base, floodArgs, stamp) }})
 	}
-	var ratios, baseRatios, latencies, baseLat []float64
+	var ratios, baseRatios, cpuRatios, baseCPU, latencies, baseLat []float64
 	var rss int64
 	times := map[string][]float64{}
 	for i := 0; b.Loop(); i++ {
@@ -69,14 +73,17 @@ func BenchmarkWholeProcess(b *testing.B) {
 			times[r.name] = append(times[r.name], got[r.name].wall.Seconds())
 		}
 		ratios = append(ratios, got["raw"].wall.Seconds()/got["yume"].wall.Seconds())
+		cpuRatios = append(cpuRatios, got["raw"].cpu.Seconds()/got["yume"].cpu.Seconds())
 		latencies = append(latencies, got["yume"].latency.Seconds()*1000)
 		rss = max(rss, got["yume"].rssKiB)
 		if base != "" {
 			baseRatios = append(baseRatios, got["raw"].wall.Seconds()/got["base"].wall.Seconds())
 			baseLat = append(baseLat, got["base"].latency.Seconds()*1000)
+			baseCPU = append(baseCPU, got["raw"].cpu.Seconds()/got["base"].cpu.Seconds())
 		}
 	}
 	b.ReportMetric(median(ratios), "ratio")
+	b.ReportMetric(median(cpuRatios), "cpu-ratio")
 	b.ReportMetric(float64(rss)/1024, "rss-MiB")
 	b.ReportMetric(median(latencies), "p50-ms")
 	for name, t := range times {
@@ -85,6 +92,7 @@ func BenchmarkWholeProcess(b *testing.B) {
 	if base != "" {
 		b.ReportMetric(median(baseRatios), "base-ratio")
 		b.ReportMetric(median(baseLat), "base-p50-ms")
+		b.ReportMetric(median(baseCPU), "base-cpu-ratio")
 	}
 	b.Logf("ratios %v", rounded(ratios))
 	if base != "" {
@@ -95,6 +103,7 @@ func BenchmarkWholeProcess(b *testing.B) {
 // run is one timed process.
 type run struct {
 	wall    time.Duration
+	cpu     time.Duration // user + system, the program's included
 	rssKiB  int64
 	latency time.Duration // question printed → tool_use read (yume-cli only)
 }
@@ -105,7 +114,7 @@ func timeRaw(b *testing.B, raw string, flood []string) run {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("rawdrain: %v\n%s", err, out)
 	}
-	return run{wall: time.Since(start), rssKiB: maxRSS(cmd)}
+	return run{wall: time.Since(start), cpu: cpuTime(cmd), rssKiB: maxRSS(cmd)}
 }
 
 // timeYume runs yume-cli on flood in auto mode and notes when its
@@ -137,7 +146,7 @@ func timeYume(b *testing.B, yume string, flood []string, stamp string) run {
 	if err := cmd.Wait(); err != nil {
 		b.Fatalf("%s: %v\n%s", yume, err, stderr.String())
 	}
-	r := run{wall: time.Since(start), rssKiB: maxRSS(cmd)}
+	r := run{wall: time.Since(start), cpu: cpuTime(cmd), rssKiB: maxRSS(cmd)}
 	s, err := os.ReadFile(stamp)
 	if err != nil || toolUse.IsZero() {
 		b.Fatalf("%s: no question stamp (%v) or no tool_use", yume, err)
@@ -145,6 +154,12 @@ func timeYume(b *testing.B, yume string, flood []string, stamp string) run {
 	ns, _ := strconv.ParseInt(strings.TrimSpace(string(s)), 10, 64)
 	r.latency = toolUse.Sub(time.Unix(0, ns))
 	return r
+}
+
+// cpuTime is the user and system time of the finished cmd and of the
+// children it waited for.
+func cpuTime(cmd *exec.Cmd) time.Duration {
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 // maxRSS is the peak resident memory of the finished cmd, in KiB.
