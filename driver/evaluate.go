@@ -48,6 +48,7 @@ func (d *driver) evaluate(settled bool) {
 		}
 		return
 	}
+	d.takeViewKeys()
 	if d.recordedPrompt() || d.t.answeringUntil > d.now() {
 		return // a replay: the screens of a person's prompt or answer in progress
 	}

@@ -60,12 +60,13 @@ type Script struct {
 // compared: strip them from the recorded input too before building rec.
 func Replay(ctx context.Context, cfg Config, rec Recorded, script Script) (Outcome, error) {
 	quit, _ := cfg.Profile.Quit.Encode(nil)
-	src := &replaySource{replayTerm: &replayTerm{rec: rec, quit: quit}, script: script, clock: &virtualClock{}}
+	src := &replaySource{replayTerm: &replayTerm{rec: rec, quit: quit, view: viewKeys(cfg.Profile)}, script: script, clock: &virtualClock{}}
 	cfg.Term = src.replayTerm
 	if script.Log != nil {
 		cfg.SessionLog = &replayLog{log: script.Log, clock: src.clock}
 	}
 	d := newDriver(cfg, src, src.clock)
+	src.beforeRead = d.takeViewKeys
 	if script.Log != nil {
 		d.at[timerLog] = d.nextLogRead()
 	}
@@ -75,7 +76,8 @@ func Replay(ctx context.Context, cfg Config, rec Recorded, script Script) (Outco
 // replayTerm is a recording as the driver's terminal.
 type replayTerm struct {
 	rec  Recorded
-	quit []byte // the profile's quit keys: a person's leaving, not a turn's input
+	quit []byte   // the profile's quit keys: a person's leaving, not a turn's input
+	view []string // the profile's keys that only change the view (viewKeys)
 	// skipped: the last optional answer was not in the recording (the
 	// person never typed the driver's own keys), so nothing waits for it.
 	skipped bool
@@ -110,6 +112,9 @@ func (t *replayTerm) WriteAnswer(p []byte, also [][]byte, anyLine, optional bool
 	w, ok := t.rec.(answerWriter)
 	if !ok {
 		return t.Write(p)
+	}
+	if leadingViewKey(t.view, string(p)) == "" {
+		t.skipView() // the person looked before answering
 	}
 	before := len(t.rec.PendingInput())
 	if _, err := w.WriteAnswer(p, also, anyLine, optional); err != nil {
@@ -169,7 +174,8 @@ func (d *driver) recordedAnswer(p *pending) permission.Answer {
 	if p == nil || rec == nil {
 		return permission.Answer{Allow: true}
 	}
-	next := []byte(rec.PendingInput())
+	in := rec.PendingInput()
+	next := []byte(in[len(viewPrefix(rec.view, in)):]) // the person may look first
 	r := p.det.Rule
 	if b, err := r.Revise.Encode(d.screen); err == nil && len(b) > 0 && keysPrefix(next, b) {
 		return permission.Answer{Revise: true}
@@ -212,6 +218,14 @@ type replaySource struct {
 	clock       *virtualClock
 	held        *event // the next recorded chunk, not delivered yet
 	interrupted bool
+	// heldDone is a done rule's detection held back until heldUntil, the
+	// recorded time of the person's next keys of the turn (turnGoesOn).
+	heldDone  *heuristics.Detection
+	heldUntil time.Duration
+	// beforeRead plays the person's own keys due by now (takeViewKeys)
+	// before the next chunk is read: reading it reports the input
+	// recorded before the chunk just delivered that nothing typed.
+	beforeRead func()
 }
 
 func (s *replaySource) next(ctx context.Context, deadline time.Duration, waiting *pending) event {
@@ -223,6 +237,9 @@ func (s *replaySource) next(ctx context.Context, deadline time.Duration, waiting
 		return event{kind: evAnswer, at: s.clock.now(), answer: a, asRecorded: s.script.AsRecorded}
 	}
 	if s.held == nil {
+		if s.beforeRead != nil {
+			s.beforeRead()
+		}
 		data, at, err := s.ReadChunk()
 		s.held = &event{kind: evOutput, at: at, data: data, err: err}
 	}

@@ -36,6 +36,9 @@ func (d *driver) done(det *heuristics.Detection) {
 		d.tr.state("done rule " + det.Rule.Name + " fired before this turn's prompt was submitted: not its end")
 		return
 	}
+	if d.turnGoesOn(det) {
+		return // done again once the person's keys played
+	}
 	if d.st == stateCapturing && d.awaitsKeys("input") {
 		d.engine.Forget(det) // done again once the program took the keys that show the output
 		return

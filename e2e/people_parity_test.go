@@ -186,7 +186,9 @@ func keep(t *testing.T, cast, trace string) {
 // noRecord marks the ones whose program never drew the command's output
 // (Claude Code folds it into "Ran 1 shell command", Copilot until Ctrl-O)
 // in a recording that holds no session log: their replayed tool_result
-// must say so, where a live run reads the output from that log.
+// must say so, where a live run reads the output from that log. In
+// claude-unfold and copilot-unfold the person pressed Ctrl-O, which draws
+// it: the replay reads it there.
 var peopleTUIs = []struct {
 	cast, provider string
 	approve        bool
@@ -194,6 +196,7 @@ var peopleTUIs = []struct {
 }{
 	{"claude-approve", "claude", true, true},
 	{"claude-deny", "claude", false, false},
+	{"claude-unfold", "claude", true, false},
 	{"codex-approve", "codex", true, false},
 	{"codex-slow-enter", "codex", true, false},
 	{"copilot-approve", "copilot", true, true},

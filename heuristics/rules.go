@@ -187,6 +187,10 @@ type Profile struct {
 	// that changed nothing on screen for a while is typed again (nil:
 	// never: an extra key may answer the next question).
 	DropsKeys *bool
+	// ViewKeys only change what the program shows (Claude Code's and
+	// Copilot CLI's Ctrl-O unfolds a command's output): in a replay of a
+	// person's session they are the person's own, never an answer.
+	ViewKeys []Keys
 	// Rules are tried in order; the first that fires wins.
 	Rules []*Rule
 	// Source names where the profile came from, e.g. "profiles/generic.yaml".
@@ -286,6 +290,9 @@ func (p *Profile) Merge(over *Profile) *Profile {
 	}
 	if over.DropsKeys != nil {
 		out.DropsKeys = over.DropsKeys
+	}
+	if over.ViewKeys != nil {
+		out.ViewKeys = over.ViewKeys
 	}
 	if over.Source != "" {
 		out.Source = p.Source + " + " + over.Source

@@ -74,14 +74,7 @@ func parseRule(ps *problems, n *yaml.Node, source string) *Rule {
 		case "revise":
 			r.Revise = parseKeysAt(ps, v, key)
 		case "approve_also", "deny_also":
-			var list []Keys
-			if v.Kind != yaml.SequenceNode {
-				ps.add(v.Line, v.Column, max(1, len(v.Value)), "%s must be a list of keys, e.g. ['Y<Enter>', '<Enter>']", key)
-			} else {
-				for _, c := range v.Content {
-					list = append(list, parseKeysAt(ps, c, key))
-				}
-			}
+			list := keysList(ps, v, key)
 			if key == "approve_also" {
 				r.ApproveAlso = list
 			} else {
@@ -190,4 +183,17 @@ func kindList() string {
 		s[i] = string(k)
 	}
 	return strings.Join(s, ", ")
+}
+
+// keysList reads a YAML list of keys (approve_also, view_keys).
+func keysList(ps *problems, v *yaml.Node, key string) []Keys {
+	if v.Kind != yaml.SequenceNode {
+		ps.add(v.Line, v.Column, max(1, len(v.Value)), "%s must be a list of keys, e.g. ['Y<Enter>', '<Enter>']", key)
+		return nil
+	}
+	list := make([]Keys, 0, len(v.Content))
+	for _, c := range v.Content {
+		list = append(list, parseKeysAt(ps, c, key))
+	}
+	return list
 }

@@ -48,6 +48,7 @@ var people = []struct {
 	// person types the prompt into the input box, then answers.
 	{cast: "claude-approve", provider: "claude", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here"},
 	{cast: "claude-deny", provider: "claude", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here"},
+	{cast: "claude-unfold", provider: "claude", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", output: "notes.txt\nplan.md\nseen.txt"},
 	{cast: "codex-approve", provider: "codex", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", output: "notes.txt\nplan.md\nseen.txt"},
 	{cast: "codex-slow-enter", provider: "codex", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", output: "notes.txt\nplan.md\nseen.txt"},
 	{cast: "copilot-approve", provider: "copilot", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here"},
@@ -193,6 +194,7 @@ func TestPeopleOtherAnswer(t *testing.T) {
 	}{
 		{"claude-approve", "claude", true},
 		{"claude-deny", "claude", false},
+		{"claude-unfold", "claude", true},
 		{"codex-slow-enter", "codex", true},
 		{"copilot-approve", "copilot", true},
 		{"gemini-approve", "gemini", true},

@@ -84,6 +84,12 @@ tui claude-approve claude 21 --step '\? for shortcuts' "$prompt<Enter>" \
 tui claude-deny claude 22 --step '\? for shortcuts' "$prompt<Enter>" \
 	--step 'proceed\?' '<Down><Down><Down><Enter>' --step '(?i)what\s*should\s*claude\s*do' '<C-c>' --step 'again' '<C-c>' -- claude --permission-mode manual
 
+# claude-unfold: the person approves, then presses Ctrl-O (Claude's
+# transcript view) once the answer is shown: the command's output, folded
+# into "Ran 1 shell command" on the main view, is drawn there.
+tui claude-unfold claude 28 --step '\? for shortcuts' "$prompt<Enter>" \
+	--step 'proceed\?' '<Enter>' --step 'this\s*folder\.' '<C-o>' --step 'seen\.txt' '<C-o>' --step 'manual\s*mode\s*on' '<C-c>' --step 'again' '<C-c>' -- claude --permission-mode manual
+
 # Codex: its "Meet GPT-… / 2. Use existing model" nudge (the person keeps
 # the model), the composer, its approval dialog, the answer, Ctrl-C (once: it
 # leaves at the first); in codex-slow-enter the person thinks 14 s before pressing Enter.
