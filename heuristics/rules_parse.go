@@ -195,13 +195,19 @@ func scalar(ps *problems, n *yaml.Node, key string) string {
 
 // stringList reads a sequence of scalars.
 func stringList(ps *problems, n *yaml.Node, key string) []string {
+	return listOf(ps, n, key, "strings, e.g. [gh, copilot, suggest, '{prompt}']", scalar)
+}
+
+// listOf reads a sequence, each item with item; what names the items in
+// the error for anything else ("keys, e.g. …").
+func listOf[T any](ps *problems, n *yaml.Node, key, what string, item func(*problems, *yaml.Node, string) T) []T {
 	if n.Kind != yaml.SequenceNode {
-		ps.add(n.Line, n.Column, max(1, len(n.Value)), "%s must be a list of strings, e.g. [gh, copilot, suggest, '{prompt}']", key)
+		ps.add(n.Line, n.Column, max(1, len(n.Value)), "%s must be a list of %s", key, what)
 		return nil
 	}
-	out := make([]string, 0, len(n.Content))
+	out := make([]T, 0, len(n.Content))
 	for _, c := range n.Content {
-		out = append(out, scalar(ps, c, key))
+		out = append(out, item(ps, c, key))
 	}
 	return out
 }

@@ -187,13 +187,5 @@ func kindList() string {
 
 // keysList reads a YAML list of keys (approve_also, view_keys).
 func keysList(ps *problems, v *yaml.Node, key string) []Keys {
-	if v.Kind != yaml.SequenceNode {
-		ps.add(v.Line, v.Column, max(1, len(v.Value)), "%s must be a list of keys, e.g. ['Y<Enter>', '<Enter>']", key)
-		return nil
-	}
-	list := make([]Keys, 0, len(v.Content))
-	for _, c := range v.Content {
-		list = append(list, parseKeysAt(ps, c, key))
-	}
-	return list
+	return listOf(ps, v, key, "keys, e.g. ['Y<Enter>', '<Enter>']", parseKeysAt)
 }
