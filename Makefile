@@ -22,7 +22,9 @@ test:
 # drain of the same program, in alternating pairs (bench/): the ratio, peak
 # RSS and question -> tool_use. BENCH_BASE=path/to/yume-cli adds another
 # build (say, the previous commit's) to the same pairs.
-BENCH_PAIRS ?= 8
+# 16 pairs: on a shared machine single pairs range ±30%, and the median of
+# 8 moved by ±0.05 from run to run.
+BENCH_PAIRS ?= 16
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 	YUME_BENCH_WHOLE=1 YUME_BENCH_BASE="$(BENCH_BASE)" $(GO) test -run '^$$' -bench WholeProcess -benchtime $(BENCH_PAIRS)x -timeout 30m ./bench
