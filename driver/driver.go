@@ -41,6 +41,10 @@ type Config struct {
 	Dangers *permission.Dangers
 	// Prompt is the user's prompt, typed where a rule's keys say <Prompt>.
 	Prompt string
+	// TypePrompt: the program was started without the prompt (opencode's
+	// TUI ignores --prompt when it resumes a session), so it is typed at
+	// the profile's ready input box, as a persistent turn's is.
+	TypePrompt bool
 	// CommandLine is the program's own command, shown as the tool_use
 	// command when a question names none (rm -i, git add -p).
 	CommandLine string

@@ -94,6 +94,9 @@ func newDriver(cfg Config, src source, clk clock) *driver {
 		// input rule types it: the turn runs from the start.
 		d.t = newTurn(cfg.Prompt)
 		d.t.begun = true
+		if cfg.TypePrompt && cfg.Prompt != "" && cfg.Profile.Ready != nil {
+			d.t.queued, d.t.begun = cfg.Prompt, false // typed at the ready input box
+		}
 		d.at[timerTurn] = d.cfg.TurnTimeout
 	}
 	if cfg.SessionLog != nil {

@@ -259,7 +259,11 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 		return false
 	}
 	d.tr.state("the question is not in the provider's session log yet: waiting for it")
-	d.t.log.waiting, d.t.log.waitEnd = det, d.now()+logWait
+	wait := logWait
+	if s, ok := d.cfg.SessionLog.(interface{ QuestionWait() time.Duration }); ok {
+		wait = s.QuestionWait() // a log that is slow to read (opencode's, through its CLI)
+	}
+	d.t.log.waiting, d.t.log.waitEnd = det, d.now()+wait
 	d.at[timerLog] = d.now() + logWait/6
 	return true
 }

@@ -116,6 +116,11 @@ func TestArgvTextIsNeverAnOption(t *testing.T) {
 							l.Prompt = prompt
 							argv, err := p.TUI.Args(l)
 							how := promptAt(argv, prompt)
+							// A prompt yume-cli types (PromptTyped) is not on the command line at all.
+							typed := p.TUI.PromptTyped != nil && p.TUI.PromptTyped(l)
+							if typed && how == "" && !slices.Contains(argv, prompt) {
+								how = "typed at the input box"
+							}
 							if err != nil || how == "" || len(argv) != len(base) || !slices.Equal(optionsOf(argv), optionsOf(plain)) {
 								t.Errorf("%s %s resume=%v prompt %q model %q: argv %q, %v (prompt %q; options %q, want %q)",
 									p.Name, mode, resume, prompt, model, argv, err, how, optionsOf(argv), optionsOf(plain))

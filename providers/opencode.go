@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 // opencode and Kilo Code CLI (a fork of opencode) over ACP (`opencode acp`,
@@ -67,19 +69,25 @@ func openCodeFamily(s openCodeSpec) *Provider {
 			return nil
 		},
 		Verified: s.verified,
-		// Its TUI keeps its record in a database yume-cli does not read:
-		// the call, its output and the turn's end come from the screen. A
-		// call it ran unasked would go unreported, so the TUI always asks,
-		// in auto mode too, and yume-cli's auto mode approves (and reports)
-		// each question itself. (Wider than 120 columns it adds a sidebar
-		// beside the chat, so the terminal keeps yume-cli's default width.)
-		TUI: &TUI{Args: openCodeTUI(s.name), Env: openCodeTUIEnv(s.env)},
+		// Its TUI keeps its record in a database, read through its own
+		// CLI (opencode_record.go): the record gives each call exactly,
+		// its whole output, the calls run without asking (auto mode is
+		// its own allow-all), the turn's end and the session id to
+		// continue; the screen says when it asks. (Wider than 120 columns
+		// it adds a sidebar beside the chat, so the terminal keeps
+		// yume-cli's default width.)
+		TUI: &TUI{Args: openCodeTUI(s.name), Env: openCodeTUIEnv(s.env), SessionLog: openCodeRecord(s.name),
+			LogEndsTurns: true, PromptTyped: openCodeTyped, ModeName: func(l Launch) string {
+				return s.env + "_PERMISSION " + openCodePermission(l.Mode == permission.Auto)
+			}},
 	}
 }
 
 // openCodeTUI is the TUI's command line: the session to continue (an
 // id the program picked, "ses_…"), the model, the prompt as the value of
-// --prompt (submitted at start).
+// --prompt (submitted at start). With --session the TUI ignores --prompt
+// (1.18.34, Kilo 7.7.9): the prompt is typed into its input box
+// (openCodeTyped).
 func openCodeTUI(name string) func(Launch) ([]string, error) {
 	return func(l Launch) ([]string, error) {
 		var args []string
@@ -90,22 +98,26 @@ func openCodeTUI(name string) func(Launch) ([]string, error) {
 			args = append(args, "--session", l.Session)
 		}
 		args = appendFlag(args, "--model", l.Model)
-		if l.Prompt != "" {
+		if l.Prompt != "" && !l.Resume {
 			args = append(args, "--prompt="+l.Prompt)
 		}
 		return args, nil
 	}
 }
 
+// openCodeTyped: a resumed session's prompt is typed, not given.
+func openCodeTyped(l Launch) bool { return l.Resume }
+
 // openCodeSession is the shape of a session id the TUI is given: a word
 // (no path, no pattern, no option).
 var openCodeSession = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
 
 // openCodeTUIEnv makes the TUI ask before every shell command and edit,
-// whatever the mode, and sets the model and endpoint as the ACP mode does.
+// or (auto mode) run them all, and sets the model and endpoint as the ACP
+// mode does.
 func openCodeTUIEnv(prefix string) func(Launch) []string {
 	return func(l Launch) []string {
-		env := []string{prefix + "_PERMISSION=" + openCodePermission(false)}
+		env := []string{prefix + "_PERMISSION=" + openCodePermission(l.Mode == permission.Auto)}
 		if cfg := openCodeConfig(l.Model, l.APIBase); cfg != "" {
 			env = append(env, prefix+"_CONFIG_CONTENT="+cfg)
 		}

@@ -98,6 +98,10 @@ type TUI struct {
 	// Env is environment the program gets on top of yume-cli's (nil:
 	// none): a variable that would let it run tools unasked, turned off.
 	Env func(l Launch) []string
+	// PromptTyped says the command line of l does not carry the prompt
+	// (nil: it always does): yume-cli types it at the profile's ready
+	// input box.
+	PromptTyped func(l Launch) bool
 	// Cols is the terminal width the program gets unless --cols says
 	// otherwise (0: yume-cli's default): wide enough that its question
 	// boxes never wrap a command, where the record cannot say it exactly.
@@ -125,6 +129,9 @@ type Launch struct {
 	// Started is when the program was started: a record it creates is
 	// newer.
 	Started time.Time
+	// Bin is the program started (its name or path; "" outside the PTY
+	// path), for a record read through the program itself.
+	Bin string
 }
 
 // Mode is one machine-readable mode of a provider.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -76,6 +77,9 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		return "", fmt.Errorf("starting %s: %w", argv[0], err)
 	}
 	defer proc.Close()
+	if c, ok := l.sessionLog.(io.Closer); ok {
+		defer c.Close() // a log read through a subprocess (opencode's) stops it
+	}
 	var term ptyhost.Terminal = proc
 	if o.RecordFile != "" {
 		rec, err := startRecording(o, argv, proc)
@@ -109,6 +113,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		Controls:       controls,
 		Mode:           permission.Mode(o.PermissionMode),
 		Prompt:         o.Prompt,
+		TypePrompt:     l.typePrompt,
 		CommandLine:    shellquote.Join(argv...),
 		Cwd:            o.Cwd, // absolute: runStart made it so
 		Cols:           o.Cols,
@@ -163,6 +168,7 @@ type tuiLaunch struct {
 	logEndsTurns bool     // the session log marks each turn's end
 	env          []string // on top of yume-cli's environment
 	session      string   // the provider's session id
+	typePrompt   bool     // the command line does not carry the prompt
 }
 
 // launchTUI builds the command line: "-- CMD ARGS…" as given; else the
@@ -186,7 +192,7 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 		return tuiLaunch{}, fmt.Errorf("%s: %w; %s, or pass --bin PATH", p.Name, err, p.InstallHint())
 	}
 	l := providers.Launch{Prompt: o.Prompt, Model: o.Model, APIBase: o.APIBase, Mode: permission.Mode(o.PermissionMode),
-		Cwd: o.Cwd, Getenv: os.Getenv, Help: probe.Help, Started: time.Now()}
+		Cwd: o.Cwd, Getenv: os.Getenv, Help: probe.Help, Started: time.Now(), Bin: bin}
 	switch {
 	case conv.handle() != "":
 		l.Session, l.Resume = conv.handle(), true
@@ -213,6 +219,7 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	if p.TUI.Env != nil {
 		t.env = p.TUI.Env(l)
 	}
+	t.typePrompt = p.TUI.PromptTyped != nil && p.TUI.PromptTyped(l)
 	if p.TUI.ModeName != nil {
 		t.unaskedBy = p.TUI.ModeName(l)
 		if l.Mode != permission.Auto {

@@ -1,0 +1,193 @@
+package providers
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/yume-cli/yume-cli/transcript"
+)
+
+// opencode and Kilo keep their sessions in a SQLite database; `NAME export
+// SESSION` prints one session as JSON: {info, messages:[{info, parts}]},
+// each message's info with its role, times (ms) and, for an assistant
+// step, finish ("tool-calls" while the turn goes on, "stop" at its end);
+// its parts the text, and each tool call with its state: status
+// (pending, running: input known, asked about or running; completed:
+// output; error: the error, such as a rejection), input and output.
+// The whole session is printed every time: openCodeSeen remembers what
+// was reported.
+
+// openCodeExport is the part of an export yume-cli reads.
+type openCodeExport struct {
+	Info struct {
+		ID        string `json:"id"`
+		Directory string `json:"directory"`
+		Time      struct {
+			Created int64 `json:"created"`
+			Updated int64 `json:"updated"`
+		} `json:"time"`
+	} `json:"info"`
+	Messages []struct {
+		Info struct {
+			ID     string `json:"id"`
+			Role   string `json:"role"`
+			Finish string `json:"finish"`
+			Time   struct {
+				Created   int64 `json:"created"`
+				Completed int64 `json:"completed"`
+			} `json:"time"`
+		} `json:"info"`
+		Parts []openCodePart `json:"parts"`
+	} `json:"messages"`
+}
+
+type openCodePart struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	Text      string `json:"text"`
+	Synthetic bool   `json:"synthetic"`
+	Ignored   bool   `json:"ignored"`
+	Time      *struct {
+		End int64 `json:"end"`
+	} `json:"time"`
+	Tool   string `json:"tool"`
+	CallID string `json:"callID"`
+	State  *struct {
+		Status string         `json:"status"`
+		Input  map[string]any `json:"input"`
+		Output string         `json:"output"`
+		Error  string         `json:"error"`
+	} `json:"state"`
+}
+
+// openCodeSeen is what has been reported of a session, across exports.
+type openCodeSeen struct {
+	// since: messages created before it (ms) are an earlier run's, not
+	// reported (a resumed session holds its earlier turns).
+	since    int64
+	reported map[string]bool // "prompt:", "text:", "call:", "result:", "end:" + id
+}
+
+// parseOpenCodeExport decodes an export (anything before its opening
+// brace, such as a notice, is skipped).
+func parseOpenCodeExport(b []byte) (*openCodeExport, error) {
+	i := bytes.IndexByte(b, '{')
+	if i < 0 {
+		return nil, errors.New("no JSON in the export")
+	}
+	var x openCodeExport
+	if err := json.Unmarshal(b[i:], &x); err != nil {
+		return nil, err
+	}
+	if x.Info.ID == "" {
+		return nil, errors.New("the export names no session")
+	}
+	return &x, nil
+}
+
+// events are what the export holds that s has not reported yet, in the
+// session's order: prompts, finished texts, calls once their input is
+// known, their results once they ended, and the end of a turn (an
+// assistant step that finished for another reason than to call tools).
+func (s *openCodeSeen) events(x *openCodeExport) []transcript.Event {
+	if s.reported == nil {
+		s.reported = map[string]bool{}
+	}
+	var out []transcript.Event
+	add := func(key string, e transcript.Event) {
+		if !s.reported[key] {
+			s.reported[key] = true
+			out = append(out, e)
+		}
+	}
+	for _, m := range x.Messages {
+		if m.Info.Time.Created < s.since {
+			continue
+		}
+		if m.Info.Role == "user" {
+			var text []string
+			for _, p := range m.Parts {
+				if p.Type == "text" && !p.Synthetic {
+					text = append(text, p.Text)
+				}
+			}
+			add("prompt:"+m.Info.ID, transcript.Event{Kind: transcript.Prompt, Text: strings.Join(text, "\n")})
+			continue
+		}
+		for _, p := range m.Parts {
+			switch {
+			case p.Type == "text" && !p.Synthetic && !p.Ignored && p.Text != "" && p.Time != nil && p.Time.End > 0:
+				add("text:"+p.ID, transcript.Event{Kind: transcript.Text, Text: p.Text})
+			case p.Type == "tool" && p.State != nil && p.CallID != "":
+				out = append(out, s.call(p)...)
+			}
+		}
+		if m.Info.Role == "assistant" && m.Info.Time.Completed > 0 && m.Info.Finish != "tool-calls" {
+			add("end:"+m.Info.ID, transcript.Event{Kind: transcript.TurnEnd})
+		}
+	}
+	return out
+}
+
+// call is a tool part's call (once its input is known: it is asked about,
+// runs, or ran) and result (once it ended).
+func (s *openCodeSeen) call(p openCodePart) []transcript.Event {
+	st := p.State
+	var out []transcript.Event
+	switch st.Status {
+	case "running", "completed", "error":
+	default:
+		return nil // pending: its input may still be arriving
+	}
+	if !s.reported["call:"+p.CallID] {
+		s.reported["call:"+p.CallID] = true
+		name, input := openCodeTool(p.Tool, st.Input)
+		out = append(out, transcript.Event{Kind: transcript.ToolCall, ID: p.CallID, Name: name, Input: input})
+	}
+	if st.Status == "running" || s.reported["result:"+p.CallID] {
+		return out
+	}
+	s.reported["result:"+p.CallID] = true
+	res := transcript.Event{Kind: transcript.ToolResult, ID: p.CallID, Output: st.Output}
+	if st.Status == "error" {
+		res.Output, res.IsError = st.Error, true
+	}
+	return append(out, res)
+}
+
+// openCodeListed is one row of `NAME session list --format json`.
+type openCodeListed struct {
+	ID        string `json:"id"`
+	Directory string `json:"directory"`
+	Created   int64  `json:"created"`
+}
+
+// pickOpenCodeSession is the session of dir created first at or after
+// since (ms): the one the TUI started. "" when there is none yet (with
+// no session at all the list is empty output, not "[]").
+func pickOpenCodeSession(list []byte, dir string, since int64) (string, error) {
+	if len(bytes.TrimSpace(list)) == 0 {
+		return "", nil // no session at all: it prints nothing
+	}
+	i := bytes.IndexByte(list, '[')
+	if i < 0 {
+		return "", errors.New("no JSON in the session list")
+	}
+	var rows []openCodeListed
+	if err := json.Unmarshal(list[i:], &rows); err != nil {
+		return "", err
+	}
+	var best *openCodeListed
+	for k := range rows {
+		r := &rows[k]
+		if r.Directory == dir && r.Created >= since && (best == nil || r.Created < best.Created) {
+			best = r
+		}
+	}
+	if best == nil {
+		return "", nil
+	}
+	return best.ID, nil
+}

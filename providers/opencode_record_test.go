@@ -1,0 +1,244 @@
+package providers
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/transcript"
+)
+
+// longCommand is the command of the captured exports: longer than the
+// TUI is wide, with hyphens where it wraps.
+const longCommand = "printf '%s\\n' 'a-b' && echo wrap-me-at-any-column wrap-me-at-any-column wrap-me-at-any-column " +
+	"wrap-me-at-any-column wrap-me-at-any-column wrap-me-at-any-column wrap-me-at-any-column wrap-me-at-any-column " +
+	"wrap-me-at-any-column wrap-me-at-any-column wrap-me-at-any-column wrap-me-at-any-column wrap-me-at-any-column " +
+	"wrap-me-at-any-column && echo done-done"
+
+func kinds(evs []transcript.Event) string {
+	var k []string
+	for _, e := range evs {
+		k = append(k, e.Kind.String())
+	}
+	return strings.Join(k, " ")
+}
+
+func readExport(t *testing.T, name string) *openCodeExport {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := parseOpenCodeExport(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// TestOpenCodeExport reads what opencode 1.18.34 and Kilo 7.7.9 exported
+// of a TUI turn in auto mode (one shell call run unasked): the prompt,
+// the texts, the call exactly as it ran (the screen wraps it at a hyphen),
+// its whole output, and the turn's end; read again, nothing is new.
+func TestOpenCodeExport(t *testing.T) {
+	for _, name := range []string{"opencode-export-auto.json", "kilo-export-auto.json"} {
+		t.Run(name, func(t *testing.T) {
+			x := readExport(t, name)
+			var seen openCodeSeen
+			evs := seen.events(x)
+			if want := "prompt text tool_call tool_result text turn_end"; kinds(evs) != want {
+				t.Fatalf("events %s, want %s", kinds(evs), want)
+			}
+			if evs[0].Text != "run it" || evs[1].Text != "Long." || evs[4].Text != "Done." {
+				t.Errorf("prompt %q, texts %q %q", evs[0].Text, evs[1].Text, evs[4].Text)
+			}
+			call, res := evs[2], evs[3]
+			if call.Name != "Bash" || call.Input["command"] != longCommand || call.Input["description"] != "long" {
+				t.Errorf("call %+v", call)
+			}
+			if res.ID != call.ID || res.IsError || !strings.HasPrefix(res.Output, "a-b\nwrap-me-at-any-column ") || !strings.HasSuffix(res.Output, "\ndone-done\n") {
+				t.Errorf("result %+v", res)
+			}
+			if again := seen.events(x); len(again) != 0 {
+				t.Errorf("read again: %s, want nothing new", kinds(again))
+			}
+		})
+	}
+}
+
+// TestOpenCodeExportGrowing: a session read while it runs. A call still
+// pending (its input arriving) is not reported; running (asked about, or
+// running), it is, once; its result once it completed; the turn's end
+// only at the step that did not finish to call tools. Messages older
+// than the run (a resumed session's earlier turns) are not reported.
+func TestOpenCodeExportGrowing(t *testing.T) {
+	full := readExport(t, "opencode-export-auto.json")
+	step := func(msgs int, status string) *openCodeExport {
+		x := readExport(t, "opencode-export-auto.json")
+		x.Messages = x.Messages[:msgs]
+		if status != "" {
+			st := x.Messages[1].Parts[2].State
+			st.Status, st.Output = status, ""
+			x.Messages[1].Info.Time.Completed = 0
+		}
+		return x
+	}
+	var seen openCodeSeen
+	for _, c := range []struct {
+		x    *openCodeExport
+		want string
+	}{
+		{step(2, "pending"), "prompt text"},
+		{step(2, "running"), "tool_call"},
+		{step(2, ""), "tool_result"},
+		{full, "text turn_end"},
+		{full, ""},
+	} {
+		if got := kinds(seen.events(c.x)); got != c.want {
+			t.Errorf("events %q, want %q", got, c.want)
+		}
+	}
+
+	later := openCodeSeen{since: full.Messages[1].Info.Time.Created}
+	if got := kinds(later.events(full)); got != "text tool_call tool_result text turn_end" {
+		t.Errorf("from the second message on: %q", got)
+	}
+	resumed := openCodeSeen{since: full.Messages[2].Info.Time.Created + 1}
+	if got := kinds(resumed.events(full)); got != "" {
+		t.Errorf("a resumed session's earlier turn: %q, want nothing", got)
+	}
+}
+
+// TestOpenCodeRejected: a call the person rejected ends with an error
+// (the program's words), and the step that called it does not end the
+// turn (the program stops there; the screen says when).
+func TestOpenCodeRejected(t *testing.T) {
+	for _, name := range []string{"opencode-export-deny.json", "kilo-export-deny.json"} {
+		x := readExport(t, name)
+		var seen openCodeSeen
+		evs := seen.events(x)
+		if want := "prompt text tool_call tool_result"; kinds(evs) != want {
+			t.Fatalf("%s: events %s, want %s", name, kinds(evs), want)
+		}
+		if res := evs[3]; !res.IsError || !strings.Contains(res.Output, "rejected") || res.ID != evs[2].ID {
+			t.Errorf("%s: result %+v: want the rejection, an error", name, res)
+		}
+	}
+}
+
+func TestPickOpenCodeSession(t *testing.T) {
+	list := []byte(`[
+	  {"id":"ses_new2","directory":"/w","created":3000},
+	  {"id":"ses_other","directory":"/elsewhere","created":2500},
+	  {"id":"ses_new1","directory":"/w","created":2000},
+	  {"id":"ses_old","directory":"/w","created":1000}
+	]`)
+	for _, c := range []struct {
+		since int64
+		want  string
+	}{{1500, "ses_new1"}, {2000, "ses_new1"}, {2001, "ses_new2"}, {3001, ""}} {
+		if got, err := pickOpenCodeSession(list, "/w", c.since); err != nil || got != c.want {
+			t.Errorf("since %d: %q, %v; want %q", c.since, got, err, c.want)
+		}
+	}
+	if got, err := pickOpenCodeSession(nil, "/w", 0); got != "" || err != nil {
+		t.Errorf("no session at all (empty output): %q, %v", got, err)
+	}
+	if _, err := pickOpenCodeSession([]byte("Error: no database"), "/w", 0); err == nil {
+		t.Error("want an error for output that is no list")
+	}
+}
+
+// fakeCLI answers the record's reads from canned output, counting them.
+type fakeCLI struct {
+	list, export []byte
+	err          error
+	calls        []string
+}
+
+func (f *fakeCLI) run(args ...string) ([]byte, error) {
+	f.calls = append(f.calls, strings.Join(args, " "))
+	switch {
+	case f.err != nil:
+		return nil, f.err
+	case args[0] == "session":
+		return f.list, nil
+	}
+	return f.export, nil
+}
+
+// TestOpenCodeLog: a new session is found in the list (its id reported),
+// then read through its export; a session to resume is checked at the
+// first Poll, and one that cannot be exported is gone (Path ""); reads
+// that keep failing give the record up.
+func TestOpenCodeLog(t *testing.T) {
+	export, err := os.ReadFile("testdata/opencode-export-auto.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := parseOpenCodeExport(export)
+	started := time.UnixMilli(x.Info.Time.Created - 5)
+	list := []byte(`[{"id":"` + x.Info.ID + `","directory":"/home/u/ws","created":` + strconv.FormatInt(x.Info.Time.Created, 10) + `}]`)
+
+	cli := &fakeCLI{list: list, export: export}
+	o := &openCodeLog{name: "opencode", run: cli.run, dir: "/home/u/ws", started: started}
+	o.seen.since = started.UnixMilli()
+	if o.Path() == "" {
+		t.Fatal("a new session's log is not found until the turn ends: its search must count as found")
+	}
+	o.read()
+	evs, _ := o.take()
+	if len(evs) != 1 || evs[0].Kind != transcript.Session || evs[0].Session != x.Info.ID {
+		t.Fatalf("first read: %+v, want the session", evs)
+	}
+	o.read()
+	if evs, _ = o.take(); kinds(evs) != "prompt text tool_call tool_result text turn_end" {
+		t.Errorf("second read: %s", kinds(evs))
+	}
+	if wait := time.Until(o.nextAt); wait < openCodeIdleGap/2 {
+		t.Errorf("the next read in %v after the turn's end, want the idle gap (%v)", wait, openCodeIdleGap)
+	}
+	if want := "session list --format json -n 20|export " + x.Info.ID; strings.Join(cli.calls, "|") != want {
+		t.Errorf("reads %q, want %q", cli.calls, want)
+	}
+	if !strings.Contains(o.Path(), x.Info.ID) {
+		t.Errorf("Path %q", o.Path())
+	}
+
+	// Resumed: a session that cannot be exported is gone at once.
+	gone := &fakeCLI{err: errors.New("exit status 1")}
+	r := &openCodeLog{name: "kilo", run: gone.run, dir: "/home/u/ws", started: started, session: "ses_gone"}
+	if r.Path() != "kilo export ses_gone" {
+		t.Errorf("Path %q before the first read", r.Path())
+	}
+	r.read()
+	if _, err := r.take(); err == nil || r.Path() != "" || len(gone.calls) != 1 {
+		t.Errorf("a session that cannot be exported: err %v, Path %q, %d reads", err, r.Path(), len(gone.calls))
+	}
+	if _, _ = r.Poll(); len(gone.calls) != 1 {
+		t.Errorf("a given-up record is read again (%d reads)", len(gone.calls))
+	}
+	ok := &fakeCLI{export: export}
+	r = &openCodeLog{name: "opencode", run: ok.run, dir: "/home/u/ws", session: x.Info.ID}
+	r.seen.since = x.Info.Time.Updated + 1 // resumed after the earlier turn
+	r.read()
+	if evs, err := r.take(); err != nil || len(evs) != 0 || r.Path() == "" || len(ok.calls) != 1 {
+		t.Errorf("a session to resume: %s, %v, Path %q, reads %q", kinds(evs), err, r.Path(), ok.calls)
+	}
+
+	// A new session's search that keeps failing is given up.
+	bad := &fakeCLI{err: errors.New("exit status 1")}
+	n := &openCodeLog{name: "opencode", run: bad.run, dir: "/home/u/ws", started: started}
+	for i := 0; i < openCodeFails; i++ {
+		if n.Path() == "" {
+			t.Fatalf("given up after %d failures", i)
+		}
+		n.read()
+	}
+	if _, err := n.take(); err == nil || n.Path() != "" {
+		t.Errorf("after %d failures: err %v, Path %q", openCodeFails, err, n.Path())
+	}
+}
