@@ -15,7 +15,12 @@ import (
 // about or runs); the call's "tool_result" entry once it ran, with the
 // whole output (toolCallResult.resultDisplay.output for a shell call).
 // Nothing in it marks the end of a turn. Side entries (type "system":
-// telemetry, snapshots) are skipped.
+// telemetry, snapshots) are skipped, except the telemetry of a call made
+// by one of Qwen's side requests (qwen_side.go): that call is reported
+// (a tool_call and its tool_result) with the next entry of the
+// conversation itself (a prompt, an answer, a result), since it is made
+// after the turn's first reply and often after the turn: between turns
+// a reader reports nothing, and the next turn reports it first.
 func qwenRecord(l Launch) transcript.Source {
 	pattern := filepath.Join(l.Getenv("HOME"), ".qwen", "projects", "*", "chats", l.Session+".jsonl")
 	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, newQwenParser())
@@ -50,12 +55,20 @@ type qwenRecordLine struct {
 		Status        string `json:"status"`
 		ResultDisplay any    `json:"resultDisplay"`
 	} `json:"toolCallResult"`
+	// SystemPayload is a "system" entry's: a ui_telemetry one tells of
+	// the calls of Qwen's side requests (qwen_side.go).
+	SystemPayload *qwenSystemPayload `json:"systemPayload"`
+}
+
+type qwenSystemPayload struct {
+	UIEvent qwenTelemetry `json:"uiEvent"`
 }
 
 // newQwenParser reads the chat record; the first line's sessionId names
 // the session.
 func newQwenParser() transcript.Parser {
 	named := false
+	var side []transcript.Event // side calls held for the conversation's next entry
 	return func(line []byte) []transcript.Event {
 		var l qwenRecordLine
 		if json.Unmarshal(line, &l) != nil {
@@ -65,6 +78,13 @@ func newQwenParser() transcript.Parser {
 		if !named && l.SessionID != "" {
 			named = true
 			out = append(out, transcript.Event{Kind: transcript.Session, Session: l.SessionID})
+		}
+		switch l.Type {
+		case "system":
+			side = append(side, qwenSideEvents(l.SystemPayload)...)
+			return out
+		case "user", "assistant", "tool_result":
+			out, side = append(out, side...), nil
 		}
 		switch l.Type {
 		case "user":

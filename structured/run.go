@@ -196,6 +196,9 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 			return tr.fillGaps(evs)
 		})
 	}
+	tr.reportSideCalls(func() providers.Launch {
+		return providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started}
+	})
 	pr.watch(ctx, pr.interrupt)
 	defer pr.release()
 	watch.start(pr.stop)

@@ -56,6 +56,11 @@ type Script struct {
 	// Aux answers requests that offer no tools; nil means a reply with the
 	// text "ok".
 	Aux func(Request) Reply
+	// Side, when set, sees each request that offers tools before the
+	// script does: one it answers (ok true) is a CLI's side request (Qwen
+	// Code's memory extraction, its follow-up suggestion), given that
+	// reply, marked Request.Side and never shifting the script.
+	Side func(Request) (reply Reply, ok bool)
 }
 
 // ExhaustedText is the reply text once the script has no reply left.

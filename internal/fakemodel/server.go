@@ -36,9 +36,11 @@ type Request struct {
 	// Agent is true when the request offered tools and so took a scripted
 	// reply (or the exhausted reply).
 	Agent bool
-	// Reply is the index of the scripted reply used, -1 for aux, exhausted
-	// and non-model requests.
+	// Reply is the index of the scripted reply used, -1 for aux, side,
+	// exhausted and non-model requests.
 	Reply int
+	// Side is true when Script.Side answered the request.
+	Side bool
 }
 
 // Contains reports whether the request body contains s, e.g. a tool output
@@ -162,6 +164,17 @@ func (s *Server) take(req Request) (Reply, int) {
 	}
 }
 
+// side asks the script's Side hook about a request that offers tools.
+func (s *Server) side(req Request) (Reply, bool) {
+	s.mu.Lock()
+	hook := s.script.Side
+	s.mu.Unlock()
+	if hook == nil {
+		return Reply{}, false
+	}
+	return hook(req)
+}
+
 // newID returns a fresh id with the given prefix, unique per server.
 func (s *Server) newID(prefix string) string {
 	s.mu.Lock()
@@ -226,7 +239,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Agent = offersTools(body) && !sideRequest(body)
-	reply, idx := s.take(req)
+	reply, idx := Reply{}, -1
+	if req.Agent {
+		reply, req.Side = s.side(req)
+		req.Agent = !req.Side
+	}
+	if !req.Side {
+		reply, idx = s.take(req)
+	}
 	req.Reply = idx
 	s.record(req)
 	if reply.Status != 0 && reply.Status != http.StatusOK {
