@@ -157,8 +157,11 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	r := emit.Result{Text: d.t.lastText}
 	// A turn that was over, left with Ctrl-C as its quit keys, may die of
 	// the SIGINT they raise: the way it was asked to go, not a failure.
-	// So may one that would not go and was stopped: its turn was complete.
-	quitAsAsked := d.st == stateQuitting && st.Signal == "SIGINT" && bytes.Contains(d.quitKeys(), []byte{0x03})
+	// (or exit with status 130, 128+SIGINT, as Node and Bun programs do
+	// when a Ctrl-C lands after their own exit began: Kilo). So may one
+	// that would not go and was stopped: its turn was complete.
+	byInterrupt := st.Signal == "SIGINT" || st.Code == 130
+	quitAsAsked := d.st == stateQuitting && byInterrupt && bytes.Contains(d.quitKeys(), []byte{0x03})
 	if d.st == stateQuitting && d.quitStopped && !quitAsAsked {
 		d.emitErr(d.out.Notice("yume-cli: the turn was over, but the program did not exit after its quit keys; yume-cli stopped it (" + st.String() + ")"))
 		quitAsAsked = true

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -190,6 +191,48 @@ rules:
 	if !strings.Contains(string(r.raw), "did not exit after its quit keys; yume-cli stopped it") {
 		t.Errorf("no notice that the program was stopped:\n%s", r.raw)
 	}
+}
+
+// TestDriveTUIQuitByExit130: a program that leaves on its quit keys' Ctrl-C
+// by exiting with status 130 (128+SIGINT, as Node and Bun programs do)
+// went as it was asked: the turn is a success with its answer. Any other
+// failing status after the quit keys is still an error.
+func TestDriveTUIQuitByExit130(t *testing.T) {
+	prof, err := heuristics.ParseProfile("bun.yaml", []byte(`name: bun
+description: exits 130 on Ctrl-C
+quiet_ms: 100
+quit: '<C-c>'
+rules:
+  - name: done
+    match: '(?m)^\* (?P<text>Finished\.)$'
+    kind: done
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		code    string
+		isError bool
+	}{{"130", false}, {"3", true}} {
+		script := `trap 'exit ` + c.code + `' INT; printf '* Finished.\n'; while :; do sleep 0.05; done`
+		r := driveProfile(t, t.TempDir(), prof, permission.Default, nil, nil, nil, "sh", "-c", script)
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		res := r.result(t)
+		if res["is_error"] != c.isError || res.str("result") != "Finished." || r.outcome.Exit.Code != mustAtoi(t, c.code) {
+			t.Errorf("exit %s after the quit keys: result = %v, exit %+v; want is_error %v with the answer", c.code, res, r.outcome.Exit, c.isError)
+		}
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 func contains(list []string, s string) bool {
