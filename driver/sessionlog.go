@@ -237,8 +237,12 @@ func (d *driver) reportCall(c *logCall) {
 	if input == nil {
 		input = map[string]any{}
 	}
-	by := d.cfg.UnaskedBy
-	if by == "" {
+	by, _ := input["approved_by"].(string) // the log's own word (a side request's, qwen_side.go)
+	switch {
+	case by != "":
+	case d.cfg.UnaskedBy != "":
+		by = d.cfg.UnaskedBy
+	default:
 		by = "the program, without asking"
 	}
 	input["approved_by"] = by
