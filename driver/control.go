@@ -166,6 +166,7 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 		d.emitErr(d.out.Notice("yume-cli: the turn was over, but the program did not exit after its quit keys; yume-cli stopped it (" + st.String() + ")"))
 		quitAsAsked = true
 	}
+	d.outcome.QuitAsAsked = quitAsAsked
 	if !st.Success() && !quitAsAsked {
 		r.IsError = true
 		r.Errors = []string{st.String()}

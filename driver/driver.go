@@ -128,6 +128,10 @@ type Outcome struct {
 	Denials     int
 	Interrupted bool
 	Failed      bool // the turn ended on a screen yume-cli cannot answer
+	// QuitAsAsked: the program left on its quit keys' Ctrl-C (a SIGINT,
+	// or status 130), or was stopped after them: its exit status says
+	// nothing failed.
+	QuitAsAsked bool
 	// ProviderSession is the program's own session id, when its session
 	// log names it (a program that picks its own, like Codex).
 	ProviderSession string
@@ -135,6 +139,12 @@ type Outcome struct {
 	// than the rules would have (a different decision), with the rule and
 	// the screen; the replay went on from the recording.
 	KeyDiffs []KeysError
+}
+
+// Succeeded reports a session whose program ended well: with status 0,
+// or as its quit keys asked.
+func (o Outcome) Succeeded() bool {
+	return !o.Interrupted && !o.Failed && (o.Exit.Success() || o.QuitAsAsked)
 }
 
 // Summary says how the session ended, for a person: an interrupted

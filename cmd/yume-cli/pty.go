@@ -149,7 +149,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		}
 		return handle, nil // each turn said how it ended; stdin's end ends the session
 	}
-	if outcome.Interrupted || outcome.Failed || !outcome.Exit.Success() {
+	if !outcome.Succeeded() {
 		return handle, &exitError{1}
 	}
 	return handle, nil
