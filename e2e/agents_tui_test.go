@@ -11,7 +11,7 @@ import (
 
 // tuiOutput is what each agent's TUI mode reports of the command's output:
 // all of it, from the agent's record (Qwen's chat record; opencode's and
-// Kilo's database, read through their export), where their screens show
+// Kilo's database, read from their TUI's server), where their screens show
 // the first rows only.
 var tuiOutput = map[string][]string{
 	"opencode": {"wrote made.txt\n1\n2\n", "\n39\n40"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/yume-cli/yume-cli/permission"
@@ -69,14 +70,15 @@ func openCodeFamily(s openCodeSpec) *Provider {
 			return nil
 		},
 		Verified: s.verified,
-		// Its TUI keeps its record in a database, read through its own
-		// CLI (opencode_record.go): the record gives each call exactly,
+		// Its TUI keeps its record in a database, read from the TUI's own
+		// HTTP server (opencode_server.go; its CLI when the server does
+		// not answer, opencode_record.go): the record gives each call exactly,
 		// its whole output, the calls run without asking (auto mode is
 		// its own allow-all), the turn's end and the session id to
 		// continue; the screen says when it asks. (Wider than 120 columns
 		// it adds a sidebar beside the chat, so the terminal keeps
 		// yume-cli's default width.)
-		TUI: &TUI{Args: openCodeTUI(s.name), Env: openCodeTUIEnv(s.env), SessionLog: openCodeRecord(s.name),
+		TUI: &TUI{Args: openCodeTUI(s.name, s.env), Env: openCodeTUIEnv(s.name, s.env), SessionLog: openCodeRecord(s.name, s.env),
 			LogEndsTurns: true, PromptTyped: openCodeTyped, ModeName: func(l Launch) string {
 				return s.env + "_PERMISSION " + openCodePermission(l.Mode == permission.Auto)
 			}},
@@ -87,10 +89,17 @@ func openCodeFamily(s openCodeSpec) *Provider {
 // id the program picked, "ses_…"), the model, the prompt as the value of
 // --prompt (submitted at start). With --session the TUI ignores --prompt
 // (1.18.34, Kilo 7.7.9): the prompt is typed into its input box
-// (openCodeTyped).
-func openCodeTUI(name string) func(Launch) ([]string, error) {
+// (openCodeTyped). A TUI that is started (l.Started set) gets a free
+// loopback port for its server, from which its record is read
+// (openCodeRecord); without --port its server takes a random one.
+func openCodeTUI(name, prefix string) func(Launch) ([]string, error) {
 	return func(l Launch) ([]string, error) {
 		var args []string
+		if !l.Started.IsZero() {
+			if port := openCodePort(name, prefix, l); port != 0 {
+				args = append(args, "--port", strconv.Itoa(port), "--hostname", "127.0.0.1")
+			}
+		}
 		if l.Resume {
 			if !openCodeSession.MatchString(l.Session) {
 				return nil, fmt.Errorf("%s not started: %q is not a %s session id (like ses_3f2a…)", name, l.Session, name)
@@ -113,11 +122,14 @@ func openCodeTyped(l Launch) bool { return l.Resume }
 var openCodeSession = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
 
 // openCodeTUIEnv makes the TUI ask before every shell command and edit,
-// or (auto mode) run them all, and sets the model and endpoint as the ACP
-// mode does.
-func openCodeTUIEnv(prefix string) func(Launch) []string {
+// or (auto mode) run them all, sets the model and endpoint as the ACP
+// mode does, and the password of its server (openCodePort).
+func openCodeTUIEnv(name, prefix string) func(Launch) []string {
 	return func(l Launch) []string {
 		env := []string{prefix + "_PERMISSION=" + openCodePermission(l.Mode == permission.Auto)}
+		if a := openCodePortOf(name, l); a.pass != "" {
+			env = append(env, prefix+"_SERVER_USERNAME="+name, prefix+"_SERVER_PASSWORD="+a.pass)
+		}
 		if cfg := openCodeConfig(l.Model, l.APIBase); cfg != "" {
 			env = append(env, prefix+"_CONFIG_CONTENT="+cfg)
 		}

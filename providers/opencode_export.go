@@ -10,7 +10,8 @@ import (
 )
 
 // opencode and Kilo keep their sessions in a SQLite database; `NAME export
-// SESSION` prints one session as JSON: {info, messages:[{info, parts}]},
+// SESSION` prints one session as JSON (the TUI's server gives the same
+// messages: opencode_server.go): {info, messages:[{info, parts}]},
 // each message's info with its role, times (ms) and, for an assistant
 // step, finish ("tool-calls" while the turn goes on, "stop" at its end);
 // its parts the text, and each tool call with its state: status
@@ -68,6 +69,20 @@ type openCodeSeen struct {
 	// reported (a resumed session holds its earlier turns).
 	since    int64
 	reported map[string]bool // "prompt:", "text:", "call:", "result:", "end:" + id
+	lastEnd  string          // the key of the last turn end reported
+}
+
+// holdEnd takes the turn's end out of evs, to be reported again by a
+// later read (the program is not at rest yet).
+func (s *openCodeSeen) holdEnd(evs []transcript.Event) []transcript.Event {
+	out := evs[:0]
+	for _, e := range evs {
+		if e.Kind != transcript.TurnEnd {
+			out = append(out, e)
+		}
+	}
+	delete(s.reported, s.lastEnd)
+	return out
 }
 
 // parseOpenCodeExport decodes an export (anything before its opening
@@ -126,6 +141,7 @@ func (s *openCodeSeen) events(x *openCodeExport) []transcript.Event {
 		}
 		if m.Info.Role == "assistant" && m.Info.Time.Completed > 0 && m.Info.Finish != "tool-calls" {
 			add("end:"+m.Info.ID, transcript.Event{Kind: transcript.TurnEnd})
+			s.lastEnd = "end:" + m.Info.ID
 		}
 	}
 	return out
@@ -157,7 +173,8 @@ func (s *openCodeSeen) call(p openCodePart) []transcript.Event {
 	return append(out, res)
 }
 
-// openCodeListed is one row of `NAME session list --format json`.
+// openCodeListed is one row of `NAME session list --format json` (or of
+// the server's list).
 type openCodeListed struct {
 	ID        string `json:"id"`
 	Directory string `json:"directory"`
@@ -179,6 +196,12 @@ func pickOpenCodeSession(list []byte, dir string, since int64) (string, error) {
 	if err := json.Unmarshal(list[i:], &rows); err != nil {
 		return "", err
 	}
+	return pickListed(rows, dir, since), nil
+}
+
+// pickListed is the session of dir in rows created first at or after
+// since (ms); "" when there is none.
+func pickListed(rows []openCodeListed, dir string, since int64) string {
 	var best *openCodeListed
 	for k := range rows {
 		r := &rows[k]
@@ -187,7 +210,7 @@ func pickOpenCodeSession(list []byte, dir string, since int64) (string, error) {
 		}
 	}
 	if best == nil {
-		return "", nil
+		return ""
 	}
-	return best.ID, nil
+	return best.ID
 }

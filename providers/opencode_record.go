@@ -2,6 +2,7 @@ package providers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -11,15 +12,18 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// The TUI's record is read through the program itself, as read-only
-// subprocesses in the workspace with yume-cli's environment (the TUI's
-// HOME and XDG directories): `NAME session list --format json` finds the
-// session the TUI started (the first one of the workspace created after
-// the launch), `NAME export SESSION` prints it. Each takes 1.5–2 s (the
-// program's start, about 1.2 s of CPU), too slow to block the driver:
-// they run one at a time in the background, and Poll hands over what
-// the last one found. A question waits for its call that long
-// (QuestionWait); the turn ends when the record says so.
+// The TUI's record is read from the TUI's own server (opencode_server.go):
+// its session list finds the session the TUI started (the first one of
+// the workspace created after the launch), its messages are the record.
+// A server that does not answer within openCodeServerWait (and the
+// record of an ACP or JSON run, which has no TUI) is read through the
+// program itself, as read-only subprocesses in the workspace with
+// yume-cli's environment (the TUI's HOME and XDG directories): `NAME
+// session list --format json`, `NAME export SESSION`. Each of those
+// takes 1.5–2 s (the program's start, about 1.2 s of CPU). Reads run one
+// at a time in the background, and Poll hands over what the last one
+// found. A question waits for its call two reads (QuestionWait); the turn
+// ends when the record says so.
 
 const (
 	// openCodeGap is the pause between two reads while the record
@@ -35,18 +39,23 @@ const (
 	openCodeRead = 30 * time.Second
 )
 
-// openCodeLog follows an opencode (or Kilo) session through its CLI.
+// openCodeLog follows an opencode (or Kilo) session through its TUI's
+// server or its CLI.
 type openCodeLog struct {
 	name    string
 	run     func(args ...string) ([]byte, error)
+	srv     *openCodeServer // nil: the CLI only
 	dir     string
 	started time.Time
+	opened  time.Time
 	stop    context.CancelFunc // kills a read in flight (Close)
 	reads   sync.WaitGroup
 
 	mu      sync.Mutex
 	session string
 	found   bool // the session is known to exist
+	served  bool // the server answered
+	viaCLI  bool // the server never answered: the CLI reads
 	gaveUp  bool
 	busy    bool
 	nextAt  time.Time
@@ -59,8 +68,9 @@ type openCodeLog struct {
 }
 
 // openCodeRecord is the TUI's session log: a resumed session is read from
-// the start of this run; a new one is found first.
-func openCodeRecord(name string) func(Launch) transcript.Source {
+// the start of this run; a new one is found first. A TUI given a port
+// (openCodeTUI) is read from its server.
+func openCodeRecord(name, prefix string) func(Launch) transcript.Source {
 	return func(l Launch) transcript.Source {
 		bin := l.Bin
 		if bin == "" {
@@ -70,9 +80,12 @@ func openCodeRecord(name string) func(Launch) transcript.Source {
 		if d, err := filepath.EvalSymlinks(dir); err == nil && dir != "" {
 			dir = d
 		}
-		o := &openCodeLog{name: name, dir: dir, started: l.Started, session: l.Session}
+		o := &openCodeLog{name: name, dir: dir, started: l.Started, opened: time.Now(), session: l.Session}
 		all, stop := context.WithCancel(context.Background())
 		o.stop = stop
+		if a := openCodePortOf(name, l); a.port != 0 {
+			o.srv = newOpenCodeServer(all, name, prefix, a.port, a.pass, l.Getenv)
+		}
 		o.run = func(args ...string) ([]byte, error) {
 			ctx, cancel := context.WithTimeout(all, openCodeRead)
 			defer cancel()
@@ -98,15 +111,34 @@ func (o *openCodeLog) Path() string {
 	switch {
 	case o.gaveUp:
 		return ""
+	case o.srv != nil && !o.viaCLI && o.session == "":
+		return o.srv.base + "/session (finding this run's session)"
+	case o.srv != nil && !o.viaCLI:
+		return o.srv.base + "/session/" + o.session + "/message"
 	case o.session == "":
 		return o.name + " session list (finding this run's session)"
 	}
 	return o.name + " export " + o.session
 }
 
+// server is the server to read from; nil: the CLI.
+func (o *openCodeLog) server() *openCodeServer {
+	if o.viaCLI {
+		return nil
+	}
+	return o.srv
+}
+
 // QuestionWait is how long a question waits for its call to reach the
-// record: two reads.
-func (o *openCodeLog) QuestionWait() time.Duration { return 4 * time.Second }
+// record: two reads through the CLI, or a few from the server.
+func (o *openCodeLog) QuestionWait() time.Duration {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.server() != nil {
+		return 1500 * time.Millisecond
+	}
+	return 4 * time.Second
+}
 
 // Poll implements transcript.Source: what the reads found since the last
 // Poll, starting the next read in the background when one is due.
@@ -150,10 +182,10 @@ func (o *openCodeLog) take() ([]transcript.Event, error) {
 }
 
 // read runs one read: the session list until the session is found, then
-// its export.
+// its export (or messages).
 func (o *openCodeLog) read() {
 	o.mu.Lock()
-	session := o.session
+	session, srv := o.session, o.server()
 	o.mu.Unlock()
 	var (
 		evs  []transcript.Event
@@ -161,13 +193,13 @@ func (o *openCodeLog) read() {
 		news bool
 	)
 	if session == "" {
-		session, err = o.find()
+		session, err = o.find(srv)
 		if session != "" {
 			evs, news = append(evs, transcript.Event{Kind: transcript.Session, Session: session}), true
 		}
 	} else {
 		var more []transcript.Event
-		more, news, err = o.export(session)
+		more, news, err = o.export(srv, session)
 		evs = append(evs, more...)
 	}
 	o.mu.Lock()
@@ -181,13 +213,21 @@ func (o *openCodeLog) read() {
 	if news {
 		o.idle = 0
 	}
-	gap := openCodeGap
+	gap, idleGap := openCodeGap, openCodeIdleGap
+	if srv != nil {
+		gap, idleGap = openCodeServerGap, openCodeServerIdleGap
+		err = o.serverDown(err)
+	}
 	if o.idle > 2 || ended(evs) {
 		// Unchanged, or the turn is over (the program is being closed,
-		// or waits for the next prompt): a read costs a core for a second.
-		gap = openCodeIdleGap
+		// or waits for the next prompt): a read through the CLI costs a
+		// core for a second.
+		gap = idleGap
 	}
 	o.nextAt = time.Now().Add(gap)
+	if srv != nil && o.viaCLI {
+		o.nextAt = time.Now() // the CLI's first read
+	}
 	switch {
 	case err != nil:
 		o.fails++
@@ -204,6 +244,27 @@ func (o *openCodeLog) read() {
 	}
 }
 
+// serverDown is err of a read from the server, nil while the server is
+// not up yet (the TUI is starting). One that never answered within
+// openCodeServerWait, or wants a password, gives way to the CLI; once it
+// answered, not answering is a failed read (the TUI is gone).
+func (o *openCodeLog) serverDown(err error) error {
+	switch {
+	case errors.Is(err, errOpenCodeDenied):
+		o.viaCLI = true
+		return nil
+	case answered(err):
+		o.served = true
+	case o.served:
+	case time.Since(o.opened) < openCodeServerWait:
+		return nil
+	default:
+		o.viaCLI = true
+		return nil
+	}
+	return err
+}
+
 // ended reports whether evs end a turn.
 func ended(evs []transcript.Event) bool {
 	for _, e := range evs {
@@ -215,7 +276,14 @@ func ended(evs []transcript.Event) bool {
 }
 
 // find looks for this run's session in the session list.
-func (o *openCodeLog) find() (string, error) {
+func (o *openCodeLog) find(srv *openCodeServer) (string, error) {
+	if srv != nil {
+		rows, err := srv.sessions()
+		if err != nil {
+			return "", fmt.Errorf("%s session list: %w", o.name, err)
+		}
+		return pickListed(rows, o.dir, o.seen.since), nil
+	}
 	out, err := o.run("session", "list", "--format", "json", "-n", "20")
 	if err != nil {
 		return "", fmt.Errorf("%s session list: %w", o.name, err)
@@ -225,12 +293,17 @@ func (o *openCodeLog) find() (string, error) {
 
 // export reads the session and reports what is new; news says whether
 // the record changed at all.
-func (o *openCodeLog) export(session string) ([]transcript.Event, bool, error) {
-	out, err := o.run("export", session)
-	if err != nil {
-		return nil, false, fmt.Errorf("%s export %s: %w", o.name, session, err)
+func (o *openCodeLog) export(srv *openCodeServer, session string) ([]transcript.Event, bool, error) {
+	var (
+		x   *openCodeExport
+		out []byte
+		err error
+	)
+	if srv != nil {
+		x, out, err = srv.messages(session)
+	} else if out, err = o.run("export", session); err == nil {
+		x, err = parseOpenCodeExport(out)
 	}
-	x, err := parseOpenCodeExport(out)
 	if err != nil {
 		return nil, false, fmt.Errorf("%s export %s: %w", o.name, session, err)
 	}
@@ -238,5 +311,11 @@ func (o *openCodeLog) export(session string) ([]transcript.Event, bool, error) {
 	defer o.mu.Unlock()
 	news := string(out) != o.lastOut
 	o.lastOut = string(out)
-	return o.seen.events(x), news, nil
+	evs := o.seen.events(x)
+	if srv != nil && ended(evs) && srv.busy(session) {
+		// The record has the answer, but the TUI is still at work on it:
+		// a quit key typed now would stop that work, not quit.
+		evs = o.seen.holdEnd(evs)
+	}
+	return evs, news, nil
 }
