@@ -164,18 +164,7 @@ rules:
 // and the turn still ends with one result: a success, its answer being
 // complete, with a notice that the program had to be stopped.
 func TestDriveTUIStopsAProgramThatWillNotQuit(t *testing.T) {
-	prof, err := heuristics.ParseProfile("stubborn.yaml", []byte(`name: stubborn
-description: ignores Ctrl-C
-quiet_ms: 100
-quit: '<C-c>'
-rules:
-  - name: done
-    match: '(?m)^\* (?P<text>Finished\.)$'
-    kind: done
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prof := ctrlCProfile(t)
 	script := `trap '' INT; printf '* Finished.\n'; sleep 0.3; while :; do printf '\033[2;1H%s' "$(date +%N)"; sleep 0.02; done`
 	r := driveProfile(t, t.TempDir(), prof, permission.Default, nil, nil, nil, "sh", "-c", script)
 	if r.err != nil {
@@ -198,18 +187,7 @@ rules:
 // went as it was asked: the turn is a success with its answer. Any other
 // failing status after the quit keys is still an error.
 func TestDriveTUIQuitByExit130(t *testing.T) {
-	prof, err := heuristics.ParseProfile("bun.yaml", []byte(`name: bun
-description: exits 130 on Ctrl-C
-quiet_ms: 100
-quit: '<C-c>'
-rules:
-  - name: done
-    match: '(?m)^\* (?P<text>Finished\.)$'
-    kind: done
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prof := ctrlCProfile(t)
 	for _, c := range []struct {
 		code    string
 		isError bool
@@ -225,6 +203,25 @@ rules:
 			t.Errorf("exit %s after the quit keys: result = %v, exit %+v; want is_error %v with the answer", c.code, res, r.outcome.Exit, c.isError)
 		}
 	}
+}
+
+// ctrlCProfile is a TUI that says "* Finished." when its turn is done and
+// is left with Ctrl-C.
+func ctrlCProfile(t *testing.T) *heuristics.Profile {
+	t.Helper()
+	prof, err := heuristics.ParseProfile("ctrlc.yaml", []byte(`name: ctrlc
+description: left with Ctrl-C
+quiet_ms: 100
+quit: '<C-c>'
+rules:
+  - name: done
+    match: '(?m)^\* (?P<text>Finished\.)$'
+    kind: done
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prof
 }
 
 func mustAtoi(t *testing.T, s string) int {
