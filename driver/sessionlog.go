@@ -264,8 +264,8 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 	}
 	d.tr.state("the question is not in the provider's session log yet: waiting for it")
 	wait := logWait
-	if s, ok := d.cfg.SessionLog.(interface{ QuestionWait() time.Duration }); ok {
-		wait = s.QuestionWait() // a log that is slow to read (opencode's, through its CLI)
+	if s, ok := d.cfg.SessionLog.(interface{ QuestionWait() time.Duration }); ok && s.QuestionWait() > 0 {
+		wait = s.QuestionWait() // a log that is slow to read (opencode's); 0: logWait
 	}
 	d.t.log.waiting, d.t.log.waitEnd = det, d.now()+wait
 	d.at[timerLog] = d.now() + logWait/6

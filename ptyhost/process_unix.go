@@ -19,11 +19,12 @@ import (
 // pseudo-terminal as its controlling terminal. One goroutine may read
 // (Read or ReadChunk) while others write, resize, wait or stop it.
 type Process struct {
-	master *os.File  // PTY master, non-blocking, in the Go poller
-	cmd    *exec.Cmd // the child; its pid is also its session and process group id
-	start  time.Time // ReadChunk timestamps are relative to this
-	tty    string    // the terminal's name (/dev/pts/N), for InputWait
-	buf    []byte    // ReadChunk's buffer, reused for every chunk
+	master *os.File      // PTY master, non-blocking, in the Go poller
+	rd     *masterReader // reads the master (read_linux.go)
+	cmd    *exec.Cmd     // the child; its pid is also its session and process group id
+	start  time.Time     // ReadChunk timestamps are relative to this
+	tty    string        // the terminal's name (/dev/pts/N), for InputWait
+	buf    []byte        // ReadChunk's buffer, reused for every chunk
 
 	// mu is held while signalling the group and while reaping the leader, so
 	// a signal to -pid never lands after the leader's pid was freed for reuse.
@@ -86,6 +87,7 @@ func Start(opts Options) (*Process, error) {
 	}
 	p := &Process{
 		master: master,
+		rd:     newMasterReader(master),
 		cmd:    cmd,
 		start:  time.Now(),
 		tty:    tty.Name(),
@@ -119,7 +121,7 @@ func (p *Process) Started() time.Time { return p.start }
 // its terminal have exited, Read first returns all output still buffered and
 // then io.EOF (Linux reports that as EIO). After Close it returns io.EOF.
 func (p *Process) Read(b []byte) (int, error) {
-	n, err := readMaster(p.master, b)
+	n, err := p.rd.read(b)
 	if err == nil && n == 0 && len(b) > 0 {
 		err = io.EOF // read(2) of 0 bytes: the terminal is gone
 	}

@@ -6,7 +6,7 @@ import (
 	"unsafe"
 )
 
-// readMaster reads the master through the Go poller, but makes the read
+// masterReader reads the master through the Go poller, but makes the read
 // itself a raw system call, which the scheduler is not told of. The
 // descriptor is non-blocking, so the call never waits for output; yet a
 // PTY read often waits a few microseconds for the kernel's terminal worker
@@ -15,34 +15,52 @@ import (
 // processor away from it on every read and wakes every 20 µs to look.
 // Under a flood that cost yume-cli 9% more CPU than the raw drain it is
 // measured against, taken from the program and the kernel on 2 cores.
-func readMaster(f *os.File, b []byte) (int, error) {
+//
+// One goroutine reads (Process's rule): the closure the poller calls and
+// its results are made once, so a read allocates nothing.
+type masterReader struct {
+	rc    syscall.RawConn
+	buf   []byte
+	n     int
+	errno syscall.Errno
+	step  func(fd uintptr) bool
+}
+
+func newMasterReader(f *os.File) *masterReader {
+	r := &masterReader{}
+	r.rc, _ = f.SyscallConn() // fails only for a nil file
+	r.step = r.readOnce
+	return r
+}
+
+// read reads into b; os.ErrClosed once the master was closed.
+func (r *masterReader) read(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return 0, err
-	}
-	var n int
-	var errno syscall.Errno
-	err = rc.Read(func(fd uintptr) bool {
-		for {
-			r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
-			switch e {
-			case syscall.EINTR:
-				continue // retried at once: the poller would wait for new output
-			case syscall.EAGAIN:
-				return false // no output yet: the poller waits for some
-			}
-			n, errno = int(r), e
-			return true
-		}
-	})
+	r.buf, r.n, r.errno = b, 0, 0
+	err := r.rc.Read(r.step)
+	r.buf = nil
 	switch {
 	case err != nil: // the poller's only error here: the file was closed
 		return 0, os.ErrClosed
-	case errno != 0:
-		return 0, errno
+	case r.errno != 0:
+		return 0, r.errno
 	}
-	return n, nil
+	return r.n, nil
+}
+
+// readOnce is one raw read(2); false asks the poller to wait for output.
+func (r *masterReader) readOnce(fd uintptr) bool {
+	for {
+		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&r.buf[0])), uintptr(len(r.buf)))
+		switch e {
+		case syscall.EINTR:
+			continue // retried at once: the poller would wait for new output
+		case syscall.EAGAIN:
+			return false // no output yet: the poller waits for some
+		}
+		r.n, r.errno = int(n), e
+		return true
+	}
 }

@@ -4,6 +4,10 @@ package ptyhost
 
 import "os"
 
-// readMaster reads the master as any file (see read_linux.go for why Linux
-// differs).
-func readMaster(f *os.File, b []byte) (int, error) { return f.Read(b) }
+// masterReader reads the master as any file (see read_linux.go for why
+// Linux differs).
+type masterReader struct{ f *os.File }
+
+func newMasterReader(f *os.File) *masterReader { return &masterReader{f} }
+
+func (r *masterReader) read(b []byte) (int, error) { return r.f.Read(b) }

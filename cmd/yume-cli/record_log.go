@@ -52,11 +52,11 @@ func (t *recordedLog) Poll() ([]transcript.Event, error) {
 }
 
 // QuestionWait passes on how long a question waits for its call in a log
-// that is slow to read (driver/sessionlog.go asks the log for it); the
-// driver's own 600 ms where the log does not say.
+// that is slow to read (driver/sessionlog.go asks the log for it); 0, the
+// driver's own wait, where the log does not say.
 func (t *recordedLog) QuestionWait() time.Duration {
 	if s, ok := t.Source.(interface{ QuestionWait() time.Duration }); ok {
 		return s.QuestionWait()
 	}
-	return 600 * time.Millisecond
+	return 0
 }
