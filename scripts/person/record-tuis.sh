@@ -67,6 +67,10 @@ tui() {
 		--cols 120 --rows 40 --seed "$seed" --timeout 60 --log "$dir/raw.log" \
 		$(printf '%s\n' "$envs" | sed 's/^/--env\n/') "$@" || status=$?
 	IFS=$old_ifs
+	# The TUIs draw the workspace's path: this machine's, never committed.
+	# A stand-in of the same length keeps every row's layout.
+	stand_in=$(printf '%s' "$root" | sed 's#.#p#g; s#^.....#/srv/#')
+	sed -i "s#$root#$stand_in#g" "$out/$name.cast"
 	kill "$spid" 2>/dev/null || true
 	wait "$spid" 2>/dev/null || true
 	return "${status:-0}"
