@@ -1,13 +1,13 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 )
@@ -16,7 +16,9 @@ import (
 // run_shell_command, made once a turn's first model reply is in (on by
 // default; the sandbox turns it off, these tests back on). Its calls run
 // in Qwen's own yolo mode, never asked about, never over ACP or in the
-// stream-json: yume-cli reports them from Qwen's chat record.
+// stream-json. yume-cli lets them run only in headless auto mode, where
+// Qwen waits for them and yume-cli reports their calls from its chat
+// record; everywhere else it turns them off for the run.
 
 // sideMarker opens the system prompt of the memory extraction request.
 const sideMarker = "managed memory extraction subagent"
@@ -24,8 +26,12 @@ const sideMarker = "managed memory extraction subagent"
 // sideCommand is read-only, so Qwen's own rule lets its memory agent run it.
 const sideCommand = "cat secret.txt"
 
-// sideScript: replies answers the turn; the memory extraction request
-// asks for sideCommand, then saves nothing.
+// sideCalls numbers the side calls of every script, so that no two runs
+// share a call id.
+var sideCalls atomic.Int64
+
+// sideScript: replies answers the turn; each memory extraction request
+// asks for sideCommand (a call id of its own), then saves nothing.
 func sideScript(replies ...fakemodel.Reply) fakemodel.Script {
 	return fakemodel.Script{
 		Replies: replies,
@@ -33,10 +39,11 @@ func sideScript(replies ...fakemodel.Reply) fakemodel.Script {
 			switch {
 			case !r.Contains(sideMarker):
 				return fakemodel.Reply{}, false
-			case r.Contains("side_call_1"):
+			case r.Contains(`"tool_call_id":"side_call_`):
 				return fakemodel.Reply{Text: "Nothing to save."}, true
 			}
-			return fakemodel.Reply{ToolCalls: []fakemodel.ToolCall{{ID: "side_call_1", Name: "run_shell_command",
+			id := fmt.Sprintf("side_call_%d", sideCalls.Add(1))
+			return fakemodel.Reply{ToolCalls: []fakemodel.ToolCall{{ID: id, Name: "run_shell_command",
 				Args: map[string]string{"command": sideCommand, "description": "look"}}}}, true
 		},
 	}
@@ -77,7 +84,7 @@ func sideHome(t *testing.T) *home {
 // request carries its output (or, denied, its call only).
 func sideRan(h *home) (ran, denied bool) {
 	for _, r := range h.srv.SideRequests() {
-		if r.Contains(`"tool_call_id":"side_call_1"`) {
+		if r.Contains(`"tool_call_id":"side_call_`) {
 			return r.Contains("side-secret-42"), !r.Contains("side-secret-42")
 		}
 	}
@@ -99,63 +106,124 @@ func sideUse(t *testing.T, uses []use, results map[string]result) (use, result, 
 	return use{}, result{}, false
 }
 
-// TestLiveQwenSide: a call Qwen's memory extraction ran is reported (a
-// Bash tool_use whose approved_by names the side request, and a
-// tool_result), and one Qwen denied is an error. Over ACP the extraction
-// starts after the turn's answer and Qwen quits at stdin's end without
-// waiting for it: the call may not run, or run after yume-cli read the
-// record for the turn's result (then it goes unreported: a known gap);
-// a call reported there must have run, and says who approved it.
+// memoryPrompt opens the part of Qwen's system prompt it adds while its
+// memory agents are on: the turn's own request says whether they are.
+const memoryPrompt = "# auto memory"
+
+// TestLiveQwenSide: Qwen's memory agents run tools without asking, so
+// yume-cli lets them run only where it reports every call they make:
+// headless auto mode, where Qwen waits for them before its result (the
+// call is reported, approved_by naming the side request, and a resumed
+// run reports only its own). Everywhere else they are off for the run,
+// whatever the user's settings say: in default and deny modes (they never
+// ask), and over ACP, named or as a command after --, where Qwen exits at
+// stdin's end and would cut them off, a call run and never recorded.
 func TestLiveQwenSide(t *testing.T) {
-	for _, c := range []struct{ name, mode, perm string }{
-		{"acp/default", "acp", "default"},
-		{"acp/auto", "acp", "auto"},
-		{"json/auto", "json", "auto"},
-		{"json/deny", "json", "deny"}, // headless default mode: Qwen's rule denies it
+	yolo := []string{"--", "qwen", "--acp", "--approval-mode", "yolo"}
+	ask := []string{"--", "qwen", "--acp", "--approval-mode", "default"}
+	for _, c := range []struct {
+		name, mode, perm string
+		command          []string // after --, with --provider acp
+		on               bool
+	}{
+		{name: "acp/default", mode: "acp", perm: "default"},
+		{name: "acp/auto", mode: "acp", perm: "auto"},
+		{name: "acp-command/default", perm: "default", command: ask},
+		{name: "acp-command/auto", perm: "auto", command: yolo},
+		{name: "json/deny", mode: "json", perm: "deny"},
+		{name: "json/auto", mode: "json", perm: "auto", on: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := sideHome(t)
+			flags := []string{"--permission-mode", c.perm, "--prompt", "make the file"}
+			if c.command != nil {
+				h.provider = "acp"
+				flags = append(flags, c.command...)
+			} else {
+				flags = append([]string{"--mode", c.mode}, flags...)
+			}
 			replies := []fakemodel.Reply{{Text: "All done."}}
-			if c.mode == "acp" {
+			if c.mode != "json" {
 				replies = []fakemodel.Reply{
 					{Text: "Running it.", ToolCalls: []fakemodel.ToolCall{agentShell("qwen", oneCommand)}},
 					{Text: "All done."},
 				}
 			}
-			r := h.run(t, sideScript(replies...), gui{answer: func(int) bool { return true }},
-				"--mode", c.mode, "--permission-mode", c.perm, "--prompt", "make the file")
-			ran, denied := sideRan(h)
-			if c.mode == "json" && ran == (c.perm == "deny") {
-				// Headless Qwen waits for its memory agent before its result.
-				t.Errorf("the side call ran = %v (denied %v): want it run in auto mode, denied in deny mode", ran, denied)
+			r := h.run(t, sideScript(replies...), gui{answer: func(int) bool { return true }}, flags...)
+			if f := r.final(); f == nil || f["is_error"] == true || !strings.Contains(f.str("result"), "All done.") {
+				t.Fatalf("result %v\nstderr: %s", f, r.stderr)
 			}
+			agent := h.srv.AgentRequests()
+			if len(agent) == 0 || agent[0].Contains(memoryPrompt) != c.on {
+				t.Fatalf("Qwen's memory agents on = %v in its first request (%d requests), want %v", len(agent) > 0 && agent[0].Contains(memoryPrompt), len(agent), c.on)
+			}
+			ran, _ := sideRan(h)
 			u, res, reported := sideUse(t, r.uses, r.results)
 			by, _ := u.Input["approved_by"].(string)
 			switch {
-			case c.mode == "acp" && !reported && (ran || denied):
-				// Over ACP the extraction runs after the turn's answer, and
-				// may run after yume-cli read the record for the turn's
-				// result (Qwen quits at stdin's end, so the window is
-				// short): a known gap, kept in sight here, not hidden.
-				t.Logf("the side call ran %v, denied %v after the turn's record was read: not reported (known gap over ACP)", ran, denied)
-			case reported && !(ran || denied), c.mode != "acp" && reported != (ran || denied):
-				t.Errorf("the side call ran %v, denied %v, reported %v (tool_uses %+v)", ran, denied, reported, r.uses)
-			case ran && (res.IsError || !strings.Contains(by, "managed-auto-memory-extractor")):
+			case !c.on && (len(h.srv.SideRequests()) > 0 || reported):
+				t.Errorf("memory agents off, yet %d side requests, reported %v", len(h.srv.SideRequests()), reported)
+			case c.on && (!ran || !reported):
+				t.Errorf("the side call ran %v, reported %v (tool_uses %+v): headless Qwen waits for it, so both", ran, reported, r.uses)
+			case c.on && (res.IsError || !strings.Contains(by, "managed-auto-memory-extractor")):
 				t.Errorf("side call %+v, result %+v: want it reported run, approved_by naming the side request", u.Input, res)
-			case denied && (!res.IsError || !strings.Contains(res.Content, "denied") || by != ""):
-				t.Errorf("side call %+v, result %+v: want Qwen's denial (is_error)", u.Input, res)
 			}
-			if f := r.final(); f == nil || f["is_error"] == true || !strings.Contains(f.str("result"), "All done.") {
-				t.Errorf("result %v", f)
+			if !c.on {
+				return
 			}
-			t.Logf("%s: side call ran %v, denied %v: %v %+v, %v", c.name, ran, denied, u.Input, res, r.took.Round(time.Millisecond))
+			// A resumed run reports its own side call, not the last run's too.
+			again := h.run(t, sideScript(fakemodel.Reply{Text: "All done."}), gui{}, append([]string{"--resume", r.initSession()}, flags...)...)
+			n := 0
+			for _, u := range again.uses {
+				if u.Input["command"] == sideCommand {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("the resumed run reports %d side calls (tool_uses %+v), want its own one", n, again.uses)
+			}
 		})
 	}
 }
 
-// TestLiveQwenSidePTY: Qwen's TUI stays open between the turns of a
-// persistent session, and its memory extraction runs its call there,
-// after turn 1's result: the next turn reports it first.
+// TestLiveQwenSideSystemSettings: yume-cli turns the memory agents off
+// through a system settings file of its own, made of the user's: what an
+// administrator set there still holds (here the name of the context
+// file), and their own "on" does not win over yume-cli's "off".
+func TestLiveQwenSideSystemSettings(t *testing.T) {
+	h := sideHome(t)
+	sys := filepath.Join(h.sb.Home, "system-settings.json")
+	settings := `{
+  // an administrator's settings, with a comment as Qwen allows
+  "context": {"fileName": "TEAM.md"},
+  "memory": {"enableManagedAutoMemory": true}
+}`
+	if err := os.WriteFile(sys, []byte(settings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h.sb.Workspace, "TEAM.md"), []byte("team-rule-77\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.sb.Env = append(h.sb.Env, "QWEN_CODE_SYSTEM_SETTINGS_PATH="+sys)
+	r := h.run(t, sideScript(fakemodel.Reply{Text: "All done."}), gui{}, "--mode", "acp", "--permission-mode", "default", "--prompt", "hello")
+	if f := r.final(); f == nil || f["is_error"] == true {
+		t.Fatalf("result %v\nstderr: %s", f, r.stderr)
+	}
+	agent := h.srv.AgentRequests()
+	switch {
+	case len(agent) == 0:
+		t.Fatal("no request reached the model")
+	case !agent[0].Contains("team-rule-77"):
+		t.Error("the user's system settings were lost: their context file is not in Qwen's request")
+	case agent[0].Contains(memoryPrompt) || len(h.srv.SideRequests()) > 0:
+		t.Errorf("the memory agents are on (%d side requests): the user's system settings won over yume-cli's", len(h.srv.SideRequests()))
+	}
+}
+
+// TestLiveQwenSidePTY: yume-cli quits Qwen's TUI after a one-shot turn
+// and at a session's end, which would cut its memory agents off, so they
+// are off in the TUI in every permission mode: no side request is made
+// between a persistent session's turns, and none is reported.
 func TestLiveQwenSidePTY(t *testing.T) {
 	for _, perm := range []string{"default", "auto"} {
 		t.Run(perm, func(t *testing.T) {
@@ -166,15 +234,6 @@ func TestLiveQwenSidePTY(t *testing.T) {
 			if r := s.waitFor(t, "turn 1's result", isResult); r["is_error"] == true {
 				t.Fatalf("turn 1: %v", r)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			if _, err := h.srv.WaitSideRequests(ctx, 2); err != nil {
-				t.Fatalf("the memory extraction did not run its call between the turns: %v", err)
-			}
-			if ran, _ := sideRan(h); !ran {
-				t.Fatal("the side call did not run")
-			}
-			from := len(s.events)
 			s.send(map[string]any{"type": "user", "content": "are you there?"})
 			if r := s.waitFor(t, "turn 2's result", isResult); r["is_error"] == true {
 				t.Errorf("turn 2: %v", r)
@@ -182,16 +241,18 @@ func TestLiveQwenSidePTY(t *testing.T) {
 			if code := s.close(t); code != 0 {
 				t.Errorf("exit %d", code)
 			}
-			var turn2 run
-			turn2.results = map[string]result{}
-			for _, e := range s.events[from:] {
-				turn2.collect(e)
+			var all run
+			all.results = map[string]result{}
+			for _, e := range s.events {
+				all.collect(e)
 			}
-			u, res, ok := sideUse(t, turn2.uses, turn2.results)
-			if by, _ := u.Input["approved_by"].(string); !ok || !strings.Contains(by, "managed-auto-memory-extractor") || res.IsError {
-				t.Errorf("turn 2's tool_uses %+v: want the side call %q reported first, approved_by naming the side request, and its result", turn2.uses, sideCommand)
+			agent := h.srv.AgentRequests()
+			if len(agent) < 2 || agent[0].Contains(memoryPrompt) || agent[1].Contains(memoryPrompt) {
+				t.Errorf("Qwen's memory agents are on in its TUI (%d requests)", len(agent))
 			}
-			t.Logf("side call %v, result %+v", u.Input, res)
+			if n := len(h.srv.SideRequests()); n > 0 || len(all.uses) > 0 {
+				t.Errorf("%d side requests, tool_uses %+v: want none", n, all.uses)
+			}
 		})
 	}
 }

@@ -51,6 +51,10 @@ type Provider struct {
 	// TUI says how to drive its interactive program in a PTY (nil: the
 	// rule profile's command line, no record).
 	TUI *TUI
+	// SideAgentsOff, for a CLI whose own side requests run tools without
+	// asking (Qwen Code's memory agents), makes the environment that
+	// turns them off for one run (see SideAgentsEnv); nil: it has none.
+	SideAgentsOff func(getenv func(string) string) ([]string, error)
 	// BaseURLEnv is the environment variable that points the CLI at
 	// another API endpoint (--api-base), "" when it has none.
 	BaseURLEnv string
@@ -158,6 +162,9 @@ type Mode struct {
 	// (codex exec rejects a call its policy forbids without an item), so
 	// after the run the TUI's record reports the calls the stream did not.
 	RecordFillsGaps bool
+	// WaitsForSideAgents: the program waits for its side requests before
+	// its result, so each call they make is in its record by then.
+	WaitsForSideAgents bool
 }
 
 // The structured mode names.

@@ -24,10 +24,11 @@ func init() {
 			{Name: ModeACP, Since: "0.1.0", Format: "acp", Resumes: true, Command: qwenACP, AutoName: "qwen --approval-mode yolo"},
 			// Headless, it declines what it would ask: auto and deny only.
 			{Name: ModeJSON, Since: "0.1.0", Format: "qwen-stream-json", Resumes: true, Command: qwenJSON,
-				AutoName: "qwen --approval-mode yolo", CannotAsk: true},
+				AutoName: "qwen --approval-mode yolo", CannotAsk: true, WaitsForSideAgents: true},
 		},
-		MapTool:  geminiTool,
-		Verified: [2]string{"0.24.2", "0.24.4"}, // e2e TestLiveAgents on 0.24.2, 0.24.3, 0.24.4, 2026-11-25
+		SideAgentsOff: qwenSideAgentsOff,
+		MapTool:       geminiTool,
+		Verified:      [2]string{"0.24.2", "0.24.4"}, // e2e TestLiveAgents on 0.24.2, 0.24.3, 0.24.4, 2026-11-25
 		// Its TUI's chat record has each call before it runs, with its
 		// whole output after; the screen says when it asks and when the
 		// turn is over.

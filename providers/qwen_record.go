@@ -45,6 +45,7 @@ type qwenPart struct {
 
 type qwenRecordLine struct {
 	SessionID  string `json:"sessionId"`
+	Timestamp  string `json:"timestamp"` // RFC 3339
 	Type       string `json:"type"`
 	Provenance string `json:"provenance"`
 	Message    struct {

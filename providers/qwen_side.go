@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -23,7 +24,9 @@ import (
 // entry "qwen-code.tool_call" per call (its arguments, status, decision
 // and a prompt id "<session>#managed-…-<hex>#<n>"), without the output.
 // Its follow-up suggestion request offers tools too, but Qwen drops any
-// call in its answer unrun.
+// call in its answer unrun. yume-cli lets these agents run only in
+// headless auto mode, where Qwen waits for them (side_agents.go); the
+// readers here stay for a release that would not honour the switch.
 
 // qwenTelemetry is a ui_telemetry entry's event.
 type qwenTelemetry struct {
@@ -72,7 +75,8 @@ func qwenSideEvents(sys *qwenSystemPayload) []transcript.Event {
 }
 
 // SideCalls are the calls a provider's side requests made in session
-// l.Session, as the provider recorded them: a tool_call and a tool_result
+// l.Session since l.Started (an earlier run of a resumed session reported
+// its own), as the provider recorded them: a tool_call and a tool_result
 // each, their ids not those of any call of the conversation. Only Qwen
 // Code makes such calls (see above); none for the others, or when the
 // record cannot be read.
@@ -96,10 +100,17 @@ func SideCalls(p *Provider, l Launch) []transcript.Event {
 		if !strings.Contains(sc.Text(), `"qwen-code.tool_call"`) {
 			continue
 		}
-		var l qwenRecordLine
-		if json.Unmarshal(sc.Bytes(), &l) == nil {
-			out = append(out, qwenSideEvents(l.SystemPayload)...)
+		var rl qwenRecordLine
+		if json.Unmarshal(sc.Bytes(), &rl) == nil && !recordedBefore(rl.Timestamp, l.Started) {
+			out = append(out, qwenSideEvents(rl.SystemPayload)...)
 		}
 	}
 	return out
+}
+
+// recordedBefore reports whether an entry stamped at (RFC 3339) was
+// written before t; an entry with no readable stamp is not.
+func recordedBefore(at string, t time.Time) bool {
+	stamp, err := time.Parse(time.RFC3339Nano, at)
+	return err == nil && stamp.Before(t)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -54,6 +55,17 @@ func TestQwenSideCalls(t *testing.T) {
 		}
 		if other := SideCalls(gemini, l); other != nil {
 			t.Errorf("gemini side calls %+v", other)
+		}
+		// A resumed run reads calls from its own start on: the last
+		// entry of both records is stamped 19:25:55.3, the call earlier.
+		for _, at := range []struct {
+			started string
+			want    int
+		}{{"2026-11-25T19:25:40Z", 2}, {"2026-11-25T19:25:56Z", 0}} {
+			l.Started, _ = time.Parse(time.RFC3339, at.started)
+			if got := SideCalls(qwen, l); len(got) != at.want {
+				t.Errorf("%s: started %s: %d events, want %d", c.file, at.started, len(got), at.want)
+			}
 		}
 	}
 }

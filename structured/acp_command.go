@@ -3,6 +3,8 @@ package structured
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"slices"
 
 	"github.com/kballard/go-shellquote"
 	"github.com/yume-cli/yume-cli/emit"
@@ -21,7 +23,24 @@ func runCommand(ctx context.Context, opts Options, w *emit.Writer, mode provider
 	w.SetDriveMode(mode.Name)
 	note := fmt.Sprintf("yume-cli: %s in acp mode", shellquote.Join(opts.Command...))
 	inv := providers.Invocation{Args: opts.Command[1:], KeepStdin: true}
+	// An agent yume-cli knows by name keeps its side agents off as it
+	// would there: ACP cuts them off at stdin's end.
+	env, err := sideAgentsEnv(opts, knownAgent(opts), perm, false)
+	if err != nil {
+		return err
+	}
+	opts.Env = append(slices.Clone(opts.Env), env...)
 	return runACP(ctx, opts, w, mode, inv, path, note)
+}
+
+// knownAgent is the provider the command after -- is, by its program's
+// name (qwen in `-- qwen --acp`); nil for any other.
+func knownAgent(opts Options) *providers.Provider {
+	if len(opts.Command) == 0 {
+		return nil
+	}
+	p, _ := providers.ByBinary(filepath.Base(opts.Command[0]))
+	return p
 }
 
 // commandMode is the ACP mode a command after -- runs in.

@@ -125,7 +125,11 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	if inv.Session != "" && opts.OnSession != nil {
 		opts.OnSession(inv.Session)
 	}
-	opts.Env = append(slices.Clone(opts.Env), inv.Env...)
+	side, err := sideAgentsEnv(opts, p, perm, mode.WaitsForSideAgents)
+	if err != nil {
+		return err
+	}
+	opts.Env = append(slices.Clone(opts.Env), append(inv.Env, side...)...)
 	if mode.Name == providers.ModeACP {
 		return runACP(ctx, opts, w, mode, inv, path, note)
 	}
@@ -196,7 +200,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 			return tr.fillGaps(evs)
 		})
 	}
-	tr.reportSideCalls(func() providers.Launch {
+	tr.reportSideCalls(nil, func() providers.Launch {
 		return providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started}
 	})
 	pr.watch(ctx, pr.interrupt)

@@ -1,6 +1,9 @@
 package structured
 
 import (
+	"fmt"
+
+	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -9,8 +12,13 @@ import (
 // any other before-end step), the calls the provider's side requests made
 // in its session, which its stream never shows (providers.SideCalls:
 // Qwen Code's managed memory agents). launch says where its record is,
-// asked at the end (the provider's session id is known by then).
-func (t *turn) reportSideCalls(launch func() providers.Launch) {
+// asked at the end (the provider's session id is known by then). agent,
+// when set, is the provider the program is (an ACP command after --),
+// else the turn's own.
+func (t *turn) reportSideCalls(agent *providers.Provider, launch func() providers.Launch) {
+	if agent == nil {
+		agent = t.provider
+	}
 	before := t.beforeEnd
 	t.beforeEnd = func() error {
 		if before != nil {
@@ -20,7 +28,7 @@ func (t *turn) reportSideCalls(launch func() providers.Launch) {
 		}
 		l := launch()
 		l.Session = t.providerSession
-		return t.sideCalls(providers.SideCalls(t.provider, l))
+		return t.sideCalls(providers.SideCalls(agent, l))
 	}
 }
 
@@ -39,4 +47,15 @@ func (t *turn) sideCalls(evs []transcript.Event) error {
 		}
 	}
 	return nil
+}
+
+// sideAgentsEnv is the environment that turns agent's side agents off for
+// this run where they may not run (providers.SideAgentsEnv), said under
+// --verbose.
+func sideAgentsEnv(opts Options, agent *providers.Provider, perm permission.Mode, waits bool) ([]string, error) {
+	env, err := providers.SideAgentsEnv(agent, perm == permission.Auto, waits, getenv(opts.Env))
+	if err == nil && len(env) > 0 && opts.Verbose {
+		fmt.Fprintf(opts.Stderr, "yume-cli: %s's side agents are off for this run: they run tools without asking, and here yume-cli could not report every call\n", agent.Name)
+	}
+	return env, err
 }

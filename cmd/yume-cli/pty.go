@@ -219,6 +219,12 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	if p.TUI.Env != nil {
 		t.env = p.TUI.Env(l)
 	}
+	// yume-cli quits the TUI after a turn: its side agents would be cut off.
+	side, err := providers.SideAgentsEnv(p, l.Mode == permission.Auto, false, l.Getenv)
+	if err != nil {
+		return tuiLaunch{}, err
+	}
+	t.env = append(t.env, side...)
 	t.typePrompt = p.TUI.PromptTyped != nil && p.TUI.PromptTyped(l)
 	if p.TUI.ModeName != nil {
 		t.unaskedBy = p.TUI.ModeName(l)
