@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/emit/emittest"
+	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // fakeAgent is an ACP agent that behaves like opencode (kind "opencode"):
@@ -115,7 +118,8 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 // as its program, or (provider "acp") as the command after --.
 type agentRun struct {
 	provider, kind, perm, resume string
-	answer                       *bool // the GUI's answer to every question; nil: no control channel
+	answer                       *bool               // the GUI's answer to every question; nil: no control channel
+	custom                       *providers.Provider // instead of provider's own descriptor
 }
 
 func (a agentRun) run(t *testing.T) (string, []byte, error) {
@@ -135,7 +139,11 @@ func (a agentRun) run(t *testing.T) (string, []byte, error) {
 		tap.gui = func(m map[string]any) { approveWith(*a.answer)(m, controls, cancel) }
 	}
 	cwd := t.TempDir()
-	opts := Options{Provider: prov(a.provider), Cwd: cwd, Prompt: "do it", PermissionMode: a.perm, Resume: a.resume,
+	p := a.custom
+	if p == nil {
+		p = prov(a.provider)
+	}
+	opts := Options{Provider: p, Cwd: cwd, Prompt: "do it", PermissionMode: a.perm, Resume: a.resume,
 		Controls: controls, Stderr: &syncWriter{w: &bytes.Buffer{}}, Env: []string{"YUME_FAKE_CLI=acp-agent:" + a.kind, "HOME=" + home}}
 	if a.provider == "acp" {
 		opts.Command = []string{exe, "--stdio"}
@@ -270,5 +278,31 @@ func TestACPCallInput(t *testing.T) {
 				t.Errorf("tool %s ready %v; want %s ready %v", got, call.ready(), c.tool, c.ready)
 			}
 		})
+	}
+}
+
+// closingRecord is an agent record with nothing in it that says whether
+// it was closed.
+type closingRecord struct{ closed atomic.Bool }
+
+func (r *closingRecord) Poll() ([]transcript.Event, error) { return nil, nil }
+func (r *closingRecord) Path() string                      { return "" }
+func (r *closingRecord) Close() error                      { r.closed.Store(true); return nil }
+
+// TestACPClosesRecord: the agent's own record, read for outputs ACP
+// leaves out, is closed when the run ends, so a read in flight (a
+// subprocess of opencode's CLI) does not outlive yume-cli.
+func TestACPClosesRecord(t *testing.T) {
+	p := *prov("opencode")
+	tui := *p.TUI
+	rec := &closingRecord{}
+	tui.SessionLog = func(providers.Launch) transcript.Source { return rec }
+	p.TUI = &tui
+	got, _, err := agentRun{provider: "opencode", kind: "unasked", perm: "auto", custom: &p}.run(t)
+	if err != nil || !strings.HasSuffix(got, "end:success") {
+		t.Fatalf("run %q, %v", got, err)
+	}
+	if !rec.closed.Load() {
+		t.Error("the agent's record was left open at the end of the run")
 	}
 }

@@ -37,6 +37,9 @@ type acpSession struct {
 	authMethods []acpAuthMethod
 	loading     atomic.Bool
 	sessionID   atomic.Value // string
+	// record is the agent's own record, read for outputs ACP leaves out;
+	// closed at the end, so no read it runs outlives yume-cli.
+	record transcript.Source
 }
 
 func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mode, inv providers.Invocation, path, note string) error {
@@ -98,6 +101,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 		served <- err
 	}()
 
+	defer s.closeRecord()
 	reason, perr := s.prompt(turnCtx, cwd, &pr.interrupted)
 	// The turn is over: closing stdin lets the agent save its session and
 	// exit; one that lingers is interrupted, then killed.
@@ -135,6 +139,17 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 		return s.tr.end(emit.Result{IsError: true, Errors: []string{msg}})
 	}
 	return s.tr.stop(reason)
+}
+
+// closeRecord stops the agent's record from being read (a read in
+// flight, a subprocess for opencode's CLI, is killed and waited for).
+func (s *acpSession) closeRecord() {
+	s.mu.Lock()
+	rec := s.record
+	s.mu.Unlock()
+	if c, ok := rec.(io.Closer); ok {
+		_ = c.Close() // Best effort: the run's events are all out.
+	}
 }
 
 // errWrite wraps a failure to write our own stdout.
@@ -204,7 +219,7 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 	if p := s.opts.Provider; p.TUI != nil && p.TUI.SessionLog != nil {
 		rec := p.TUI.SessionLog(providers.Launch{Session: sessionID, Cwd: cwd, Getenv: getenv(s.opts.Env), Started: s.started})
 		s.mu.Lock()
-		s.tr.recorded = recordedOutput(rec)
+		s.record, s.tr.recorded = rec, recordedOutput(rec)
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
