@@ -19,21 +19,17 @@ import (
 	"github.com/yume-cli/yume-cli/recordings"
 )
 
-func corpusCasts(tb testing.TB) []string {
-	tb.Helper()
-	paths, err := filepath.Glob(filepath.Join("testdata", "corpus", "*.cast"))
-	if err != nil || len(paths) == 0 {
-		tb.Fatalf("no casts in testdata/corpus: %v", err)
-	}
-	return paths
-}
+func corpusCasts(tb testing.TB) []string { return castsIn(tb, "corpus") }
 
 // peopleCasts are the recordings of people (testdata/people).
-func peopleCasts(tb testing.TB) []string {
+func peopleCasts(tb testing.TB) []string { return castsIn(tb, "people") }
+
+// castsIn lists testdata/dir's casts; none is a test failure.
+func castsIn(tb testing.TB, dir string) []string {
 	tb.Helper()
-	paths, err := filepath.Glob(filepath.Join("testdata", "people", "*.cast"))
+	paths, err := filepath.Glob(filepath.Join("testdata", dir, "*.cast"))
 	if err != nil || len(paths) == 0 {
-		tb.Fatalf("no casts in testdata/people: %v", err)
+		tb.Fatalf("no casts in testdata/%s: %v", dir, err)
 	}
 	return paths
 }
