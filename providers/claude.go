@@ -28,7 +28,7 @@ func init() {
 		Structured: []Mode{
 			{Name: ModeJSON, Since: "1.0.0", Format: "claude-stream-json", Resumes: true, Command: claudeJSON},
 		},
-		Verified: [2]string{"2.1.197", "2.1.331"}, // make drift, 2026-11-25
+		Verified: [2]string{"2.1.197", "2.1.332"}, // make drift, 2026-11-25; 2.1.332 on 2026-11-26
 		TUI:      &TUI{LogEndsTurns: true, Args: claudeTUI, NewSession: newUUID, SessionLog: claudeRecord, ModeName: claudeModeName},
 	})
 }
