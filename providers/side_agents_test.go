@@ -157,3 +157,28 @@ func TestStripJSONComments(t *testing.T) {
 		}
 	}
 }
+
+// FuzzQwenSettings: whatever the user's system settings hold, the merge
+// either says why it cannot read them or gives a JSON object with every
+// memory agent off and the rest of the user's settings kept.
+func FuzzQwenSettings(f *testing.F) {
+	for _, s := range []string{"", "{}", "// c\n{\"a\": 1}", `{"memory": 3}`, `{"memory": {"x": "/*"}} /* t */`, "\ufeff{}", `[1]`, `{"a": "\"//"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, err := qwenSettingsWithSideAgentsOff(in)
+		if err != nil {
+			return
+		}
+		var got map[string]any
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%q gave %q: %v", in, out, err)
+		}
+		memory, _ := got["memory"].(map[string]any)
+		for _, k := range qwenSideAgentSettings {
+			if memory[k] != false {
+				t.Fatalf("%q gave %q: %s is not off", in, out, k)
+			}
+		}
+	})
+}
