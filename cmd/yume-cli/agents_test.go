@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -63,6 +65,29 @@ func TestAgentPersistent(t *testing.T) {
 	for _, c := range cases {
 		if got := c.o.persistent(); got != c.want {
 			t.Errorf("%s %q session %q prompt %q: persistent %v, want %v", c.o.Provider, c.o.Command, c.o.SessionID, c.o.Prompt, got, c.want)
+		}
+	}
+}
+
+// TestKnownProgramSideAgentsOff: a program after -- that yume-cli knows
+// by name (qwen, by any path) gets its side agents turned off in the PTY,
+// as in its own TUI; any other program gets nothing added.
+func TestKnownProgramSideAgentsOff(t *testing.T) {
+	for _, c := range []struct {
+		argv []string
+		off  bool
+	}{
+		{[]string{"qwen", "--approval-mode", "default"}, true},
+		{[]string{"/opt/tools/qwen"}, true},
+		{[]string{"rm", "-i", "x"}, false},
+	} {
+		l, err := launchTUI(context.Background(), &StartOptions{Command: c.argv}, nil, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", c.argv, err)
+		}
+		off := slices.ContainsFunc(l.env, func(kv string) bool { return strings.HasPrefix(kv, "QWEN_CODE_SYSTEM_SETTINGS_PATH=") })
+		if off != c.off || !slices.Equal(l.argv, c.argv) {
+			t.Errorf("%q: argv %q, env %q: want side agents off = %v", c.argv, l.argv, l.env, c.off)
 		}
 	}
 }

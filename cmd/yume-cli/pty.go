@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -176,7 +177,11 @@ type tuiLaunch struct {
 // from its --help; the prompt after "--"); else the profile's template.
 func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile, conv *conversation) (tuiLaunch, error) {
 	if len(o.Command) > 0 {
-		return tuiLaunch{argv: o.Command}, nil
+		// A program yume-cli knows by name keeps its side agents off, as
+		// in its own TUI: yume-cli would cut them off too.
+		known, _ := providers.ByBinary(filepath.Base(o.Command[0]))
+		env, err := providers.SideAgentsEnv(known, false, false, os.Getenv)
+		return tuiLaunch{argv: o.Command, env: env}, err
 	}
 	p := o.provider()
 	if p.TUI == nil {
