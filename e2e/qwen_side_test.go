@@ -125,6 +125,7 @@ func TestLiveQwenSide(t *testing.T) {
 		name, mode, perm string
 		command          []string // after --, with --provider acp
 		on               bool
+		keep             bool // YUME_SIDE_AGENTS=keep: the user's settings (on) stand
 	}{
 		{name: "acp/default", mode: "acp", perm: "default"},
 		{name: "acp/auto", mode: "acp", perm: "auto"},
@@ -132,9 +133,13 @@ func TestLiveQwenSide(t *testing.T) {
 		{name: "acp-command/auto", perm: "auto", command: yolo},
 		{name: "json/deny", mode: "json", perm: "deny"},
 		{name: "json/auto", mode: "json", perm: "auto", on: true},
+		{name: "acp/default/keep", mode: "acp", perm: "default", keep: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := sideHome(t)
+			if c.keep {
+				h.sb.Env = append(h.sb.Env, "YUME_SIDE_AGENTS=keep")
+			}
 			flags := []string{"--permission-mode", c.perm, "--prompt", "make the file"}
 			if c.command != nil {
 				h.provider = "acp"
@@ -154,8 +159,18 @@ func TestLiveQwenSide(t *testing.T) {
 				t.Fatalf("result %v\nstderr: %s", f, r.stderr)
 			}
 			agent := h.srv.AgentRequests()
-			if len(agent) == 0 || agent[0].Contains(memoryPrompt) != c.on {
-				t.Fatalf("Qwen's memory agents on = %v in its first request (%d requests), want %v", len(agent) > 0 && agent[0].Contains(memoryPrompt), len(agent), c.on)
+			if len(agent) == 0 || agent[0].Contains(memoryPrompt) != (c.on || c.keep) {
+				t.Fatalf("Qwen's memory agents on = %v in its first request (%d requests), want %v", len(agent) > 0 && agent[0].Contains(memoryPrompt), len(agent), c.on || c.keep)
+			}
+			if c.keep {
+				// Over ACP the extraction may or may not finish before Qwen
+				// exits: a call reported must have run, and say who ran it.
+				if u, res, ok := sideUse(t, r.uses, r.results); ok {
+					if ran, _ := sideRan(h); !ran || res.IsError || !strings.Contains(fmt.Sprint(u.Input["approved_by"]), "managed-auto-memory-extractor") {
+						t.Errorf("kept: side call %+v, result %+v, ran %v", u.Input, res, ran)
+					}
+				}
+				return
 			}
 			ran, _ := sideRan(h)
 			u, res, reported := sideUse(t, r.uses, r.results)

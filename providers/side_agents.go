@@ -12,8 +12,12 @@ import "fmt"
 // where the program ends right after the turn (over ACP at stdin's end,
 // a TUI when yume-cli quits it) because they would be cut off half-way,
 // a call run and never recorded.
+//
+// YUME_SIDE_AGENTS=keep leaves them as the user's settings say (Qwen's one
+// switch also takes its saved memories out of the prompt): their calls
+// are then reported wherever the program recorded them in time.
 func SideAgentsEnv(p *Provider, auto, waits bool, getenv func(string) string) ([]string, error) {
-	if p == nil || p.SideAgentsOff == nil || auto && waits {
+	if p == nil || p.SideAgentsOff == nil || auto && waits || getenv(KeepSideAgents) == "keep" {
 		return nil, nil
 	}
 	env, err := p.SideAgentsOff(getenv)
@@ -22,3 +26,7 @@ func SideAgentsEnv(p *Provider, auto, waits bool, getenv func(string) string) ([
 	}
 	return env, nil
 }
+
+// KeepSideAgents is the variable that, set to "keep", leaves a program's
+// side agents on (SideAgentsEnv).
+const KeepSideAgents = "YUME_SIDE_AGENTS"

@@ -39,6 +39,10 @@ func TestSideAgentsEnv(t *testing.T) {
 			t.Errorf("%v auto=%v waits=%v: env %q, want off=%v", c.p, c.auto, c.waits, got, c.off)
 		}
 	}
+	keep := func(k string) string { return map[string]string{KeepSideAgents: "keep"}[k] }
+	if got, err := SideAgentsEnv(qwen, false, false, keep); err != nil || got != nil {
+		t.Errorf("%s=keep: env %q, %v: want nothing added", KeepSideAgents, got, err)
+	}
 	json, _ := qwen.ModeFor(ModeJSON, "")
 	acp, _ := qwen.ModeFor(ModeACP, "")
 	if !json.WaitsForSideAgents || acp.WaitsForSideAgents {
