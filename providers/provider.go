@@ -10,6 +10,7 @@ package providers
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -254,6 +255,16 @@ func Lookup(name string) (*Provider, bool) {
 		}
 	}
 	return nil, false
+}
+
+// ByCommand is the provider whose program a command line runs, by the
+// program's base name (qwen in `/opt/bin/qwen --acp`); nil for any other.
+func ByCommand(argv []string) *Provider {
+	if len(argv) == 0 {
+		return nil
+	}
+	p, _ := ByBinary(filepath.Base(argv[0]))
+	return p
 }
 
 // ByBinary finds the provider whose program is bin (a base name).

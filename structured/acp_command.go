@@ -3,7 +3,6 @@ package structured
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/kballard/go-shellquote"
@@ -25,22 +24,12 @@ func runCommand(ctx context.Context, opts Options, w *emit.Writer, mode provider
 	inv := providers.Invocation{Args: opts.Command[1:], KeepStdin: true}
 	// An agent yume-cli knows by name keeps its side agents off as it
 	// would there: ACP cuts them off at stdin's end.
-	env, err := sideAgentsEnv(opts, knownAgent(opts), perm, false)
+	env, err := sideAgentsEnv(opts, providers.ByCommand(opts.Command), perm, false)
 	if err != nil {
 		return err
 	}
 	opts.Env = append(slices.Clone(opts.Env), env...)
 	return runACP(ctx, opts, w, mode, inv, path, note)
-}
-
-// knownAgent is the provider the command after -- is, by its program's
-// name (qwen in `-- qwen --acp`); nil for any other.
-func knownAgent(opts Options) *providers.Provider {
-	if len(opts.Command) == 0 {
-		return nil
-	}
-	p, _ := providers.ByBinary(filepath.Base(opts.Command[0]))
-	return p
 }
 
 // commandMode is the ACP mode a command after -- runs in.

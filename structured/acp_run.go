@@ -70,7 +70,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	s.tr.watch = watch
 	// Calls the agent's side requests made (Qwen's memory agent) are in
 	// its record only: read once it exited, before the result.
-	s.tr.reportSideCalls(knownAgent(opts), func() providers.Launch {
+	s.tr.reportSideCalls(providers.ByCommand(opts.Command), func() providers.Launch {
 		return providers.Launch{Cwd: cwd, Getenv: getenv(opts.Env), Started: s.started}
 	})
 	turnCtx, cancelTurn := context.WithCancel(context.Background())

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -179,8 +178,7 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	if len(o.Command) > 0 {
 		// A program yume-cli knows by name keeps its side agents off, as
 		// in its own TUI: yume-cli would cut them off too.
-		known, _ := providers.ByBinary(filepath.Base(o.Command[0]))
-		env, err := providers.SideAgentsEnv(known, false, false, os.Getenv)
+		env, err := providers.SideAgentsEnv(providers.ByCommand(o.Command), false, false, os.Getenv)
 		return tuiLaunch{argv: o.Command, env: env}, err
 	}
 	p := o.provider()
