@@ -186,3 +186,18 @@ func FuzzQwenSettings(f *testing.F) {
 		}
 	})
 }
+
+// TestQwenSideAgentsOffUnwritableCache: a cache yume-cli cannot write is
+// an error that says what to set, not a run with the agents left on.
+func TestQwenSideAgentsOffUnwritableCache(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "not-a-dir")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("YUME_HOME", file) // the cache would be file/cache
+	qwen, _ := Lookup("qwen")
+	_, err := SideAgentsEnv(qwen, false, false, func(string) string { return "" })
+	if err == nil || !strings.Contains(err.Error(), "YUME_HOME") || !strings.Contains(err.Error(), "qwen not started") {
+		t.Errorf("error %v: want qwen not started, and what to set", err)
+	}
+}
