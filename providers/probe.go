@@ -122,18 +122,6 @@ func probeRun(ctx context.Context, path, flag string) (string, error) {
 	return string(out), err
 }
 
-// CacheDir is where yume-cli keeps what it learned about binaries:
-// $YUME_HOME/cache, else the user's cache directory.
-func CacheDir() string {
-	if h := os.Getenv("YUME_HOME"); h != "" {
-		return filepath.Join(h, "cache")
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "yume-cli")
-	}
-	return ""
-}
-
 func probeCachePath() string {
 	if d := CacheDir(); d != "" {
 		return filepath.Join(d, "probes.json")
@@ -155,22 +143,10 @@ func loadProbeCache() map[string]Probe {
 // (the next process asks the binary again).
 func saveProbeCache(m map[string]Probe) {
 	path := probeCachePath()
-	if path == "" || os.MkdirAll(filepath.Dir(path), 0o700) != nil {
+	if path == "" {
 		return
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".probes-*")
-	if err != nil {
-		return
-	}
-	if _, err := tmp.Write(b); err != nil || tmp.Close() != nil {
-		_ = os.Remove(tmp.Name())
-		return
-	}
-	if os.Rename(tmp.Name(), path) != nil {
-		_ = os.Remove(tmp.Name())
+	if b, err := json.Marshal(m); err == nil {
+		_ = writeAtomic(path, b) // Not an error: the next process asks again.
 	}
 }

@@ -2,7 +2,6 @@ package providers
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -124,45 +123,4 @@ func stripJSONComments(b []byte) []byte {
 		}
 	}
 	return out
-}
-
-// writeCached keeps content in yume-cli's cache under a name made of
-// name and its hash (written once, atomically) and returns the path.
-// There is no fallback to a shared temporary directory: the file is
-// settings a program obeys, and another user could swap it there.
-func writeCached(name string, content []byte) (string, error) {
-	dir := CacheDir()
-	if dir == "" {
-		return "", errors.New("yume-cli has no cache directory (no home directory): set YUME_HOME to a directory of yours")
-	}
-	sum := sha256.Sum256(content)
-	path := filepath.Join(dir, fmt.Sprintf("%s-%x.json", name, sum[:8]))
-	if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, content) {
-		return path, nil
-	}
-	if err := writeAtomic(dir, name, path, content); err != nil {
-		return "", fmt.Errorf("yume-cli's cache %s: %w (set YUME_HOME to a writable directory of yours)", dir, err)
-	}
-	return path, nil
-}
-
-// writeAtomic writes content to path through a temporary file in dir.
-func writeAtomic(dir, name, path string, content []byte) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, name+"-*.tmp")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(content)
-	if err := errors.Join(werr, tmp.Close()); err != nil {
-		_ = os.Remove(tmp.Name()) // Best effort: the write already failed.
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name()) // Best effort: the rename already failed.
-		return err
-	}
-	return nil
 }

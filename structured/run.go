@@ -129,7 +129,7 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts.Env = append(slices.Clone(opts.Env), append(inv.Env, side...)...)
+	opts.Env = slices.Concat(opts.Env, inv.Env, side)
 	if mode.Name == providers.ModeACP {
 		return runACP(ctx, opts, w, mode, inv, path, note)
 	}
