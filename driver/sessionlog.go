@@ -54,10 +54,21 @@ type turnLog struct {
 	ended    bool // the log says the turn is over
 	prompted bool // the log holds this turn's prompt: the turn has begun
 	// waiting is a question held until its call reaches the log (at most
-	// until waitEnd).
+	// until waitEnd), or a log read in the background has been read anew
+	// since askedAt.
 	waiting *heuristics.Detection
 	waitEnd time.Duration
+	askedAt time.Time
 }
+
+// backgroundLog is a session log read in the background, slowly (opencode's
+// and Kilo's, from the TUI's server or CLI). ReadSince says whether Poll
+// has handed over a read that began at or after t (or that no read will
+// come): what the program had logged by t, the driver has. A question
+// waits for that, not for a fixed time, so a read slowed by a loaded
+// machine cannot leave the question with the screen's text only, and a
+// question with no call in the log is not held longer than one read.
+type backgroundLog interface{ ReadSince(t time.Time) bool }
 
 // orphan is a question reported before its call reached the session log.
 type orphan struct {
@@ -101,7 +112,7 @@ func (d *driver) pollLog() {
 		d.logEvent(e)
 	}
 	d.reportOverdue()
-	if w := d.t.log.waiting; w != nil && (d.pendingCall() != nil || d.now() >= d.t.log.waitEnd) {
+	if w := d.t.log.waiting; w != nil && (d.pendingCall() != nil || d.now() >= d.t.log.waitEnd || d.logReadSinceAsked()) {
 		d.t.log.waiting = nil
 		d.ask(w)
 	}
@@ -252,8 +263,10 @@ func (d *driver) reportCall(c *logCall) {
 }
 
 // askWithLog holds a question until its call is in the session log (at
-// most logWait); false when there is no log to wait for.
+// most logWait, or the log's QuestionWait; a background log, until it is
+// read anew); false when there is no log to wait for.
 func (d *driver) askWithLog(det *heuristics.Detection) bool {
+	asked := time.Now()
 	d.readLogAsAsked(d.outcome.Questions + 1)
 	if !d.logFound() || d.cfg.LogAfterRun {
 		return false
@@ -265,11 +278,18 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 	d.tr.state("the question is not in the provider's session log yet: waiting for it")
 	wait := logWait
 	if s, ok := d.cfg.SessionLog.(interface{ QuestionWait() time.Duration }); ok && s.QuestionWait() > 0 {
-		wait = s.QuestionWait() // a log that is slow to read (opencode's); 0: logWait
+		wait = s.QuestionWait() // at most, in a log read in the background; 0: logWait
 	}
-	d.t.log.waiting, d.t.log.waitEnd = det, d.now()+wait
+	d.t.log.waiting, d.t.log.waitEnd, d.t.log.askedAt = det, d.now()+wait, asked
 	d.at[timerLog] = d.now() + logWait/6
 	return true
+}
+
+// logReadSinceAsked reports whether a log read in the background has
+// been read anew since the held question was seen, without its call.
+func (d *driver) logReadSinceAsked() bool {
+	b, ok := d.cfg.SessionLog.(backgroundLog)
+	return ok && b.ReadSince(d.t.log.askedAt)
 }
 
 // adopt links a newly logged call to the oldest question asked from the

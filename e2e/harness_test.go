@@ -204,6 +204,14 @@ func (h *home) run(t testing.TB, script fakemodel.Script, g gui, flags ...string
 			}
 		}
 	}
+	if d := os.Getenv("E2E_TRACES"); d != "" {
+		// Every run's trace, kept to compare a passing run's timings with
+		// a failed one's (whose trace the test prints).
+		name := strings.ReplaceAll(t.Name(), "/", "_") + "." + strconv.FormatInt(time.Now().UnixNano(), 36) + ".trace"
+		if err := os.WriteFile(filepath.Join(d, name), []byte(r.trace), 0o644); err != nil {
+			t.Errorf("E2E_TRACES: %v", err)
+		}
+	}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("stdout:\n%s\nstderr:\n%s\ntrace, without rule lines (last 20 KB):\n%s\nlast screen:\n%s",

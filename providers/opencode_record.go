@@ -22,8 +22,8 @@ import (
 // session list --format json`, `NAME export SESSION`. Each of those
 // takes 1.5–2 s (the program's start, about 1.2 s of CPU). Reads run one
 // at a time in the background, and Poll hands over what the last one
-// found. A question waits for its call two reads (QuestionWait); the turn
-// ends when the record says so.
+// found. A question waits for a read begun after it was seen
+// (ReadSince); the turn ends when the record says so.
 
 const (
 	// openCodeGap is the pause between two reads while the record
@@ -65,6 +65,9 @@ type openCodeLog struct {
 	events  []transcript.Event
 	seen    openCodeSeen
 	lastOut string
+	// exported is when the newest finished read of the messages began;
+	// handed, that of the newest one Poll handed over (ReadSince).
+	exported, handed time.Time
 }
 
 // openCodeRecord is the TUI's session log: a resumed session is read from
@@ -129,15 +132,26 @@ func (o *openCodeLog) server() *openCodeServer {
 	return o.srv
 }
 
-// QuestionWait is how long a question waits for its call to reach the
-// record: two reads through the CLI, or a few from the server.
+// QuestionWait bounds how long a question waits for its call to reach
+// the record. It waits for a read begun after it was seen (ReadSince):
+// a few tenths of a second from the server, two reads through the CLI,
+// longer on a loaded machine. The bound only holds for reads that hang.
 func (o *openCodeLog) QuestionWait() time.Duration {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.server() != nil {
-		return 1500 * time.Millisecond
+		return 10 * time.Second
 	}
-	return 4 * time.Second
+	return 20 * time.Second
+}
+
+// ReadSince reports whether Poll has handed over a read of the session's
+// messages that began at or after t (or the record is given up): the
+// calls the program had recorded by t are known.
+func (o *openCodeLog) ReadSince(t time.Time) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.gaveUp || !o.handed.IsZero() && !o.handed.Before(t)
 }
 
 // Poll implements transcript.Source: what the reads found since the last
@@ -178,19 +192,22 @@ func (o *openCodeLog) take() ([]transcript.Event, error) {
 	defer o.mu.Unlock()
 	evs, err := o.events, o.err
 	o.events, o.err = nil, nil
+	o.handed = o.exported
 	return evs, err
 }
 
 // read runs one read: the session list until the session is found, then
 // its export (or messages).
 func (o *openCodeLog) read() {
+	began := time.Now()
 	o.mu.Lock()
 	session, srv := o.session, o.server()
 	o.mu.Unlock()
 	var (
-		evs  []transcript.Event
-		err  error
-		news bool
+		evs      []transcript.Event
+		err      error
+		news     bool
+		exported bool
 	)
 	if session == "" {
 		session, err = o.find(srv)
@@ -201,12 +218,16 @@ func (o *openCodeLog) read() {
 		var more []transcript.Event
 		more, news, err = o.export(srv, session)
 		evs = append(evs, more...)
+		exported = err == nil
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.busy = false
 	if session != "" && err == nil {
 		o.session, o.found = session, true
+	}
+	if exported {
+		o.exported = began
 	}
 	o.events = append(o.events, evs...)
 	o.idle++

@@ -33,6 +33,14 @@ const (
 	// openCodeServerRead bounds one request (a few ms, up to 1 s seen
 	// while the machine is busy).
 	openCodeServerRead = 5 * time.Second
+	// openCodeServerFirst bounds a request to a server that has not
+	// answered yet, doubling after each one it lost (to
+	// openCodeServerRead): a starting server may accept a connection and
+	// never answer it. opencode 1.18.34 and Kilo 7.7.9 both lose the
+	// first request that reaches them as they start (one sent 1.8 s after
+	// the launch was still unanswered 30 s later), and with the longer
+	// bound a question asked then found no record for 5 s.
+	openCodeServerFirst = time.Second
 	// openCodeServerGap and openCodeServerIdleGap are the pauses between
 	// two reads from the server, while the record changes and while not.
 	openCodeServerGap     = 100 * time.Millisecond
@@ -100,6 +108,10 @@ type openCodeServer struct {
 	port int
 	auth string          // the Authorization header, when the user's environment sets a password
 	ctx  context.Context // cancelled by Close
+
+	mu       sync.Mutex
+	answered bool          // the server has answered a request
+	bound    time.Duration // a request's bound until it has (openCodeServerFirst)
 }
 
 // newOpenCodeServer is the client of the server on port, with the basic
@@ -123,6 +135,32 @@ func newOpenCodeServer(ctx context.Context, name, prefix string, port int, pass 
 	return s
 }
 
+// requestBound is how long the next request may wait for its answer.
+func (s *openCodeServer) requestBound() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.answered {
+		return openCodeServerRead
+	}
+	if s.bound == 0 {
+		s.bound = openCodeServerFirst
+	}
+	return s.bound
+}
+
+// lost notes a request that got no answer within bound: the next one to
+// a server that never answered waits twice as long.
+func (s *openCodeServer) lost(ctx context.Context, bound time.Duration) {
+	if ctx.Err() == nil || s.ctx.Err() != nil {
+		return // not timed out, or closed
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.answered && s.bound == bound {
+		s.bound = min(2*bound, openCodeServerRead)
+	}
+}
+
 // errOpenCodeNotFound is the server's 404: no such session.
 // errOpenCodeDenied is its 401 or 403: it wants a password yume-cli does
 // not know (Kilo 7.7.2 asks for one the user did not set).
@@ -134,7 +172,8 @@ var (
 // get is the body of GET path. The error says whether the server
 // answered at all (an *openCodeHTTPError when it did).
 func (s *openCodeServer) get(path string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(s.ctx, openCodeServerRead)
+	bound := s.requestBound()
+	ctx, cancel := context.WithTimeout(s.ctx, bound)
 	defer cancel()
 	// A loopback connection is made or refused at once.
 	conn, err := net.DialTCP("tcp", nil, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: s.port})
@@ -150,9 +189,15 @@ func (s *openCodeServer) get(path string) ([]byte, error) {
 	}
 	resp, err := io.ReadAll(io.LimitReader(conn, 64<<20))
 	if err != nil {
+		s.lost(ctx, bound)
 		return nil, err
 	}
 	status, body, err := parseHTTPResponse(resp)
+	if err == nil {
+		s.mu.Lock()
+		s.answered = true
+		s.mu.Unlock()
+	}
 	switch {
 	case err != nil:
 		return nil, err // no answer (the connection closed before one)

@@ -3,6 +3,7 @@ package providers
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -110,15 +111,22 @@ func TestOpenCodeServerRecord(t *testing.T) {
 	o.run = func(...string) ([]byte, error) { t.Fatal("the CLI was run"); return nil, nil }
 	o.dir = "/home/u/ws"
 
+	asked := time.Now()
 	o.read()
 	evs, err := o.take()
 	if err != nil || len(evs) != 1 || evs[0].Session != x.Info.ID {
 		t.Fatalf("first read: %+v, %v; want the session", evs, err)
 	}
+	if o.ReadSince(asked) {
+		t.Error("ReadSince after finding the session only: the messages were not read yet")
+	}
 	f.mu.Lock()
 	f.status = `{"` + x.Info.ID + `":{"type":"busy"}}`
 	f.mu.Unlock()
 	o.read()
+	if o.ReadSince(asked) {
+		t.Error("ReadSince before Poll handed the read over: the driver does not have its calls")
+	}
 	if evs, err = o.take(); err != nil || kinds(evs) != "prompt text tool_call tool_result text" {
 		t.Errorf("second read, the TUI busy: %s, %v; want no turn end yet", kinds(evs), err)
 	}
@@ -139,8 +147,11 @@ func TestOpenCodeServerRecord(t *testing.T) {
 	if want := "/session|" + msgs + "|" + msgs; strings.Join(f.paths, "|") != want || f.auth != "opencode:pw" {
 		t.Errorf("requests %q (auth %q), want %q", f.paths, f.auth, want)
 	}
-	if !strings.Contains(o.Path(), "/session/"+x.Info.ID+"/message") || o.QuestionWait() > 2*time.Second {
-		t.Errorf("Path %q, QuestionWait %v", o.Path(), o.QuestionWait())
+	if !o.ReadSince(asked) || o.ReadSince(time.Now()) {
+		t.Errorf("ReadSince(asked) = %v, ReadSince(now) = %v; want true, false", o.ReadSince(asked), o.ReadSince(time.Now()))
+	}
+	if !strings.Contains(o.Path(), "/session/"+x.Info.ID+"/message") {
+		t.Errorf("Path %q", o.Path())
 	}
 }
 
@@ -244,4 +255,73 @@ func TestParseHTTPResponse(t *testing.T) {
 			t.Errorf("%q: %d %q %v", c.in, status, body, err)
 		}
 	}
+}
+
+// TestOpenCodeServerLosesItsFirstRequest: a starting server that accepts
+// a request and never answers it (opencode's and Kilo's, as they start)
+// holds the record up for openCodeServerFirst, not openCodeServerRead;
+// the bound doubles while no answer came, and is the whole one after.
+func TestOpenCodeServerLosesItsFirstRequest(t *testing.T) {
+	f, x, port := newFakeTUI(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	held := make(chan net.Conn, 1)
+	go func() {
+		for n := 0; ; n++ {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			if n == 0 {
+				held <- c // never answered
+				continue
+			}
+			go proxy(c, port)
+		}
+	}()
+	defer func() {
+		select {
+		case c := <-held:
+			c.Close()
+		default:
+		}
+	}()
+	o := &openCodeLog{name: "opencode", dir: "/home/u/ws", opened: time.Now(),
+		srv: newOpenCodeServer(context.Background(), "opencode", "OPENCODE", ln.Addr().(*net.TCPAddr).Port, "", nil)}
+	o.run = func(...string) ([]byte, error) { t.Fatal("the CLI was run"); return nil, nil }
+	began := time.Now()
+	o.read()
+	if took := time.Since(began); took >= openCodeServerRead {
+		t.Errorf("the lost request held the read %v, want about %v", took, openCodeServerFirst)
+	}
+	if evs, err := o.take(); err != nil || len(evs) != 0 || o.srv.requestBound() != 2*openCodeServerFirst {
+		t.Errorf("after a lost request: %s, %v, next bound %v; want nothing, no error, %v", kinds(evs), err, o.srv.requestBound(), 2*openCodeServerFirst)
+	}
+	o.read()
+	if evs, err := o.take(); err != nil || len(evs) != 1 || evs[0].Session != x.Info.ID {
+		t.Fatalf("the next read: %s, %v; want the session", kinds(evs), err)
+	}
+	if o.srv.requestBound() != openCodeServerRead {
+		t.Errorf("bound once the server answered: %v, want %v", o.srv.requestBound(), openCodeServerRead)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.paths) != 1 {
+		t.Errorf("requests that reached the server: %q", f.paths)
+	}
+}
+
+// proxy passes c to the server on port.
+func proxy(c net.Conn, port int) {
+	defer c.Close()
+	s, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return
+	}
+	defer s.Close()
+	go func() { _, _ = io.Copy(s, c) }()
+	_, _ = io.Copy(c, s)
 }

@@ -60,3 +60,12 @@ func (t *recordedLog) QuestionWait() time.Duration {
 	}
 	return 0
 }
+
+// ReadSince passes on whether a log read in the background has been read
+// anew since t (driver/sessionlog.go); a log read as asked always has.
+func (t *recordedLog) ReadSince(at time.Time) bool {
+	if s, ok := t.Source.(interface{ ReadSince(time.Time) bool }); ok {
+		return s.ReadSince(at)
+	}
+	return false
+}

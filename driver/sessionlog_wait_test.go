@@ -1,0 +1,106 @@
+//go:build unix
+
+package driver_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/driver"
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/transcript"
+)
+
+// slowLog is a session log read in the background (opencode's and Kilo's,
+// from the TUI's server): each read takes readTime, and hands over what the
+// program had logged when it began.
+type slowLog struct {
+	readTime time.Duration
+	call     *transcript.Event // what the program logged; nil: nothing
+
+	mu       sync.Mutex
+	began    time.Time // the read in flight began; zero: none
+	handed   time.Time // the newest read handed over began
+	reads    int
+	maxWait  time.Duration
+	reported bool
+}
+
+func (l *slowLog) Path() string { return "slow log" }
+
+func (l *slowLog) Poll() ([]transcript.Event, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := time.Now()
+	var evs []transcript.Event
+	if !l.began.IsZero() && now.Sub(l.began) >= l.readTime {
+		l.handed, l.began = l.began, time.Time{}
+		l.reads++
+		if l.call != nil && !l.reported {
+			evs, l.reported = append(evs, *l.call), true
+		}
+	}
+	if l.began.IsZero() {
+		l.began = now
+	}
+	return evs, nil
+}
+
+func (l *slowLog) ReadSince(t time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return !l.handed.IsZero() && !l.handed.Before(t)
+}
+
+func (l *slowLog) QuestionWait() time.Duration { return l.maxWait }
+
+// TestQuestionWaitsForAFreshLogRead: a question held for its call in a log
+// read in the background waits for a read begun after it was seen, however
+// slow, and no longer: with the call logged, the tool_use is the log's
+// exact call (not the screen's text); with none, the question goes to the
+// GUI after one read, far before the log's bound on the wait.
+func TestQuestionWaitsForAFreshLogRead(t *testing.T) {
+	script := `printf 'Run ls -la? (y/n) '; read a; echo "answer $a"`
+	call := &transcript.Event{Kind: transcript.ToolCall, ID: "c1", Name: "Bash",
+		Input: map[string]any{"command": "ls -la --color=never", "description": "List the files"}}
+	tests := []struct {
+		name     string
+		log      *slowLog
+		wantCmd  string
+		wantDesc string
+	}{
+		// Each read is slower than a fixed wait for the log would be.
+		{"call logged, slow reads", &slowLog{readTime: 1500 * time.Millisecond, call: call, maxWait: 20 * time.Second},
+			"ls -la --color=never", "List the files"},
+		// The bound exceeds the test's timeout: only the fresh read ends the wait.
+		{"nothing logged", &slowLog{readTime: 100 * time.Millisecond, maxWait: time.Hour},
+			"sh -c " + script, "Run ls -la? (y/n)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := driveWith(t, t.TempDir(), generic(t), permission.Default, approveAll, nil, nil,
+				func(c *driver.Config) { c.SessionLog = tt.log }, "sh", "-c", script)
+			if len(r.uses) != 1 {
+				t.Fatalf("got %d tool_uses, want 1", len(r.uses))
+			}
+			if u := r.uses[0]; u.Command != tt.wantCmd || !strings.Contains(u.Desc, tt.wantDesc) {
+				t.Errorf("tool_use %q (%q), want %q (%q)", u.Command, u.Desc, tt.wantCmd, tt.wantDesc)
+			}
+			if res := r.results[r.uses[0].ID]; !strings.Contains(res.str("content"), "answer y") {
+				t.Errorf("tool_result %v, want the program's answer", res)
+			}
+		})
+	}
+}
+
+func generic(t *testing.T) *heuristics.Profile {
+	t.Helper()
+	p, err := heuristics.LoadProfile("generic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
