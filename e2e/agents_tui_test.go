@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
@@ -24,7 +26,9 @@ var tuiOutput = map[string][]string{
 // tool_result; a denied one does not run and is an error; auto mode runs
 // it without asking the GUI and reports it, saying who approved it; a new
 // file is a Write; each turn ends with its answer; a long command that
-// wraps on screen is reported exactly; a two-turn chat keeps its memory.
+// wraps on screen is reported exactly; a two-turn chat keeps its memory;
+// two opencode or Kilo TUIs at once in one workspace each read their own
+// session.
 func TestLiveAgentsTUI(t *testing.T) {
 	yes, no := true, false
 	runs := []agentRun{
@@ -45,6 +49,12 @@ func TestLiveAgentsTUI(t *testing.T) {
 			cliPath(t, agent)
 			testAgentTUIEdit(t, newHome(t, agent), agent)
 		})
+		if agent != "qwen" { // Qwen's TUI takes our session id
+			t.Run(agent+"/two-at-once", func(t *testing.T) {
+				cliPath(t, agent)
+				testAgentTUITwoAtOnce(t, newHome(t, agent), agent)
+			})
+		}
 		for _, perm := range []string{"default", "auto"} {
 			t.Run(agent+"/long/"+perm, func(t *testing.T) {
 				cliPath(t, agent)
@@ -79,6 +89,53 @@ func testAgentTUILong(t *testing.T, h *home, agent, perm string) {
 	}
 	if f := r.final(); f == nil || f["is_error"] == true || !strings.Contains(f.str("result"), "Done.") {
 		t.Errorf("result %v: want success with the answer", f)
+	}
+}
+
+// testAgentTUITwoAtOnce: two TUIs started at once in one workspace share
+// the program's database, so each lists both sessions; each run reads its
+// own (its call, its answer, its session id), not the one created first.
+func testAgentTUITwoAtOnce(t *testing.T, h *home, agent string) {
+	words := []string{"alpha", "beta"}
+	h.srv.SetScript(fakemodel.Script{Side: func(r fakemodel.Request) (fakemodel.Reply, bool) {
+		for _, w := range words {
+			switch {
+			case r.Contains("made-" + w): // the call is in the history: answer
+				return fakemodel.Reply{Text: "Done with " + w + "."}, true
+			case r.Contains("write " + w):
+				return fakemodel.Reply{Text: "On it.", ToolCalls: []fakemodel.ToolCall{agentShell(agent, "echo made-"+w+" > "+w+".txt")}}, true
+			}
+		}
+		return fakemodel.Reply{Text: "which word?"}, true
+	}})
+	h.together = true
+	runs := make([]*run, len(words))
+	var wg sync.WaitGroup
+	for i, w := range words {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runs[i] = h.runAsSet(t, gui{}, "--mode", "pty", "--permission-mode", "auto", "--prompt", "write "+w)
+		}()
+	}
+	wg.Wait()
+	noLeftovers(t, h.sb.Home)
+	ids := map[string]bool{}
+	for i, w := range words {
+		r := runs[i]
+		if r == nil {
+			continue // it could not start, and said so
+		}
+		if len(r.uses) != 1 || !strings.Contains(fmt.Sprint(r.uses[0].Input["command"]), "made-"+w) {
+			t.Errorf("run %q: tool_uses %+v, want its own call, echo made-%s", w, r.uses, w)
+		}
+		if f := r.final(); f == nil || f["is_error"] == true || !strings.Contains(f.str("result"), "Done with "+w) {
+			t.Errorf("run %q: result %v, want its own answer", w, f)
+		}
+		ids[r.initSession()] = true
+	}
+	if len(ids) != len(words) {
+		t.Errorf("session ids %v: want one each", ids)
 	}
 }
 

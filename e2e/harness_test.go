@@ -90,6 +90,9 @@ type home struct {
 	provider string
 	sb       *offline.Sandbox
 	srv      *fakemodel.Server
+	// together: runs go at once, so what one leaves running is looked
+	// for once all have ended (noLeftovers), not as each ends.
+	together bool
 }
 
 func newHome(t testing.TB, provider string) *home {
@@ -116,6 +119,12 @@ func newHomeIn(t testing.TB, provider, bin string) *home {
 func (h *home) run(t testing.TB, script fakemodel.Script, g gui, flags ...string) *run {
 	t.Helper()
 	h.srv.SetScript(script)
+	return h.runAsSet(t, g, flags...)
+}
+
+// runAsSet is run with the model's script as it is: runs at once share it.
+func (h *home) runAsSet(t testing.TB, g gui, flags ...string) *run {
+	t.Helper()
 	sb, srv, provider := h.sb, h.srv, h.provider
 	r := &run{sb: sb, srv: srv, results: map[string]result{}}
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
@@ -192,17 +201,8 @@ func (h *home) run(t testing.TB, script fakemodel.Script, g gui, flags ...string
 	for _, p := range emittest.Validate(r.raw) {
 		t.Errorf("conformance: %v", p)
 	}
-	left := leftovers(sb.Home)
-	for deadline := time.Now().Add(5 * time.Second); len(left) > 0 && time.Now().Before(deadline); left = leftovers(sb.Home) {
-		time.Sleep(50 * time.Millisecond) // Polling: processes take a moment to go after yume-cli.
-	}
-	if len(left) > 0 {
-		for pid, c := range left {
-			t.Errorf("process %d outlived yume-cli: %s", pid, c)
-			if p, err := os.FindProcess(pid); err == nil {
-				_ = p.Kill() // Best effort: it is reported above.
-			}
-		}
+	if !h.together {
+		noLeftovers(t, sb.Home)
 	}
 	if d := os.Getenv("E2E_TRACES"); d != "" {
 		// Every run's trace, kept to compare a passing run's timings with
@@ -219,6 +219,22 @@ func (h *home) run(t testing.TB, script fakemodel.Script, g gui, flags ...string
 		}
 	})
 	return r
+}
+
+// noLeftovers fails t for each process left running in home once yume-cli
+// has ended, and kills it.
+func noLeftovers(t testing.TB, home string) {
+	t.Helper()
+	left := leftovers(home)
+	for deadline := time.Now().Add(5 * time.Second); len(left) > 0 && time.Now().Before(deadline); left = leftovers(home) {
+		time.Sleep(50 * time.Millisecond) // Polling: processes take a moment to go after yume-cli.
+	}
+	for pid, c := range left {
+		t.Errorf("process %d outlived yume-cli: %s", pid, c)
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill() // Best effort: it is reported above.
+		}
+	}
 }
 
 // collect indexes tool uses and results of either protocol shape.

@@ -2,8 +2,10 @@ package providers
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/yume-cli/yume-cli/transcript"
@@ -202,15 +204,21 @@ func pickOpenCodeSession(list []byte, dir string, since int64) (string, error) {
 // pickListed is the session of dir in rows created first at or after
 // since (ms); "" when there is none.
 func pickListed(rows []openCodeListed, dir string, since int64) string {
-	var best *openCodeListed
-	for k := range rows {
-		r := &rows[k]
-		if r.Directory == dir && r.Created >= since && (best == nil || r.Created < best.Created) {
-			best = r
+	if found := listedSince(rows, dir, since); len(found) > 0 {
+		return found[0].ID
+	}
+	return ""
+}
+
+// listedSince is the sessions of dir in rows created at or after since
+// (ms), the first created first.
+func listedSince(rows []openCodeListed, dir string, since int64) []openCodeListed {
+	var found []openCodeListed
+	for _, r := range rows {
+		if r.Directory == dir && r.Created >= since {
+			found = append(found, r)
 		}
 	}
-	if best == nil {
-		return ""
-	}
-	return best.ID
+	slices.SortStableFunc(found, func(a, b openCodeListed) int { return cmp.Compare(a.Created, b.Created) })
+	return found
 }

@@ -37,6 +37,10 @@ const (
 	openCodeFails = 3
 	// openCodeRead bounds one read.
 	openCodeRead = 30 * time.Second
+	// openCodeClaim is how long a new session of the workspace that the
+	// TUI's server is not at work on waits to be taken as its own (claim):
+	// the TUI sets its session to work as it creates it, within a read.
+	openCodeClaim = 3 * time.Second
 )
 
 // openCodeLog follows an opencode (or Kilo) session through its TUI's
@@ -65,6 +69,9 @@ type openCodeLog struct {
 	events  []transcript.Event
 	seen    openCodeSeen
 	lastOut string
+	// listedAt is when the session list first held a candidate (claim;
+	// used by the read in flight only).
+	listedAt time.Time
 	// exported is when the newest finished read of the messages began;
 	// handed, that of the newest one Poll handed over (ReadSince).
 	exported, handed time.Time
@@ -303,13 +310,40 @@ func (o *openCodeLog) find(srv *openCodeServer) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s session list: %w", o.name, err)
 		}
-		return pickListed(rows, o.dir, o.seen.since), nil
+		return o.claim(listedSince(rows, o.dir, o.seen.since), srv.running), nil
 	}
 	out, err := o.run("session", "list", "--format", "json", "-n", "20")
 	if err != nil {
 		return "", fmt.Errorf("%s session list: %w", o.name, err)
 	}
 	return pickOpenCodeSession(out, o.dir, o.seen.since)
+}
+
+// claim is the session of found (the workspace's, since the launch)
+// this TUI is at work on, as its server's status says. Another TUI
+// started in the same workspace at the same time lists its session too
+// (they share the program's database), and may create it first, but it
+// is never at work on this TUI's server. One none is at work on is taken
+// (the first created) only once openCodeClaim has passed since the list
+// first held one: this TUI's turn may have ended between two reads. A
+// server with no status at all (404) gets the first created at once.
+func (o *openCodeLog) claim(found []openCodeListed, running func() (map[string]bool, error)) string {
+	if len(found) == 0 {
+		return ""
+	}
+	busy, err := running()
+	for _, r := range found {
+		if busy[r.ID] {
+			return r.ID
+		}
+	}
+	if o.listedAt.IsZero() {
+		o.listedAt = time.Now()
+	}
+	if errors.Is(err, errOpenCodeNotFound) || time.Since(o.listedAt) >= openCodeClaim {
+		return found[0].ID
+	}
+	return ""
 }
 
 // export reads the session and reports what is new; news says whether

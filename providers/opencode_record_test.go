@@ -152,6 +152,46 @@ func TestPickOpenCodeSession(t *testing.T) {
 	}
 }
 
+// TestOpenCodeClaim: of the workspace's new sessions, the one this TUI's
+// server is at work on is its own, whichever was created first; one none
+// is at work on is taken only after openCodeClaim (at once from a server
+// with no status at all); a status that did not come is no answer.
+func TestOpenCodeClaim(t *testing.T) {
+	twin, own := openCodeListed{ID: "ses_twin", Directory: "/w", Created: 2000}, openCodeListed{ID: "ses_own", Directory: "/w", Created: 2001}
+	noStatus := &openCodeHTTPError{path: "/session/status", err: errOpenCodeNotFound}
+	for _, c := range []struct {
+		name   string
+		found  []openCodeListed
+		busy   map[string]bool
+		err    error
+		listed time.Duration // how long ago the list first held one; 0: now
+		want   string
+	}{
+		{"none yet", nil, nil, nil, 0, ""},
+		{"own at work, created second", []openCodeListed{twin, own}, map[string]bool{"ses_own": true}, nil, 0, "ses_own"},
+		{"both at work: the first", []openCodeListed{twin, own}, map[string]bool{"ses_own": true, "ses_twin": true}, nil, 0, "ses_twin"},
+		{"only the twin yet", []openCodeListed{twin}, map[string]bool{}, nil, 0, ""},
+		{"none at work, just listed", []openCodeListed{twin, own}, map[string]bool{}, nil, time.Second, ""},
+		{"none at work, past the claim", []openCodeListed{twin, own}, map[string]bool{}, nil, openCodeClaim, "ses_twin"},
+		{"no status at all", []openCodeListed{twin, own}, nil, noStatus, 0, "ses_twin"},
+		{"status not answered", []openCodeListed{twin}, nil, errors.New("timeout"), time.Second, ""},
+		{"status not answered, past the claim", []openCodeListed{twin}, nil, errors.New("timeout"), openCodeClaim, "ses_twin"},
+	} {
+		o := &openCodeLog{}
+		if c.listed > 0 {
+			o.listedAt = time.Now().Add(-c.listed)
+		}
+		asked := 0
+		got := o.claim(c.found, func() (map[string]bool, error) { asked++; return c.busy, c.err })
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+		if len(c.found) == 0 && asked != 0 {
+			t.Errorf("%s: the status was read with no session listed", c.name)
+		}
+	}
+}
+
 // fakeCLI answers the record's reads from canned output, counting them.
 type fakeCLI struct {
 	list, export []byte

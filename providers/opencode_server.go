@@ -319,20 +319,31 @@ func (s *openCodeServer) messages(session string) (*openCodeExport, []byte, erro
 	return x, b, nil
 }
 
-// busy reports whether the TUI is still at work on the session (GET
-// /session/status: {ID: {type: "busy"}}; an idle one is left out). An
+// busy reports whether the TUI is still at work on the session; an
 // unanswered question is no.
 func (s *openCodeServer) busy(session string) bool {
+	running, _ := s.running()
+	return running[session]
+}
+
+// running is the sessions the TUI is at work on (GET /session/status:
+// {ID: {type: "busy"}}; an idle one is left out).
+func (s *openCodeServer) running() (map[string]bool, error) {
 	b, err := s.get("/session/status")
 	if err != nil {
-		return false
+		return nil, err
 	}
 	var st map[string]struct {
 		Type string `json:"type"`
 	}
-	if json.Unmarshal(b, &st) != nil {
-		return false
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, err
 	}
-	t := st[session].Type
-	return t != "" && t != "idle"
+	out := map[string]bool{}
+	for id, v := range st {
+		if v.Type != "" && v.Type != "idle" {
+			out[id] = true
+		}
+	}
+	return out, nil
 }

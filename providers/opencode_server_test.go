@@ -144,7 +144,7 @@ func TestOpenCodeServerRecord(t *testing.T) {
 		t.Errorf("next read in %v, want at most %v", wait, openCodeServerIdleGap)
 	}
 	msgs := "/session/" + x.Info.ID + "/message|/session/status"
-	if want := "/session|" + msgs + "|" + msgs; strings.Join(f.paths, "|") != want || f.auth != "opencode:pw" {
+	if want := "/session|/session/status|" + msgs + "|" + msgs; strings.Join(f.paths, "|") != want || f.auth != "opencode:pw" {
 		t.Errorf("requests %q (auth %q), want %q", f.paths, f.auth, want)
 	}
 	if !o.ReadSince(asked) || o.ReadSince(time.Now()) {
@@ -309,8 +309,8 @@ func TestOpenCodeServerLosesItsFirstRequest(t *testing.T) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.paths) != 1 {
-		t.Errorf("requests that reached the server: %q", f.paths)
+	if strings.Join(f.paths, " ") != "/session /session/status" {
+		t.Errorf("requests that reached the server: %q; want the list and the status, once", f.paths)
 	}
 }
 
@@ -324,4 +324,24 @@ func proxy(c net.Conn, port int) {
 	defer s.Close()
 	go func() { _, _ = io.Copy(s, c) }()
 	_, _ = io.Copy(c, s)
+}
+
+// TestOpenCodeServerPicksItsOwnSession: two TUIs started at once in one
+// workspace share the program's database, so each lists both sessions;
+// the one its own server says it is at work on is its own, though the
+// other was created first.
+func TestOpenCodeServerPicksItsOwnSession(t *testing.T) {
+	f, x, port := newFakeTUI(t)
+	created := strconv.FormatInt(x.Info.Time.Created, 10)
+	f.mu.Lock()
+	f.list = `[{"id":"ses_twin","directory":"/home/u/ws","time":{"created":` + created + `}},` +
+		`{"id":"` + x.Info.ID + `","directory":"/home/u/ws","time":{"created":` + created + `1}}]`
+	f.status = `{"` + x.Info.ID + `":{"type":"busy"}}`
+	f.mu.Unlock()
+	o := &openCodeLog{name: "opencode", dir: "/home/u/ws", opened: time.Now(),
+		srv: newOpenCodeServer(context.Background(), "opencode", "OPENCODE", port, "", nil)}
+	o.read()
+	if evs, err := o.take(); err != nil || len(evs) != 1 || evs[0].Session != x.Info.ID {
+		t.Errorf("found %+v, %v; want %s, the session at work, not the twin created first", evs, err, x.Info.ID)
+	}
 }
