@@ -25,7 +25,7 @@ func init() {
 		Structured: []Mode{
 			{Name: ModeJSON, Since: "0.44.0", Format: "codex-exec-json", Resumes: true, Command: codexJSON, RecordFillsGaps: true},
 		},
-		Verified: [2]string{"0.163.0", "0.169.0"}, // make drift, 2026-11-25
+		Verified: [2]string{"0.163.0", "0.171.0"}, // make drift, 2026-11-25; 0.171.0 on 2026-11-26
 		TUI:      &TUI{LogEndsTurns: true, Args: codexTUI, SessionLog: codexRecord, ModeName: codexModeName},
 	})
 }
