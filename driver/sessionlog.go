@@ -277,7 +277,7 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 	}
 	d.tr.state("the question is not in the provider's session log yet: waiting for it")
 	wait := logWait
-	if s, ok := d.cfg.SessionLog.(interface{ QuestionWait() time.Duration }); ok && s.QuestionWait() > 0 {
+	if s, ok := transcript.As[interface{ QuestionWait() time.Duration }](d.cfg.SessionLog); ok && s.QuestionWait() > 0 {
 		wait = s.QuestionWait() // at most, in a log read in the background; 0: logWait
 	}
 	d.t.log.waiting, d.t.log.waitEnd, d.t.log.askedAt = det, d.now()+wait, asked
@@ -288,7 +288,7 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 // logReadSinceAsked reports whether a log read in the background has
 // been read anew since the held question was seen, without its call.
 func (d *driver) logReadSinceAsked() bool {
-	b, ok := d.cfg.SessionLog.(backgroundLog)
+	b, ok := transcript.As[backgroundLog](d.cfg.SessionLog)
 	return ok && b.ReadSince(d.t.log.askedAt)
 }
 

@@ -58,7 +58,6 @@ type openCodeLog struct {
 	mu      sync.Mutex
 	session string
 	found   bool // the session is known to exist
-	served  bool // the server answered
 	viaCLI  bool // the server never answered: the CLI reads
 	gaveUp  bool
 	busy    bool
@@ -281,9 +280,7 @@ func (o *openCodeLog) serverDown(err error) error {
 	case errors.Is(err, errOpenCodeDenied):
 		o.viaCLI = true
 		return nil
-	case answered(err):
-		o.served = true
-	case o.served:
+	case o.srv.hasAnswered(): // this read or an earlier one
 	case time.Since(o.opened) < openCodeServerWait:
 		return nil
 	default:

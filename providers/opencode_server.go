@@ -111,7 +111,7 @@ type openCodeServer struct {
 
 	mu       sync.Mutex
 	answered bool          // the server has answered a request
-	bound    time.Duration // a request's bound until it has (openCodeServerFirst)
+	bound    time.Duration // a request's bound until it has (openCodeServerFirst, doubling)
 }
 
 // newOpenCodeServer is the client of the server on port, with the basic
@@ -120,7 +120,7 @@ type openCodeServer struct {
 // it, else the user's.
 func newOpenCodeServer(ctx context.Context, name, prefix string, port int, pass string, getenv func(string) string) *openCodeServer {
 	addr := "127.0.0.1:" + strconv.Itoa(port)
-	s := &openCodeServer{base: "http://" + addr, addr: addr, port: port, ctx: ctx}
+	s := &openCodeServer{base: "http://" + addr, addr: addr, port: port, ctx: ctx, bound: openCodeServerFirst}
 	if pass != "" {
 		s.auth = "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(name+":"+pass)) + "\r\n"
 	} else if getenv != nil {
@@ -135,15 +135,19 @@ func newOpenCodeServer(ctx context.Context, name, prefix string, port int, pass 
 	return s
 }
 
+// hasAnswered reports whether the server has answered a request.
+func (s *openCodeServer) hasAnswered() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.answered
+}
+
 // requestBound is how long the next request may wait for its answer.
 func (s *openCodeServer) requestBound() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.answered {
 		return openCodeServerRead
-	}
-	if s.bound == 0 {
-		s.bound = openCodeServerFirst
 	}
 	return s.bound
 }
@@ -274,12 +278,6 @@ type openCodeHTTPError struct {
 
 func (e *openCodeHTTPError) Error() string { return "GET " + e.path + ": " + e.err.Error() }
 func (e *openCodeHTTPError) Unwrap() error { return e.err }
-
-// answered reports whether err came from the server (it is up).
-func answered(err error) bool {
-	var h *openCodeHTTPError
-	return err == nil || errors.As(err, &h)
-}
 
 // sessions is the server's session list, as rows of the CLI's.
 func (s *openCodeServer) sessions() ([]openCodeListed, error) {

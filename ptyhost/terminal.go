@@ -3,6 +3,8 @@ package ptyhost
 import (
 	"fmt"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/unwrap"
 )
 
 // Terminal is the child the driver drives: a live program in a PTY, or a
@@ -33,20 +35,7 @@ type Wrapper interface {
 }
 
 // As returns the first terminal in t's chain of wrappers that is a T.
-func As[T any](t Terminal) (T, bool) {
-	for t != nil {
-		if v, ok := t.(T); ok {
-			return v, true
-		}
-		w, ok := t.(Wrapper)
-		if !ok {
-			break
-		}
-		t = w.Unwrap()
-	}
-	var zero T
-	return zero, false
-}
+func As[T any](t Terminal) (T, bool) { return unwrap.As[T](t) }
 
 // Marker is a Terminal that keeps chapter marks (a recording): the driver
 // marks each question it asks.

@@ -6,6 +6,8 @@
 // the turn. Providers parse their own format into Events (see providers).
 package transcript
 
+import "github.com/yume-cli/yume-cli/internal/unwrap"
+
 // Kind says what an Event is.
 type Kind int
 
@@ -76,3 +78,14 @@ type Source interface {
 	// Path is the file being read ("" until it is found).
 	Path() string
 }
+
+// Wrapper is a Source that adds to another (the recording of its reads).
+// The driver finds the optional abilities of the source under it (how
+// long a question waits for it, whether it was read anew) through Unwrap,
+// so a wrapper never hides them.
+type Wrapper interface {
+	Unwrap() Source
+}
+
+// As returns the first source in s's chain of wrappers that is a T.
+func As[T any](s Source) (T, bool) { return unwrap.As[T](s) }

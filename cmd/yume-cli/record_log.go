@@ -51,21 +51,6 @@ func (t *recordedLog) Poll() ([]transcript.Event, error) {
 	return evs, err
 }
 
-// QuestionWait passes on how long a question waits for its call in a log
-// that is slow to read (driver/sessionlog.go asks the log for it); 0, the
-// driver's own wait, where the log does not say.
-func (t *recordedLog) QuestionWait() time.Duration {
-	if s, ok := t.Source.(interface{ QuestionWait() time.Duration }); ok {
-		return s.QuestionWait()
-	}
-	return 0
-}
-
-// ReadSince passes on whether a log read in the background has been read
-// anew since t (driver/sessionlog.go); a log read as asked always has.
-func (t *recordedLog) ReadSince(at time.Time) bool {
-	if s, ok := t.Source.(interface{ ReadSince(time.Time) bool }); ok {
-		return s.ReadSince(at)
-	}
-	return false
-}
+// Unwrap is the log under the recording: the driver asks it how long a
+// question waits for it and whether it was read anew (transcript.As).
+func (t *recordedLog) Unwrap() transcript.Source { return t.Source }

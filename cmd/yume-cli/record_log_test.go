@@ -23,16 +23,22 @@ func (plainSource) Poll() ([]transcript.Event, error) { return nil, nil }
 func (plainSource) Path() string                      { return "file" }
 
 // TestRecordedLogPassesOnTheWait: recording a run does not change how long
-// its questions wait for the log (driver/sessionlog.go asks the log).
+// its questions wait for the log: the driver finds what the log under the
+// recording says (transcript.As, as driver/sessionlog.go asks).
 func TestRecordedLogPassesOnTheWait(t *testing.T) {
+	type waiter interface{ QuestionWait() time.Duration }
+	type reader interface{ ReadSince(time.Time) bool }
 	now := time.Now()
-	bg := &recordedLog{Source: backgroundSource{since: now}}
-	if bg.QuestionWait() != 7*time.Second || !bg.ReadSince(now) || bg.ReadSince(now.Add(time.Second)) {
-		t.Errorf("background log through the recording: QuestionWait %v, ReadSince(read) %v, ReadSince(later) %v",
-			bg.QuestionWait(), bg.ReadSince(now), bg.ReadSince(now.Add(time.Second)))
+	var bg transcript.Source = &recordedLog{Source: backgroundSource{since: now}}
+	w, okW := transcript.As[waiter](bg)
+	r, okR := transcript.As[reader](bg)
+	if !okW || !okR || w.QuestionWait() != 7*time.Second || !r.ReadSince(now) || r.ReadSince(now.Add(time.Second)) {
+		t.Errorf("background log through the recording: found %v %v", okW, okR)
 	}
-	file := &recordedLog{Source: plainSource{}}
-	if file.QuestionWait() != 0 || file.ReadSince(time.Time{}) {
-		t.Errorf("file log through the recording: QuestionWait %v, ReadSince %v; want 0, false", file.QuestionWait(), file.ReadSince(time.Time{}))
+	var file transcript.Source = &recordedLog{Source: plainSource{}}
+	_, okW = transcript.As[waiter](file)
+	_, okR = transcript.As[reader](file)
+	if okW || okR {
+		t.Errorf("file log through the recording: found QuestionWait %v, ReadSince %v; want neither", okW, okR)
 	}
 }

@@ -1,0 +1,22 @@
+// Package unwrap finds an optional ability through a chain of wrappers,
+// each of which has Unwrap() returning the value it wraps: a terminal
+// under a recording tee (ptyhost.As), a session log under the recording
+// of its reads (transcript.As). A wrapper then never hides what the value
+// under it can do.
+package unwrap
+
+// As returns the first value in v's chain of wrappers that is a T.
+func As[T, V any](v V) (T, bool) {
+	for x := any(v); x != nil; {
+		if t, ok := x.(T); ok {
+			return t, true
+		}
+		w, ok := x.(interface{ Unwrap() V })
+		if !ok {
+			break
+		}
+		x = w.Unwrap()
+	}
+	var zero T
+	return zero, false
+}
