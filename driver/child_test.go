@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/yume-cli/yume-cli/internal/keytui"
 	"github.com/yume-cli/yume-cli/internal/testchild"
 	"github.com/yume-cli/yume-cli/ptyhost"
 )
@@ -17,7 +18,8 @@ func init() {
 			n, _ := strconv.Atoi(args[0])
 			return colorPrompt(n)
 		},
-		"textlog": textLog, // textlog LOG PASTE BS: log every byte read; see TestTypedTextFuzz.
+		"textlog": textLog,     // textlog LOG PASTE BS: log every byte read; see TestTypedTextFuzz.
+		"keytui":  keytui.Main, // keytui FLAGS: a dialog read key by key; see internal/keytui.
 	})
 }
 

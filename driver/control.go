@@ -102,9 +102,7 @@ func (d *driver) abort(reason string, interrupted bool) {
 	}
 	d.outcome.Interrupted = interrupted
 	d.outcome.Failed = !interrupted
-	if d.st == stateAwaiting {
-		d.supersede("the turn ended")
-	}
+	d.dropQuestion("the turn ended")
 	if c := d.finishCapture(nil); c != nil {
 		note := "\n[interrupted]"
 		if !interrupted {
@@ -142,9 +140,7 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 		d.outcome.Exit = st
 		return d.outcome, d.fault
 	}
-	if d.st == stateAwaiting {
-		d.supersede("the program exited before a decision was made")
-	}
+	d.dropQuestion("the program exited before a decision was made")
 	d.endCapture(nil)
 	st, stopped, err := d.waitExit()
 	if err != nil {

@@ -12,6 +12,7 @@ const (
 	timerQuiet              // the screen settled: every rule
 	timerEnter              // the Enter after a typed prompt (prompt.go)
 	timerRetry              // look whether typed keys were taken (retry.go)
+	timerKeys               // an answer's next key, or a look at what it did (keying.go)
 	timerQuit               // the program did not exit after its quit keys (quit.go)
 	timerLog                // read the provider's session log (sessionlog.go)
 	timerIdle               // the program sat at its input box (bounded.go)
@@ -24,7 +25,7 @@ const (
 
 // perTurn marks the timers that belong to the turn (cleared with it); the
 // others belong to the session.
-var perTurn = [timerCount]bool{timerEnter: true, timerRetry: true, timerIdle: true, timerStall: true, timerError: true, timerTool: true, timerTurn: true}
+var perTurn = [timerCount]bool{timerEnter: true, timerRetry: true, timerKeys: true, timerIdle: true, timerStall: true, timerError: true, timerTool: true, timerTurn: true}
 
 // deadlines holds when each timer is due on the session clock (0: not set).
 type deadlines [timerCount]time.Duration
@@ -73,6 +74,9 @@ func (d *driver) fire(k timer) {
 		d.submitPrompt()
 	case timerRetry:
 		d.retryKeys()
+	case timerKeys:
+		d.stepKeys()
+		d.followAnswer(false)
 	case timerQuit:
 		d.quitTimer()
 	case timerLog:
@@ -99,6 +103,7 @@ const soon = 2 * time.Millisecond
 // printedAt schedules what waits for output printed at t to pause: the
 // rules, a typed prompt's Enter, keys that may have been dropped.
 func (d *driver) printedAt(t time.Duration) {
+	d.lastOutput = t
 	d.at[timerSoon], d.at[timerQuiet] = t+soon, t+d.quiet
 	if d.at[timerEnter] != 0 && !d.t.enterRecorded {
 		d.at[timerEnter] = min(t+d.enterDelay(), d.t.enterBy)

@@ -9,21 +9,16 @@ import (
 
 	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/internal/testchild"
 	"github.com/yume-cli/yume-cli/permission"
 )
 
-// fakeAgent draws DIALOG (printf format), reads one line (the keys that
-// answer it), says what it got, and idles until Ctrl-C twice. Its profile
-// knows its end of turn, not its dialogs.
-const fakeAgent = `trap 'n=$((n+1)); [ "$n" -ge 2 ] && exit 0' INT
-n=0
-printf '\033[?1049h\033[H\033[2J* Asked.\n\n'
-printf "$DIALOG"
-IFS= read -r a
-printf '\033[H\033[2J'
-if [ -z "$a" ]; then printf '* Finished: allowed.\n\nIDLE\n'; else printf '* Finished: refused.\n\nIDLE\n'; fi
-while :; do sleep 0.05; done
-`
+// keytuiArgv runs internal/keytui, a dialog read key by key, as this
+// test binary's child, with its flags.
+func keytuiArgv(flags ...string) []string {
+	argv, env := testchild.Command("keytui", flags...)
+	return append([]string{"env", env[len(env)-1]}, argv...)
+}
 
 const fakeAgentProfile = `name: fakeagent
 description: an agent whose dialogs no rule knows
@@ -44,21 +39,24 @@ func TestDriveAsksADialogNoRuleKnows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const boxed = `╭──────────────────────────────────────────╮\n` +
-		`│ ⚠ WARNING: Untrusted Command Flags       │\n` +
-		`│ ╭──────────────────────────────────────╮ │\n` +
-		`│ │ grep -n alpha made.txt               │ │\n` +
-		`│ ╰──────────────────────────────────────╯ │\n` +
-		`│ Allow execution of [Shell]?              │\n` +
-		`│ ● 1. Allow once                          │\n` +
-		`│   2. No, suggest changes                 │\n` +
-		`╰──────────────────────────────────────────╯\n`
-	const file = `──────────────────────────────────────────\n Create file\n notes.md\n` +
-		`╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌\n  1 # Notes\n  2 alpha\n╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌\n` +
-		` Do you want to create notes.md?\n \033[1;34m❯ 1. Yes\033[0m\n   2. Yes, allow all edits during this session\n   3. No\n`
-	const plain = ` Do you want to enable the thing?\n \033[7m1. Yes\033[0m\n 2. No\n`
+	boxed := []string{"-layout", "custom", "-pointer", "● ", "-frame", "│ |│|41",
+		"-options", "1. Allow once|2. No, suggest changes",
+		"-above", "╭──────────────────────────────────────────╮\n" +
+			"│ ⚠ WARNING: Untrusted Command Flags       │\n" +
+			"│ ╭──────────────────────────────────────╮ │\n" +
+			"│ │ grep -n alpha made.txt               │ │\n" +
+			"│ ╰──────────────────────────────────────╯ │\n" +
+			"│ Allow execution of [Shell]?              │",
+		"-below", "╰──────────────────────────────────────────╯"}
+	file := []string{"-layout", "custom", "-frame", " ||0", "-options", "1. Yes|2. Yes, allow all edits during this session|3. No",
+		"-above", "──────────────────────────────────────────\n Create file\n notes.md\n" +
+			"╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌\n  1 # Notes\n  2 alpha\n╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌\n Do you want to create notes.md?"}
+	plain := []string{"-layout", "custom", "-style", "reverse", "-pointer", "", "-frame", " ||0", "-options", "1. Yes|2. No",
+		"-above", " Do you want to enable the thing?"}
 	tests := []struct {
-		name, dialog, tool, key, value string
+		name             string
+		dialog           []string
+		tool, key, value string
 	}{
 		{"command box", boxed, "Bash", "command", "grep -n alpha made.txt"},
 		{"file", file, "Write", "file_path", "notes.md"},
@@ -68,7 +66,7 @@ func TestDriveAsksADialogNoRuleKnows(t *testing.T) {
 		for _, approve := range []bool{true, false} {
 			t.Run(tt.name+map[bool]string{true: "/approve", false: "/deny"}[approve], func(t *testing.T) {
 				r := driveProfile(t, t.TempDir(), prof, permission.Default, func(int, toolUse) bool { return approve }, nil, nil,
-					"env", "DIALOG="+tt.dialog, "sh", "-c", fakeAgent)
+					keytuiArgv(tt.dialog...)...)
 				if r.err != nil {
 					t.Fatal(r.err)
 				}
@@ -114,11 +112,12 @@ func TestDriveEndsOnAScreenNothingExplains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const menu = ` Pick a model\n \033[7m1. Try the new model\033[0m\n 2. Keep the old one\n`
+	menu := []string{"-layout", "custom", "-style", "reverse", "-pointer", "", "-frame", " ||0",
+		"-options", "1. Try the new model|2. Keep the old one", "-above", " Pick a model"}
 	start := time.Now()
 	r := driveWith(t, t.TempDir(), prof, permission.Default, approveAll, nil, nil, func(c *driver.Config) {
 		c.IdleTimeout = 700 * time.Millisecond
-	}, "env", "DIALOG="+menu, "sh", "-c", fakeAgent)
+	}, keytuiArgv(menu...)...)
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("took %v", took)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -43,7 +44,9 @@ type liveRun struct {
 	events  []event
 	uses    []toolUse
 	results map[string]event // tool_use_id -> tool_result block
-	keys    []string         // Go-quoted keys typed for rules (trace)
+	keys    []string         // Go-quoted keys typed for rules (trace), an answer's whole
+	writes  []string         // the same, a write each
+	trace   string
 	outcome driver.Outcome
 	err     error
 }
@@ -166,6 +169,7 @@ func driveWith(t *testing.T, dir string, prof *heuristics.Profile, mode permissi
 		t.Errorf("conformance: %v", p)
 	}
 	r.parse(t, trace.Bytes())
+	r.trace = trace.String()
 	if t.Failed() {
 		t.Logf("stdout:\n%s\ntrace:\n%s", r.raw, trace.String())
 	}
@@ -193,13 +197,32 @@ func (r *liveRun) parse(t *testing.T, trace []byte) {
 			}
 		}
 	}
+	// An answer goes one key per write (keying.go): r.writes has each
+	// write, r.keys each answer whole (its writes in a row joined).
+	last := ""
 	for _, line := range bytes.Split(trace, []byte("\n")) {
 		var tl struct{ Event, Why, Keys string }
-		if json.Unmarshal(line, &tl) == nil && tl.Event == "keys" && tl.Why != "reply" {
-			r.keys = append(r.keys, tl.Why+" "+tl.Keys)
+		if json.Unmarshal(line, &tl) != nil || tl.Event != "keys" || tl.Why == "reply" {
+			if tl.Event == "keys" || tl.Event == "control" {
+				last = ""
+			}
+			continue
 		}
+		r.writes = append(r.writes, tl.Why+" "+tl.Keys)
+		b, _ := strconv.Unquote(tl.Keys)
+		if answerWhys[tl.Why] && tl.Why == last {
+			prev := r.keys[len(r.keys)-1]
+			pb, _ := strconv.Unquote(strings.TrimPrefix(prev, tl.Why+" "))
+			r.keys[len(r.keys)-1] = tl.Why + " " + strconv.Quote(pb+string(b))
+			continue
+		}
+		r.keys = append(r.keys, tl.Why+" "+tl.Keys)
+		last = tl.Why
 	}
 }
+
+// answerWhys are the keys of an answer, typed one write per key.
+var answerWhys = map[string]bool{"approve": true, "deny": true, "revise": true, "followup-approve": true, "followup-deny": true}
 
 func blocks(ev event) []event {
 	msg, _ := ev["message"].(map[string]any)

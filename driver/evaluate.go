@@ -35,10 +35,17 @@ func (d *driver) evaluate(settled bool) {
 		}
 		return
 	}
+	if d.t.keying != nil { // an answer is being typed: only its keys matter
+		d.stepKeys()
+		return
+	}
 	if !settled && d.t.settling {
 		return
 	}
 	d.t.settling = false
+	if d.followAnswer(settled); settled {
+		d.checkDenials()
+	}
 	switch d.st {
 	case stateEnded:
 		return

@@ -250,9 +250,7 @@ func (d *driver) failTurn(msg, why string) {
 		d.send(interruptRule, "interrupt", d.cfg.Profile.Interrupt) // it still retries: stop that
 	}
 	d.endCapture(nil)
-	if d.st == stateAwaiting {
-		d.supersede("the turn ended on a model error")
-	}
+	d.dropQuestion("the turn ended on a model error")
 	d.emitErr(d.out.Result(emit.Result{IsError: true, Text: msg, Errors: []string{msg}}))
 	d.to(stateBetween, why)
 	d.nextTurn()

@@ -43,9 +43,7 @@ func (d *driver) startTurn(text string) {
 // profile's interrupt keys and keeps the program open.
 func (d *driver) interruptTurn(reason string) {
 	d.outcome.Interrupted = true
-	if d.st == stateAwaiting {
-		d.supersede("the turn was interrupted")
-	}
+	d.dropQuestion("the turn was interrupted")
 	if c := d.finishCapture(nil); c != nil {
 		d.emitErr(d.out.ToolResult(c.id, c.text()+"\n[interrupted]", true))
 	}

@@ -18,19 +18,25 @@ type pending struct {
 	det   *heuristics.Detection
 	tool  string // Claude's name for the call: Bash, or the session log's
 	input map[string]any
+	// own: the command is the program's own command line (rm -i), not
+	// one the question shows: the files it names are the program's to
+	// write whatever is answered (a log it was told to keep).
+	own bool
 }
 
 // ask turns a question into a tool_use and has the permission policy
 // decide it: at once by the mode, or by the GUI's answer.
 func (d *driver) ask(det *heuristics.Detection) {
 	d.t.retry = nil // keys typed before are never typed at this question
+	d.flushCheck()
+	d.t.check = nil // files change under a later call; the log still tells of a run
 	if d.cfg.Profile.ContextRows > 0 {
 		// What the program printed before the match, then the match's own
 		// context group (git add -p's hunk, a menu's commands).
 		det.Context = strings.Trim(d.questionContext(det)+"\n"+det.Context, "\n")
 	}
 	d.agentDialog(det)
-	command := det.Command
+	command, own := det.Command, false
 	if command == "" {
 		command = d.t.suggestion
 	}
@@ -40,7 +46,7 @@ func (d *driver) ask(det *heuristics.Detection) {
 	if command == "" && det.Dialog == nil && len(d.cfg.Profile.Command) == 0 {
 		// A plain program the user named (rm -i): its command line is what
 		// it asks about. Never an agent's: its dialog says what it asks.
-		command = d.cfg.CommandLine
+		command, own = d.cfg.CommandLine, true
 	}
 	if command == "" && det.Dialog == nil && det.Rule.Tool == "" {
 		if len(d.cfg.Profile.Command) > 0 {
@@ -55,6 +61,7 @@ func (d *driver) ask(det *heuristics.Detection) {
 		}
 	}
 	input := map[string]any{"command": command}
+	own = own && command == d.cfg.CommandLine
 	// The question is worth showing only when it says what the command
 	// does (rm: remove 'x'?), not when it is the program's menu title.
 	desc := det.Description
@@ -71,7 +78,7 @@ func (d *driver) ask(det *heuristics.Detection) {
 		input["description"] = desc
 	}
 	d.outcome.Questions++
-	p := &pending{id: emit.NewToolUseID(), n: d.outcome.Questions, det: det, input: input, tool: "Bash"}
+	p := &pending{id: emit.NewToolUseID(), n: d.outcome.Questions, det: det, input: input, tool: "Bash", own: own}
 	if dl := det.Dialog; dl != nil && (command == "" || dl.Tool != "") {
 		// A dialog read by its shape: what it draws, and only that.
 		p.tool, p.input, command = dialogCall(dl, desc)
@@ -156,34 +163,52 @@ func (d *driver) approve(p *pending) {
 		d.evaluate(true) // a changed prompt has a new identity: it fires anew
 		return
 	}
-	if !d.typeAnswer(p.det, "approve", p.det.Rule.Approve) {
+	typed := d.answerKeys(p, "approve", p.det.Rule.Approve, func(k *keying) {
+		d.t.verdict = approved
+		d.startCapture(newCapture(p.id, p.input, k.mark, emit.MaxToolOutput, d.cfg.Profile.Echo))
+		d.checkAnswer(k, false, nil, "")
+	})
+	if !typed && d.st != stateEnded && d.settled[p.id] == "approved" {
 		d.emitErr(d.out.ToolResult(p.id, "yume-cli could not type the approval; see --trace.", true))
 		d.toIdle("the approval of " + p.id + " could not be typed")
-		return
 	}
-	d.t.verdict = approved
-	d.startCapture(newCapture(p.id, p.input, d.markAfter(p.det), emit.MaxToolOutput, d.cfg.Profile.Echo))
 }
 
+// deny types the deny keys; the denial's tool_result goes out once the
+// program shows it took them and did not run the call (answer_check.go).
 func (d *driver) deny(p *pending, msg string) {
 	d.settled[p.id] = "denied"
-	d.typeAnswer(p.det, "deny", p.det.Rule.Deny)
-	d.t.verdict = denied
-	d.outcome.Denials++
-	d.markDenied(p.id)
-	d.toIdle("denied " + p.id)
-	d.emitErr(d.out.Deny(p.id, p.tool, p.input, msg))
+	files := d.watchedFiles(p)
+	typed := d.answerKeys(p, "deny", p.det.Rule.Deny, func(k *keying) {
+		d.t.verdict = denied
+		d.outcome.Denials++
+		d.markDenied(p.id)
+		d.toIdle("denied " + p.id)
+		d.checkAnswer(k, true, files, msg)
+	})
+	if !typed && d.st != stateEnded && d.settled[p.id] == "denied" {
+		// Nothing could be typed: the program still asks, and its call
+		// has not run.
+		d.t.verdict = denied
+		d.outcome.Denials++
+		d.markDenied(p.id)
+		d.toIdle("denied " + p.id + "; its keys could not be typed")
+		d.emitErr(d.out.Deny(p.id, p.tool, p.input, msg+" (yume-cli could not type the deny keys; see --trace)"))
+	}
 }
 
 // revise answers with the program's own revise action and remembers the
 // feedback for the input question that follows.
 func (d *driver) revise(p *pending, a permission.Answer) {
-	d.send(p.det.Rule, "revise", p.det.Rule.Revise)
-	d.t.revision, d.t.revising = a.Feedback, true
-	d.outcome.Denials++
-	d.markDenied(p.id)
-	d.toIdle("revising " + p.id)
-	d.emitErr(d.out.Deny(p.id, p.tool, p.input, a.Denial()))
+	d.settled[p.id] = "revised"
+	files := d.watchedFiles(p)
+	d.answerKeys(p, "revise", p.det.Rule.Revise, func(k *keying) {
+		d.t.revision, d.t.revising = a.Feedback, true
+		d.outcome.Denials++
+		d.markDenied(p.id)
+		d.toIdle("revising " + p.id)
+		d.checkAnswer(k, true, files, a.Denial())
+	})
 }
 
 // answerFollowup answers "are you sure?" the way the question before it was answered.
@@ -201,6 +226,28 @@ func (d *driver) answerFollowup(det *heuristics.Detection) {
 // supersede settles a pending question the program no longer asks.
 func (d *driver) supersede(why string) {
 	p := d.t.pending
+	if k := d.t.keying; k != nil {
+		p = k.p // its answer was being typed
+	}
 	d.toIdle("superseded: " + why)
 	d.emitErr(d.out.ToolResult(p.id, "Not run: "+why+".", true))
+}
+
+// dropQuestion settles the question the turn leaves open: one waiting
+// for the GUI or being answered is not run; a denial held for its check
+// goes out as it is.
+func (d *driver) dropQuestion(why string) {
+	if d.st == stateAwaiting || d.st == stateAnswering {
+		d.supersede(why)
+	}
+	d.flushCheck()
+}
+
+// flushCheck sends a denial's tool_result held for its check: the turn
+// moves on (a new question, its end) before the screen settled.
+func (d *driver) flushCheck() {
+	if c := d.t.check; c != nil && c.held != "" {
+		d.emitErr(d.out.Deny(c.k.p.id, c.k.p.tool, c.k.p.input, c.held))
+		c.held = ""
+	}
 }

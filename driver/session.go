@@ -43,8 +43,9 @@ type driver struct {
 	// so lines leaving the screen are not captured (a TUI redraws).
 	screenResults bool
 	outcome       Outcome
-	fault         error       // a driver fault that ends the session
-	merr          modelErrors // the running turn's model errors (modelerror.go)
+	lastOutput    time.Duration // when the program last printed (a still screen since)
+	fault         error         // a driver fault that ends the session
+	merr          modelErrors   // the running turn's model errors (modelerror.go)
 }
 
 func newDriver(cfg Config, src source, clk clock) *driver {

@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"maps"
+	"regexp"
 	"strings"
 	"time"
 
@@ -36,6 +37,9 @@ type logCall struct {
 	also    []string // the tool_use ids of ev.Also
 	denied  bool     // we answered its question with a denial
 	done    bool     // its result is reported
+	// ranAfterDenial is the start of a result the log holds for a denied
+	// call that is not a refusal: it ran ("" while nothing says so).
+	ranAfterDenial string
 }
 
 // sessionLog is what the driver learned from the session log, across turns.
@@ -162,6 +166,13 @@ func (d *driver) logResult(e transcript.Event) {
 	if c == nil {
 		d.logEvent(transcript.Event{Kind: transcript.ToolCall, ID: e.ID, Name: "Tool", Input: map[string]any{}})
 		c = d.log.calls[e.ID]
+	}
+	if c.denied && !refusal(e) && c.ranAfterDenial == "" {
+		c.ranAfterDenial = firstLine(strings.TrimSpace(e.Output))
+		if c.ranAfterDenial == "" {
+			c.ranAfterDenial = "(no output)"
+		}
+		d.denialRan(c)
 	}
 	if c.done || c.denied {
 		return // a denial was reported when it was made
@@ -381,3 +392,13 @@ func describeCall(name string, input map[string]any) string {
 	}
 	return name
 }
+
+// refusal reports a logged result that says the call did not run: the
+// provider marked it so, or an error in words of a rejection (each
+// program words it its own way: "The user doesn't want to proceed…",
+// "rejected by user", "cancelled").
+func refusal(e transcript.Event) bool {
+	return e.Refused || e.IsError && refusedWords.MatchString(e.Output)
+}
+
+var refusedWords = regexp.MustCompile(`(?i)\b(?:reject(?:ed)?|den(?:y|ied)|declin(?:e|ed)|cancel(?:l?ed)?|abort(?:ed)?|interrupted|doesn't want|does not want|did not approve|not approved|refused|not allowed|permission)\b`)

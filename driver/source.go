@@ -72,6 +72,9 @@ type source interface {
 	blockedOnKeys() bool
 	// onCPU reports that the program is running right now (live, Linux).
 	onCPU() bool
+	// readsKeys reports that the program waits for keys again, all its
+	// output taken (live, Linux); known is false where none can tell.
+	readsKeys() (reads, known bool)
 	// recording is the recording a replay plays, nil live: what a person
 	// typed, compared with what the rules type.
 	recording() *replaySource

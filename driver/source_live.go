@@ -209,6 +209,18 @@ func (s *liveSource) blockedOnKeys() bool {
 	return !s.reader.Held() && ptyhost.UnreadOf(s.term) == 0 && ptyhost.InputWaitOf(s.term) == ptyhost.InputReading
 }
 
+// readsKeys reports that the program waits for keys (blocked reading its
+// terminal, or polling it) with everything it printed taken; known is
+// false where the platform cannot tell.
+func (s *liveSource) readsKeys() (reads, known bool) {
+	st := ptyhost.InputWaitOf(s.term)
+	if st == ptyhost.InputUnknown {
+		return false, false
+	}
+	idle := st == ptyhost.InputReading || st == ptyhost.InputPolling
+	return idle && !s.reader.Held() && ptyhost.UnreadOf(s.term) == 0, true
+}
+
 // onCPU reports that the program is running right now.
 func (s *liveSource) onCPU() bool { return ptyhost.InputWaitOf(s.term) == ptyhost.InputRunning }
 

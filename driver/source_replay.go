@@ -273,6 +273,9 @@ func (s *replaySource) blockedOnKeys() bool { return false }
 // onCPU is false: a recording does not say.
 func (s *replaySource) onCPU() bool { return false }
 
+// readsKeys: a recording does not say.
+func (s *replaySource) readsKeys() (reads, known bool) { return false, false }
+
 // recording is the recording played, whose input the rules' keys meet.
 func (s *replaySource) recording() *replaySource { return s }
 

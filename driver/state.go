@@ -13,9 +13,10 @@ const (
 	stateQuitting               // the turn is done; the program is being closed
 	stateEnded                  // the turn has its result
 	stateBetween                // a persistent session waits for the next prompt
+	stateAnswering              // an answer's keys are typed one at a time (turn.keying)
 )
 
-var stateNames = [...]string{"idle", "awaiting_approval", "capturing", "quitting", "ended", "between_turns"}
+var stateNames = [...]string{"idle", "awaiting_approval", "capturing", "quitting", "ended", "between_turns", "answering"}
 
 func (s state) String() string { return stateNames[s] }
 
@@ -29,6 +30,9 @@ var allowed = map[[2]state]bool{
 	{stateQuitting, stateEnded}: true,
 	{stateIdle, stateBetween}:   true, {stateAwaiting, stateBetween}: true, {stateCapturing, stateBetween}: true,
 	{stateBetween, stateIdle}: true, {stateBetween, stateQuitting}: true, {stateBetween, stateEnded}: true,
+	{stateIdle, stateAnswering}: true, {stateAwaiting, stateAnswering}: true, {stateCapturing, stateAnswering}: true,
+	{stateAnswering, stateIdle}: true, {stateAnswering, stateCapturing}: true, {stateAnswering, stateQuitting}: true,
+	{stateAnswering, stateEnded}: true, {stateAnswering, stateBetween}: true,
 }
 
 // to moves the driver to next, says why in the trace, and keeps the data
@@ -44,6 +48,9 @@ func (d *driver) to(next state, why string) {
 	if next != stateCapturing && d.t.capture != nil {
 		d.stopCapture()
 	}
+	if next != stateAnswering {
+		d.t.keying = nil
+	}
 	d.tr.move(d.st, next, why)
 	d.st = next
 }
@@ -51,7 +58,7 @@ func (d *driver) to(next state, why string) {
 // inTurn reports whether a turn is running (not between turns of a
 // persistent session, not over).
 func (d *driver) inTurn() bool {
-	return d.st == stateIdle || d.st == stateAwaiting || d.st == stateCapturing
+	return d.st == stateIdle || d.st == stateAwaiting || d.st == stateCapturing || d.st == stateAnswering
 }
 
 // toIdle ends a question or a capture: the program works on.

@@ -311,6 +311,7 @@ func fuzzSession(t *testing.T, dir string, i int, seed int64) {
 		fail("the child read other bytes than the texts and the answers (first difference at byte %d: read %q, want %q)\n%s",
 			at, cut(got[at:]), cut(want.String()[at:]), report())
 	}
+	// An answer's keys go one write each (keying.go): "r", then Enter.
 	answers := []string{}
 	for _, line := range bytes.Split(trace.Bytes(), []byte("\n")) {
 		var tl struct{ Event, Why, Keys string }
@@ -321,7 +322,8 @@ func fuzzSession(t *testing.T, dir string, i int, seed int64) {
 	out.mu.Lock()
 	stream := out.buf.String()
 	out.mu.Unlock()
-	wantAnswers := []string{`revise "r\r"`, map[bool]string{true: `approve "y\r"`, false: `deny "n\r"`}[c.approve]}
+	wantAnswers := []string{`revise "r"`, `revise "\r"`, map[bool]string{true: `approve "y"`, false: `deny "n"`}[c.approve],
+		map[bool]string{true: `approve "\r"`, false: `deny "\r"`}[c.approve]}
 	if strings.Join(answers, ",") != strings.Join(wantAnswers, ",") {
 		fail("answer keys %q, want %q", answers, wantAnswers)
 	}

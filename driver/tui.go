@@ -69,9 +69,7 @@ func (d *driver) turnDone(det *heuristics.Detection, why string) {
 	}
 	d.reportUnasked(0)
 	d.endCapture(det)
-	if d.st == stateAwaiting {
-		d.supersede("the turn ended before a decision was made")
-	}
+	d.dropQuestion("the turn ended before a decision was made")
 	if d.cfg.Persistent {
 		d.betweenTurns(why)
 		return

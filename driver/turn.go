@@ -22,10 +22,12 @@ type turn struct {
 	// not when the screen is still (prompt.go, recordedPrompt).
 	enterRecorded bool
 
-	pending *pending // the question, while awaiting
-	capture *capture // the output, while capturing
-	verdict verdict  // how the last question was decided
-	retry   *retry   // keys the program may have dropped (retry.go)
+	pending *pending     // the question, while awaiting
+	capture *capture     // the output, while capturing
+	verdict verdict      // how the last question was decided
+	retry   *retry       // keys the program may have dropped (retry.go)
+	keying  *keying      // an answer typed one key at a time (keying.go)
+	check   *answerCheck // what the program did after an answer (answer_check.go)
 
 	suggestion string // last command a suggestion rule showed
 	revision   string // feedback to type at the next input question

@@ -146,11 +146,11 @@ func findVertical(v View, lines []string) *Dialog {
 // choiceList is an unnumbered list of choice words ending at row end
 // ("❯ Yes" / "  No"), or nil.
 func choiceList(v View, rows []menuRow, end int) *Dialog {
-	if !isChoice(rows[end].text) {
+	if !isListChoice(rows[end].text) {
 		return nil
 	}
 	start := end
-	for start > 0 && rows[start-1].textCol == rows[end].textCol && isChoice(rows[start-1].text) {
+	for start > 0 && rows[start-1].textCol == rows[end].textCol && isListChoice(rows[start-1].text) {
 		start--
 	}
 	block := rows[start : end+1]
@@ -173,6 +173,22 @@ func newDialog(block []menuRow, hi int, horizontal bool) *Dialog {
 }
 
 var choiceWords = regexp.MustCompile(`(?i)^[\[(<]? *(yes|no|allow|deny|reject|decline|approve|accept|cancel|skip|always|never|ok|proceed|run|abort)\b`)
+
+// isListChoice: a row of a vertical list of choices: a choice, not the
+// question above it ("Allow this command?") nor a row of choices of its
+// own ("Allow once   Allow always   Reject").
+func isListChoice(s string) bool {
+	if !isChoice(s) || asks.MatchString(s) {
+		return false
+	}
+	n := 0
+	for _, seg := range choiceSegments(s) {
+		if isChoice(seg.text) {
+			n++
+		}
+	}
+	return n < 2
+}
 
 // isChoice: a short option that starts with a choice word.
 func isChoice(s string) bool {

@@ -87,7 +87,8 @@ func newGeminiParser() transcript.Parser {
 			if res == "" {
 				res = errText
 			}
-			out = append(out, transcript.Event{Kind: transcript.ToolResult, ID: c.ID, Output: geminiOutput(res), IsError: c.Status != "success"})
+			out = append(out, transcript.Event{Kind: transcript.ToolResult, ID: c.ID, Output: geminiOutput(res), IsError: c.Status != "success",
+				Refused: c.Status == "cancelled"})
 		}
 		return out
 	}

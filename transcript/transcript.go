@@ -51,9 +51,13 @@ type Event struct {
 	// Also are more changes of the same call (a patch that edits several
 	// files): each is reported as a tool_use of its own.
 	Also []Call
-	// Output and IsError are a ToolResult's.
+	// Output and IsError are a ToolResult's. Refused marks the result
+	// of a call the program did not run because it was denied (its own
+	// words for a rejection): any other result of a denied call means it
+	// ran.
 	Output  string
 	IsError bool
+	Refused bool
 	// Text is assistant text, or the text of a Prompt.
 	Text string
 	// Session is the provider's session id.

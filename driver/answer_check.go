@@ -1,0 +1,217 @@
+package driver
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/yume-cli/yume-cli/heuristics"
+)
+
+// Every answer is checked against what the program did: the question
+// closed, and, for a denial, nothing shows that the command ran (its
+// result in the provider's session log, a file it names changed). The
+// denial's tool_result waits for the first settled screen after the
+// question closed (and a read of the session log), so a command that runs
+// at once is reported as having run; one that shows later ends the turn
+// with an error saying so. A denied command that runs is the worst bug
+// this program can have: it is never reported as denied and left there.
+
+// answerCheck follows an answer after its last key.
+type answerCheck struct {
+	k        *keying
+	closedAt time.Duration // 0: the question is still up
+	retries  int
+	// A denial: the files its call names as they were before the answer,
+	// the tool_result held until the first look after the question closed
+	// ("" once said), and what ran it, once known.
+	deny  bool
+	files fileStates
+	held  string
+	keys  []string
+}
+
+// checkAnswer starts following the answer k typed.
+func (d *driver) checkAnswer(k *keying, deny bool, files fileStates, held string) {
+	if d.src.recording() != nil {
+		if held != "" {
+			d.emitErr(d.out.Deny(k.p.id, k.p.tool, k.p.input, held))
+		}
+		return // a replay's screens follow the recording, not our keys
+	}
+	d.t.check = &answerCheck{k: k, deny: deny, files: files, held: held, keys: k.typed}
+	d.at[timerKeys] = d.now() + d.quiet
+}
+
+// watchDenial follows a question cancelled with the program's cancel key:
+// its tool_result is out already; a run would still be reported.
+func (d *driver) watchDenial(k *keying, keys []string, files fileStates) {
+	if d.src.recording() != nil {
+		return
+	}
+	d.t.check = &answerCheck{k: k, deny: true, files: files, keys: keys}
+}
+
+// followAnswer looks at the screen after an answer: on every output and
+// on the keys timer.
+func (d *driver) followAnswer(settled bool) {
+	c := d.t.check
+	if c == nil || d.t.keying != nil {
+		return
+	}
+	if c.closedAt == 0 {
+		if !d.questionClosed(c.k) {
+			d.stillOpen(c)
+			return
+		}
+		c.closedAt = d.now()
+		d.tr.state(fmt.Sprintf("the question about %s closed after %s", c.k.p.id, strings.Join(c.keys, " ")))
+		if c.deny {
+			d.pollLog() // what the program recorded by now
+		}
+	}
+	if !c.deny {
+		d.t.check = nil
+		return
+	}
+	if sign := d.ranSign(c); sign != "" {
+		d.deniedButRan(c, sign)
+		return
+	}
+	if c.held != "" && (settled || d.now()-c.closedAt >= keyBound) {
+		d.emitErr(d.out.Deny(c.k.p.id, c.k.p.tool, c.k.p.input, c.held))
+		c.held = ""
+	}
+	if c.held != "" {
+		d.at[timerKeys] = d.now() + d.quiet
+	}
+}
+
+// questionClosed reports that the program took the answer: a walk's menu
+// left the screen, or the question no longer matches and the cursor left
+// its row (a line prompt answered).
+func (d *driver) questionClosed(k *keying) bool {
+	if k.plan != nil && k.plan.Walk {
+		c, ok := heuristics.ReadChoices(d.screen)
+		return !ok || !c.Same(k.plan.Menu)
+	}
+	row, _, _ := d.screen.Cursor()
+	return d.screen.Retired()+uint64(row) != k.row || !d.engine.StillShows(d.screen, k.det)
+}
+
+// stillOpen handles a question still up after the answer: the last key is
+// typed again on a still screen where the profile says its program drops
+// keys (a walk only with the highlight still on its option); after
+// keyBound the question is cancelled.
+func (d *driver) stillOpen(c *answerCheck) {
+	k := c.k
+	waited := d.now() - k.sentAt
+	if waited >= keyBound {
+		d.t.check = nil
+		d.answerNotTaken(c)
+		return
+	}
+	still := d.now()-d.lastOutput >= retryAfter && waited >= retryAfter
+	if still && d.cfg.Profile.MayDropKeys() && c.retries < maxRetries && k.plan != nil {
+		// The whole answer again, key by key: a walk reads where the
+		// highlight is now before it moves or presses Enter.
+		c.retries++
+		d.tr.state(fmt.Sprintf("the question is still up %v after %s on a still screen (profile %s drops keys): typing the answer again (try %d of %d)",
+			retryAfter, k.keysTyped(), d.cfg.Profile.Name, c.retries, maxRetries))
+		k.next, k.waiting, k.moving, k.moves, k.again = 0, false, false, 0, true
+		d.t.keying = k
+		d.stepKeys()
+		c.keys = k.typed
+		return
+	}
+	d.at[timerKeys] = min(k.sentAt+keyBound, d.now()+retryAfter/4)
+}
+
+// answerNotTaken reports an answer the program did not take: the question
+// stayed on screen. It is cancelled where the program has a cancel key;
+// otherwise the turn ends.
+func (d *driver) answerNotTaken(c *answerCheck) {
+	k := c.k
+	why := fmt.Sprintf("the question stayed on screen for %v after the %s keys (%s)", keyBound, k.why, strings.Join(c.keys, " "))
+	d.tr.state(why)
+	cancel, name := d.cancelKeys(k.det)
+	b, err := cancel.Encode(d.screen)
+	cancelled := err == nil && len(b) > 0
+	if cancelled {
+		_, err = d.cfg.Term.Write(b)
+		cancelled = err == nil
+		d.tr.keys("cancel", k.det.Rule.Name, b)
+	}
+	msg := "yume-cli: " + why
+	if cancelled {
+		msg += "; it pressed " + name + " to cancel the question"
+	}
+	switch {
+	case c.deny && c.held != "":
+		d.emitErr(d.out.Deny(k.p.id, k.p.tool, k.p.input, c.held+" ("+strings.TrimPrefix(msg, "yume-cli: ")+")"))
+	case !c.deny && d.t.capture != nil && d.t.capture.id == k.p.id:
+		d.stopCapture()
+		d.toIdle("the approval was not taken")
+		d.emitErr(d.out.ToolResult(k.p.id, msg+". The command may not have run.\nThe screen:\n"+d.screenText(), true))
+	}
+	if !cancelled {
+		d.abort(msg+"; the program has no cancel key yume-cli knows, so the turn ends", false)
+		return
+	}
+	d.emitErr(d.out.SystemError(msg))
+	if c.deny {
+		c.held, c.closedAt = "", d.now()
+		d.t.check = c // a run is still reported
+	}
+}
+
+// ranSign says what shows that the denied call ran ("" if nothing does).
+func (d *driver) ranSign(c *answerCheck) string {
+	if lc := d.callOf(c.k.p.id); lc != nil && lc.ranAfterDenial != "" {
+		return "the provider's session log holds its result: " + lc.ranAfterDenial
+	}
+	if f := c.files.changed(); f != "" {
+		return f
+	}
+	return ""
+}
+
+// deniedButRan reports a denied command that ran anyway, and ends the turn
+// as an error: the tool_result says so where it was still held, a system
+// error (which Yume shows) where it was already out.
+func (d *driver) deniedButRan(c *answerCheck, sign string) {
+	d.t.check = nil
+	k := c.k
+	msg := fmt.Sprintf("The program ran this although it was denied: %s. yume-cli typed %s to deny it (rule %s).\nThe screen:\n%s",
+		sign, strings.Join(c.keys, " "), k.det.Rule.Name, d.screenText())
+	d.tr.state("a denied command ran: " + sign)
+	if c.held != "" {
+		d.emitErr(d.out.ToolResult(k.p.id, msg, true))
+	}
+	reason := fmt.Sprintf("yume-cli: the program ran %q although it was denied (%s)", describeCall(k.p.tool, k.p.input), sign)
+	d.emitErr(d.out.SystemError(reason))
+	d.abort(reason, false)
+}
+
+// checkDenials looks for a late sign that a denied call ran, on every
+// settled screen of the rest of the turn.
+func (d *driver) checkDenials() {
+	if c := d.t.check; c != nil && c.deny && c.closedAt != 0 && c.held == "" {
+		if sign := d.ranSign(c); sign != "" {
+			d.deniedButRan(c, sign)
+		}
+	}
+}
+
+// denialRan reports a denied call whose result the session log holds.
+func (d *driver) denialRan(lc *logCall) {
+	sign := "the provider's session log holds its result: " + lc.ranAfterDenial
+	if c := d.t.check; c != nil && c.k.p.id == lc.toolUse {
+		d.deniedButRan(c, sign)
+		return
+	}
+	reason := fmt.Sprintf("yume-cli: the program ran %q although it was denied (%s)", describeCall(lc.ev.Name, lc.ev.Input), sign)
+	d.tr.state("a denied command ran: " + sign)
+	d.emitErr(d.out.SystemError(reason))
+	d.abort(reason, false)
+}

@@ -1,0 +1,376 @@
+package driver
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/yume-cli/yume-cli/heuristics"
+)
+
+// Keys toward a choice go one at a time, each confirmed on screen. An Ink
+// TUI reads one read's bytes as one input: Down, Down and Enter written
+// together moved nothing, and the Enter chose "1. Yes" where the GUI had
+// denied (Claude Code 2.1.197). So a live answer is a plan
+// (heuristics.PlanAnswer) typed key by key: a move of a menu's highlight
+// waits until the highlight moved, a typed character until the screen
+// changed, and Enter goes only when the highlight is on the option the
+// answer means. A screen that does not follow within keyBound cancels the
+// question with the program's own cancel key, or ends the turn. A replay
+// types the whole answer at once: the recording's screens follow the
+// recorded keys, not ours.
+
+const (
+	// keyBound is how long the screen may take to show that one key took
+	// effect (a loaded machine redraws an Ink dialog in hundreds of ms).
+	keyBound = 5 * time.Second
+	// moveAgain is how long a highlight may stay where it was, after a
+	// move, before the move is typed again: moves are checked before
+	// Enter, so one typed twice is walked back, never chosen.
+	moveAgain      = time.Second
+	maxMoveRetries = 2
+)
+
+// keying is an answer being typed.
+type keying struct {
+	p     *pending // the question answered
+	det   *heuristics.Detection
+	why   string // approve, deny
+	keys  heuristics.Keys
+	began time.Duration
+	plan  *heuristics.Plan // nil until the screen allows one (planKeys)
+	next  int              // the next of plan.Steps
+	typed []string         // the keys typed so far, named
+	// The last key: when it went, the screen then, and for a walk's move
+	// the option highlighted when it went.
+	sentAt  time.Duration
+	gen     uint64
+	waiting bool // the last key's effect is not seen yet
+	from    string
+	moving  bool
+	moves   int
+	retries int
+	mark    uint64 // the line after the question (markAfter), taken before any key
+	row     uint64 // the cursor's absolute row before any key
+	then    func(k *keying)
+	again   bool // typed again (answer_check.go): then ran already
+}
+
+// keysTyped is the answer's keys as typed, for reports.
+func (k *keying) keysTyped() string {
+	if len(k.typed) == 0 {
+		return "none"
+	}
+	return strings.Join(k.typed, " ")
+}
+
+// answerKeys types keys that answer p's question, one at a time, then
+// runs then. false: no key could be typed (the caller reports it).
+func (d *driver) answerKeys(p *pending, why string, keys heuristics.Keys, then func(k *keying)) bool {
+	if d.src.recording() != nil { // a replay: the recording's keys, compared whole
+		if !d.typeAnswer(p.det, why, keys) {
+			return false
+		}
+		then(&keying{p: p, det: p.det, why: why, mark: d.t.answerMark})
+		return true
+	}
+	row, _, _ := d.screen.Cursor()
+	k := &keying{p: p, det: p.det, why: why, keys: keys, then: then, mark: d.markAfter(p.det),
+		row: d.screen.Retired() + uint64(row), began: d.now()}
+	d.t.answerMark = k.mark
+	d.t.retry = nil
+	d.t.keying = k
+	d.to(stateAnswering, why+" "+p.id+": typing the keys one at a time")
+	d.stepKeys()
+	return d.st != stateEnded
+}
+
+// planKeys makes k's plan once the screen allows: keys that move a menu's
+// highlight and choose wait for the menu to be drawn whole (a rule may
+// fire on its question before its options are drawn); past moveAgain
+// they go one by one on a menu no reader knows. false: not yet.
+func (d *driver) planKeys(k *keying) bool {
+	waited := d.now() - k.began
+	if d.now()-d.lastOutput < d.quiet && waited < keyBound {
+		d.at[timerKeys] = d.lastOutput + d.quiet // a frame may be half drawn
+		return false
+	}
+	plan, err := heuristics.PlanAnswer(k.keys, d.screen)
+	switch {
+	case err == nil && !plan.Walk && heuristics.Chooses(k.keys) && waited < moveAgain,
+		err != nil && waited < keyBound:
+		d.at[timerKeys] = d.now() + moveAgain/4
+		return false
+	case err == nil:
+		err = meansWhat(plan, k.why)
+	}
+	if err != nil {
+		d.tr.state(fmt.Sprintf("the %s keys cannot be typed as planned: %v", k.why, err))
+		d.keysFailed(k, err.Error())
+		return false
+	}
+	k.plan = plan
+	d.tr.state(fmt.Sprintf("%s %s: %s", k.why, k.p.id, plan))
+	return true
+}
+
+// meansWhat refuses a walk whose option means the opposite of the answer:
+// keys planned on a dialog whose options moved must not choose "Yes" for a
+// denial.
+func meansWhat(p *heuristics.Plan, why string) error {
+	if !p.Walk {
+		return nil
+	}
+	m := heuristics.OptionMeaning(p.Target)
+	switch {
+	case strings.Contains(why, "deny") && m == heuristics.MeansAllow:
+		return fmt.Errorf("the deny keys would choose %q, which allows", p.Target)
+	case strings.Contains(why, "approve") && m == heuristics.MeansReject:
+		return fmt.Errorf("the approve keys would choose %q, which rejects", p.Target)
+	}
+	return nil
+}
+
+// stepKeys moves the answer on: once the screen shows the last key took
+// effect, the next key goes. Called on every output and on the keys timer.
+func (d *driver) stepKeys() {
+	k := d.t.keying
+	if k == nil || d.screen.Synchronized() || k.plan == nil && !d.planKeys(k) {
+		return
+	}
+	if k.waiting { // a key went: has it taken effect?
+		took, why := d.keyTook(k)
+		switch {
+		case why != "":
+			d.keysFailed(k, why)
+			return
+		case !took:
+			d.keyNotYet(k)
+			return
+		}
+	}
+	if k.plan.Walk && k.next == 0 {
+		d.walk(k)
+		return
+	}
+	if k.next == len(k.plan.Steps) {
+		d.keysDone(k)
+		return
+	}
+	if k.next > 0 && d.answeredAlready(k) {
+		d.tr.state(fmt.Sprintf("the program took %s as the answer: the rest of the keys are not typed", k.keysTyped()))
+		d.keysDone(k)
+		return
+	}
+	step := k.plan.Steps[k.next]
+	k.next++
+	d.typeKey(k, step)
+}
+
+// walk moves a walk's highlight one option toward its target, or, on it,
+// types the Enter.
+func (d *driver) walk(k *keying) {
+	c, ok := heuristics.ReadChoices(d.screen)
+	if ok && !c.Same(k.plan.Menu) && c.Grows(k.plan.Menu) {
+		d.tr.state(fmt.Sprintf("the menu is drawn whole now: %q", c.Options))
+		k.plan.Menu = c // it was read half drawn
+	}
+	if !ok || !c.Same(k.plan.Menu) {
+		if ok {
+			d.tr.state(fmt.Sprintf("not the menu the answer is for: %q (highlight %d)", c.Options, c.Highlight))
+		}
+		d.keyNotYet(k) // drawn half, or gone: keyTook's bound decides
+		return
+	}
+	target := c.Index(func(o string) bool { return o == k.plan.Target })
+	switch {
+	case target < 0:
+		d.keysFailed(k, fmt.Sprintf("the option %q is not in the menu %q", k.plan.Target, c.Options))
+	case target == c.Highlight:
+		d.tr.state(fmt.Sprintf("the highlight is on %q: Enter", k.plan.Target))
+		k.next = 1
+		d.typeKey(k, k.plan.Steps[0])
+	case k.moves >= 2*len(c.Options)+maxMoveRetries:
+		d.keysFailed(k, fmt.Sprintf("the highlight did not reach %q after %d moves", k.plan.Target, k.moves))
+	default:
+		k.moves++
+		k.from, k.moving = c.Highlighted(), true
+		d.typeKey(k, k.plan.Move(d.screen, target > c.Highlight))
+	}
+}
+
+// keyTook reports whether the screen shows the last key's effect: a move
+// moved the highlight, any other key changed the screen. why is set when
+// the answer cannot go on.
+func (d *driver) keyTook(k *keying) (took bool, why string) {
+	if k.moving {
+		c, ok := heuristics.ReadChoices(d.screen)
+		if ok && c.Grows(k.plan.Menu) {
+			k.plan.Menu = c // it was read half drawn
+		}
+		if !ok || !c.Same(k.plan.Menu) {
+			return false, ""
+		}
+		if c.Highlighted() == k.from {
+			return false, ""
+		}
+		k.moving, k.waiting = false, false
+		return true, ""
+	}
+	if d.screen.Generation() == k.gen && !d.readTheKey(k) {
+		return false, ""
+	}
+	k.waiting = false
+	return true, ""
+}
+
+// readTheKey reports a key the program took without drawing anything (a
+// program that does not echo): a settle period after it, the program waits
+// for keys again; where the platform cannot tell, the screen stayed still
+// for moveAgain. Either way the next key arrives in a read of its own.
+func (d *driver) readTheKey(k *keying) bool {
+	since := d.now() - k.sentAt
+	if since < d.quiet {
+		return false
+	}
+	reads, known := d.src.readsKeys()
+	return reads || !known && since >= moveAgain && d.now()-d.lastOutput >= moveAgain
+}
+
+// keyNotYet waits for the screen, types a move again where the highlight
+// stayed put on a still screen, and gives up after keyBound.
+func (d *driver) keyNotYet(k *keying) {
+	waited := d.now() - k.sentAt
+	if waited >= keyBound {
+		what := "the screen did not change after " + k.last()
+		if k.moving {
+			what = fmt.Sprintf("the highlight stayed on %q after %s", k.from, k.last())
+		}
+		d.keysFailed(k, fmt.Sprintf("%s for %v", what, keyBound))
+		return
+	}
+	if k.moving && waited >= moveAgain && d.now()-d.lastOutput >= moveAgain && k.retries < maxMoveRetries {
+		// Dropped (a TUI busy drawing), or still queued: either way the
+		// walk reads where the highlight is before the next key.
+		k.retries++
+		d.tr.state(fmt.Sprintf("the highlight stayed on %q for %v of a still screen: typing %s again (try %d of %d)",
+			k.from, moveAgain, k.last(), k.retries, maxMoveRetries))
+		k.moving, k.waiting = false, false
+		d.walk(k)
+		return
+	}
+	d.at[timerKeys] = min(k.sentAt+keyBound, d.now()+moveAgain/4)
+}
+
+// last names the last key typed.
+func (k *keying) last() string {
+	if len(k.typed) == 0 {
+		return "the first key"
+	}
+	return k.typed[len(k.typed)-1]
+}
+
+// typeKey types one key of the answer and notes the screen it went on.
+func (d *driver) typeKey(k *keying, s heuristics.Step) {
+	b, err := s.Bytes(d.screen)
+	if err == nil {
+		d.tr.keys(k.why, k.det.Rule.Name, b)
+		_, err = d.cfg.Term.Write(b)
+	}
+	if err != nil {
+		d.keysFailed(k, fmt.Sprintf("typing %s failed: %v", s.Name(), err))
+		return
+	}
+	k.typed = append(k.typed, s.Name())
+	k.sentAt, k.gen, k.waiting = d.now(), d.screen.Generation(), true
+	d.at[timerQuiet] = d.now() + d.quiet // look even if nothing is drawn
+	if k.next == len(k.plan.Steps) && !k.moving {
+		// The last key: what it did is the answer check's to follow
+		// (answer_check.go); output after it is the command's.
+		d.keysDone(k)
+		return
+	}
+	d.at[timerKeys] = d.now() + moveAgain/4
+}
+
+// answeredAlready reports that the program took the keys typed so far as
+// its answer (a raw-mode y/n that needs no Enter): the question left the
+// screen and the cursor left its row. Typing on would answer the next one.
+func (d *driver) answeredAlready(k *keying) bool {
+	row, _, _ := d.screen.Cursor()
+	return d.screen.Retired()+uint64(row) != k.row && !d.engine.StillShows(d.screen, k.det)
+}
+
+// keysDone ends the typing: the answer's own work follows.
+func (d *driver) keysDone(k *keying) {
+	d.t.keying, d.at[timerKeys] = nil, 0
+	// The program answers the keys: only a settled screen may fire now
+	// (a question it draws next is not ready before it settles).
+	d.t.settling = true
+	d.at[timerQuiet] = d.now() + d.quiet
+	if k.again {
+		d.at[timerKeys] = d.now() + retryAfter/4 // the check goes on
+		return
+	}
+	d.t.answerMark = k.mark
+	k.then(k)
+}
+
+// keysFailed handles an answer that could not be typed as planned: never
+// an Enter on an option that was not confirmed. The question is cancelled
+// with the program's cancel key where it has one, else the turn ends.
+// It returns true when the cancel key went.
+func (d *driver) keysFailed(k *keying, why string) bool {
+	d.t.keying, d.at[timerKeys] = nil, 0
+	if k.again { // typed once already: the question stayed up
+		if c := d.t.check; c != nil {
+			d.t.check = nil
+			d.answerNotTaken(c)
+		}
+		return false
+	}
+	cancel, name := d.cancelKeys(k.det)
+	msg := fmt.Sprintf("yume-cli could not type the %s answer: %s. Keys typed: %s.", k.why, why, k.keysTyped())
+	d.tr.state(msg)
+	d.settled[k.p.id] = "not answered"
+	files := d.watchedFiles(k.p)
+	if b, err := cancel.Encode(d.screen); err == nil && len(b) > 0 {
+		if _, err := d.cfg.Term.Write(b); err == nil {
+			d.tr.keys("cancel", k.det.Rule.Name, b)
+			d.t.verdict = denied
+			d.outcome.Denials++
+			d.markDenied(k.p.id)
+			d.toIdle("the answer could not be typed; cancelled with " + name)
+			d.emitErr(d.out.Deny(k.p.id, k.p.tool, k.p.input, msg+" It pressed "+name+" to cancel the question, so the command did not run as asked.\nThe screen:\n"+d.screenText()))
+			d.watchDenial(k, append(k.typed, name), files)
+			return true
+		}
+	}
+	d.emitErr(d.out.ToolResult(k.p.id, msg+" The program has no cancel key yume-cli knows, so the turn ends.\nThe screen:\n"+d.screenText(), true))
+	d.toIdle("the answer could not be typed")
+	d.abort("yume-cli: "+msg+" The turn ends here.", false)
+	return false
+}
+
+// cancelKeys are the program's own way to cancel a question: a deny that
+// is one cancel key (Esc, Ctrl-C), the profile's interrupt keys, or Esc
+// where the screen offers it ("Esc to cancel").
+func (d *driver) cancelKeys(det *heuristics.Detection) (heuristics.Keys, string) {
+	if s := det.Rule.Deny.String(); s == "<Esc>" || s == "<C-c>" {
+		return det.Rule.Deny, s
+	}
+	if !d.cfg.Profile.Interrupt.IsZero() {
+		return d.cfg.Profile.Interrupt, d.cfg.Profile.Interrupt.String()
+	}
+	if escOffered.MatchString(d.screen.String()) {
+		return heuristics.MustParseKeys("<Esc>"), "<Esc>"
+	}
+	return heuristics.Keys{}, ""
+}
+
+// escOffered: a screen that names Esc as its cancel key.
+var escOffered = regexp.MustCompile(`(?i)\besc(?:ape)?\b[^\n]{0,20}\b(?:cancel|reject|deny|stop|dismiss|close)|\b(?:cancel|reject|deny)[^\n]{0,12}\(esc\)`)
+
+// screenText is the visible screen, for reports.
+func (d *driver) screenText() string { return strings.TrimRight(d.screen.String(), "\n ") }
