@@ -18,6 +18,7 @@ type proc struct {
 	stdout io.ReadCloser
 
 	stopOnce sync.Once
+	endOnce  sync.Once
 	stopped  chan struct{}
 }
 
@@ -63,6 +64,23 @@ func (p *proc) interrupt() {
 		go func() {
 			select {
 			case <-time.After(killGrace):
+				signalGroup(p.cmd, killSignal)
+			case <-p.stopped:
+			}
+		}()
+	})
+}
+
+// end stops the provider's whole process group at once: SIGTERM, then
+// SIGKILL after grace. Safe to call repeatedly.
+func (p *proc) end(grace time.Duration) {
+	p.endOnce.Do(func() {
+		signalGroup(p.cmd, endSignal)
+		go func() {
+			timer := time.NewTimer(grace)
+			defer timer.Stop()
+			select {
+			case <-timer.C:
 				signalGroup(p.cmd, killSignal)
 			case <-p.stopped:
 			}
