@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // proc is a provider process started with pipes in its own process group,
@@ -53,6 +55,7 @@ func startProc(name, path string, args []string, dir string, env []string, withS
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s (%s): %w", name, path, err)
 	}
+	ptyhost.WatchGroup(cmd.Process.Pid) // the watchdog ends the group if yume-cli is killed
 	return p, nil
 }
 
@@ -94,5 +97,6 @@ func (p *proc) wait() error {
 	err := p.cmd.Wait()
 	close(p.stopped)
 	signalGroup(p.cmd, killSignal)
+	ptyhost.ForgetGroup(p.cmd.Process.Pid) // ended: its id may name another group from now on
 	return err
 }

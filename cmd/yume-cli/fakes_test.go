@@ -17,18 +17,18 @@ import (
 )
 
 // The test binary plays the programs around yume-cli (testchild): the
-// provider CLIs it drives over pipes, the GUI's process that starts it, and
-// a sibling that loads the CPU. Each fake CLI writes its pid to agent.pid
-// in its working directory (yume-cli's --cwd) once it is at work.
-func init() {
-	testchild.Run(map[string]testchild.Mode{
-		"gemini-json": fakeGeminiJSON,
-		"acp-silent":  func([]string) int { return fakeACP(false) },
-		"acp-ask":     func([]string) int { return fakeACP(true) },
-		"parent":      fakeParent,
-		"burn":        burn,
-	})
+// provider CLIs it drives over pipes and the GUI's process that starts it
+// (here), and siblings that load the machine (load_linux_test.go). Each
+// fake CLI writes its pid to agent.pid in its working directory (yume-cli's
+// --cwd) once it is at work.
+var childModes = map[string]testchild.Mode{
+	"gemini-json": fakeGeminiJSON,
+	"acp-silent":  func([]string) int { return fakeACP(false) },
+	"acp-ask":     func([]string) int { return fakeACP(true) },
+	"parent":      fakeParent,
 }
+
+func init() { testchild.Run(childModes) }
 
 // fakeGeminiJSON is Gemini CLI in --output-format stream-json: it starts
 // its turn and then says nothing, as while it retries a 429.
@@ -104,12 +104,6 @@ func fakeParent(args []string) int {
 	_ = os.WriteFile(os.Getenv("YUME_TEST_PIDFILE"), []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o600)
 	_ = cmd.Wait()
 	return 0
-}
-
-// burn keeps a core busy until killed.
-func burn([]string) int {
-	for {
-	}
 }
 
 func writePid() {
