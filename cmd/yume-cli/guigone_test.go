@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -26,11 +25,21 @@ const goneBound = time.Second
 // and the CLI it drives end within a second, nothing is approved, and the
 // session store holds the session. In the PTY (a question waiting for the
 // GUI; a program that prints nothing), over JSON and ACP (a CLI retrying
-// its model in silence, one deaf to SIGTERM; a question pending), and in a
-// persistent session.
+// its model in silence, one deaf to SIGTERM; a question pending), and in
+// persistent sessions (ACP during a turn, a TUI between turns).
 func TestGUIGoneEndsTheSession(t *testing.T) {
 	bin := buildCLI(t)
 	self := os.Args[0]
+	// A TUI with an input box for a persistent session in the PTY: aider's
+	// profile, told what its ready screen looks like.
+	tui := t.TempDir()
+	ready, script := filepath.Join(tui, "ready.yaml"), filepath.Join(tui, "tui.sh")
+	if err := os.WriteFile(ready, []byte("name: ready\nready: '(?m)^READY> '\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho $$ > agent.pid\nwhile :; do printf 'READY> '; read line || exit 0; done\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name  string
 		agent string // the fake CLI (fakes_test.go); "" for a shell program in the PTY
@@ -46,6 +55,8 @@ func TestGUIGoneEndsTheSession(t *testing.T) {
 		{"acp, a question pending", "acp-ask", []string{"--provider", "acp", "--prompt", "hi", "--", self}, "control_request", ""},
 		{"persistent acp session, a turn running", "acp-silent", []string{"start", "--session-id", "sess-gone", "--provider", "acp", "--", self},
 			"system/init", `{"type":"user","content":"hi"}`},
+		{"persistent pty session, between turns", "", []string{"start", "--session-id", "sess-gone-tui", "--provider", "aider", "--rules", ready, "--bin", script},
+			"system/init", ""},
 	}
 	for _, c := range cases {
 		for _, gone := range []string{"reader", "parent"} {
@@ -74,7 +85,7 @@ func TestGUIGoneEndsTheSession(t *testing.T) {
 				if _, err := os.Stat(filepath.Join(g.dir, "approved")); err == nil {
 					t.Errorf("the call was approved after the GUI went away")
 				}
-				g.sessionStored(id, strings.HasPrefix(c.name, "persistent"))
+				g.sessionStored(id, c.frame != "")
 			})
 		}
 	}
@@ -200,8 +211,9 @@ func (g *gui) stderr() string {
 }
 
 // sessionStored checks the store after yume-cli's end: the index and the
-// session file both read, and the session holds what was said.
-func (g *gui) sessionStored(id string, persistent bool) {
+// session file both read, and the session holds the turn the GUI began
+// (when it did).
+func (g *gui) sessionStored(id string, turn bool) {
 	g.t.Helper()
 	root := filepath.Join(g.home, "sessions")
 	b, err := os.ReadFile(filepath.Join(root, "index.json"))
@@ -217,7 +229,7 @@ func (g *gui) sessionStored(id string, persistent bool) {
 		g.t.Errorf("session %s: %v", id, err)
 		return
 	}
-	if persistent && (sess.Handle != "s-1" || len(sess.History) == 0 || sess.History[0].Text != "hi") {
+	if turn && (sess.Handle != "s-1" || len(sess.History) == 0 || sess.History[0].Text != "hi") {
 		g.t.Errorf("session %s: handle %q, history %+v; want the agent's s-1 and the turn's prompt", id, sess.Handle, sess.History)
 	}
 }
