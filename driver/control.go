@@ -96,7 +96,7 @@ func (d *driver) abort(reason string, interrupted bool) {
 	if d.st == stateBetween && d.out.TurnEnded() {
 		// No turn is running to end: say why the session stops.
 		d.emitErr(d.out.SystemError(reason))
-		_ = d.cfg.Term.Close() // Best effort: stops the whole process group.
+		d.stopProgram()
 		d.to(stateEnded, reason)
 		return
 	}
@@ -110,7 +110,7 @@ func (d *driver) abort(reason string, interrupted bool) {
 		}
 		d.emitErr(d.out.ToolResult(c.id, c.text()+note, true))
 	}
-	_ = d.cfg.Term.Close() // Best effort: stops the whole process group.
+	d.stopProgram()
 	if interrupted {
 		d.emitErr(d.out.Interrupt())
 	}
@@ -196,7 +196,7 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 // finishEarly returns after an interrupt or a driver fault.
 func (d *driver) finishEarly() (Outcome, error) {
 	if d.st != stateEnded {
-		_ = d.cfg.Term.Close() // Best effort.
+		d.stopProgram()
 	}
 	return d.outcome, d.fault
 }

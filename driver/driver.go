@@ -207,7 +207,11 @@ func (d *driver) run(ctx context.Context) (Outcome, error) {
 			}
 			d.answer(d.t.pending, ev.answer)
 		case evCancel:
-			d.interrupt("interrupted: yume-cli received a signal")
+			if ptyhost.GUIGone(ctx) {
+				d.leave(context.Cause(ctx).Error())
+			} else {
+				d.interrupt("interrupted: yume-cli received a signal")
+			}
 		case evTimer: // advance did the work
 		}
 		if d.fault != nil || d.st == stateEnded {

@@ -156,6 +156,9 @@ func (d *driver) answer(p *pending, a permission.Answer) {
 // approve types the approve keys, unless the screen no longer shows what
 // was approved: then it asks again with a new tool_use.
 func (d *driver) approve(p *pending) {
+	if d.goneBeforeApproval(p) {
+		return
+	}
 	d.settled[p.id] = "approved"
 	if !d.engine.StillShows(d.screen, p.det) {
 		d.emitErr(d.out.ToolResult(p.id, "The command on screen changed before it was approved; yume-cli asks again.", true))
@@ -214,6 +217,10 @@ func (d *driver) revise(p *pending, a permission.Answer) {
 // answerFollowup answers "are you sure?" the way the question before it was answered.
 func (d *driver) answerFollowup(det *heuristics.Detection) {
 	keys, why := det.Rule.Deny, "followup-deny"
+	if d.t.verdict == approved && d.out.GUIGone() {
+		d.leave("the GUI went away before the follow-up question was answered")
+		return
+	}
 	if d.t.verdict == approved {
 		keys, why = det.Rule.Approve, "followup-approve"
 	}

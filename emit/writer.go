@@ -29,6 +29,10 @@ type Config struct {
 	// Late receives, as text, what comes after the session ended (a late
 	// approval's complaint). Default: discarded.
 	Late io.Writer
+	// GUIGone reports that the GUI went away although no write has failed
+	// yet (stdout's reader closed, yume-cli's parent exited): see
+	// Writer.GUIGone. nil: only a failed write says so.
+	GUIGone func() bool
 }
 
 // defaultModel names the model of assistant messages when Config.Model is
@@ -65,6 +69,7 @@ type Writer struct {
 	closed     bool // the session is over: nothing more on stdout
 	persist    bool
 	late       io.Writer
+	guiGone    func() bool
 	err        error             // first write error, sticky
 	requests   map[string]string // permission request id -> tool_use id
 	open       map[string]bool   // tool_use ids written without a result yet
@@ -86,6 +91,7 @@ func NewWriter(out io.Writer, cfg Config) *Writer {
 		requests:  make(map[string]string),
 		persist:   cfg.Persistent,
 		late:      cfg.Late,
+		guiGone:   cfg.GUIGone,
 		open:      make(map[string]bool),
 	}
 	if w.proto != Flat {
@@ -123,6 +129,15 @@ func (w *Writer) SessionID() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.sessionID
+}
+
+// GUIGone reports that the GUI went away: a write to out failed, or
+// Config.GUIGone says so. Nothing may be approved then: nobody sees it.
+func (w *Writer) GUIGone() bool {
+	w.mu.Lock()
+	failed, probe := w.err != nil, w.guiGone
+	w.mu.Unlock()
+	return failed || probe != nil && probe()
 }
 
 // DriveMode is how the provider is driven, as SetDriveMode said.

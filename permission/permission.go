@@ -101,6 +101,7 @@ const (
 	NoChannel    = "Denied: there is no approval channel (no control frames on stdin); use --permission-mode auto to let tools run."
 	StdinClosed  = "Denied: stdin closed before a decision (no approval channel)."
 	Revised      = "Not run: the user asked for a revision."
+	GUIGone      = "Denied: the GUI went away (stdout's reader closed, or yume-cli's parent exited) before the call ran; the session ends."
 )
 
 // AutoApproved is the notice for a call that runs because the mode is auto.

@@ -53,3 +53,30 @@ func WaitExit(t Terminal, onStop func()) (st ExitStatus, stopped bool, err error
 	st, err = t.Wait()
 	return st, stopped, err
 }
+
+// stopper is a Terminal whose process group can be stopped with a grace
+// of the caller's choosing (a live Process).
+type stopper interface {
+	Stop(grace time.Duration) error
+}
+
+// EndSoon ends t's program for a session that must end now (its GUI went
+// away): the program has wait to exit by itself (after its quit keys),
+// then its process group gets SIGTERM and SIGHUP, and SIGKILL after
+// grace; then t is closed. A terminal with no live program behind it (a
+// recording) is only closed.
+func EndSoon(t Terminal, wait, grace time.Duration) error {
+	if exited := Exited(t); exited != nil && wait > 0 {
+		timer := time.NewTimer(wait)
+		select {
+		case <-exited:
+		case <-timer.C:
+		}
+		timer.Stop()
+	}
+	var err error
+	if s, ok := As[stopper](t); ok {
+		err = s.Stop(grace)
+	}
+	return errors.Join(err, t.Close())
+}

@@ -35,6 +35,7 @@ func (p *Process) Stop(grace time.Duration) error {
 		<-p.done
 	}
 	_ = p.signalGroup(syscall.SIGKILL) // Best effort: leftovers of a group whose leader is gone.
+	ForgetGroup(p.Pid())               // ended: its id may name another group from now on
 	return err
 }
 

@@ -85,6 +85,7 @@ func Start(opts Options) (*Process, error) {
 		_ = master.Close() // Best effort.
 		return nil, fmt.Errorf("ptyhost: start %q (in %q): %w", path, dirOrCwd(opts.Dir), err)
 	}
+	WatchGroup(cmd.Process.Pid) // its session's group: the watchdog ends it if we are killed
 	p := &Process{
 		master: master,
 		rd:     newMasterReader(master),

@@ -1,24 +1,30 @@
 package ptyhost
 
 import (
-	"bytes"
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"runtime"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 )
 
 // Nothing outlives yume-cli, not even a SIGKILL of it (Yume's spawner
-// kills that way). Every process yume-cli starts inherits a marker in its
-// environment; a small watchdog (yume-cli itself, in a session of its own)
-// waits on a pipe only yume-cli holds. When yume-cli is gone, however it
-// went, the pipe reads EOF and the watchdog ends every process that still
-// carries the marker — detached daemons included — then exits.
+// kills that way). A small watchdog (yume-cli itself, in a session of its
+// own) reads a pipe only yume-cli holds: yume-cli writes on it each process
+// group it starts and each it is done with. When yume-cli is gone, however
+// it went, the pipe reads EOF and the watchdog signals those groups at once
+// and SIGKILLs them when the grace period is over, on a timer, whatever
+// the machine's load (signalGroups, killGroups). Every process yume-cli starts also
+// inherits a marker in its environment; the watchdog's second net finds the
+// ones outside those groups (detached daemons) by scanning /proc
+// (endMarked), which a busy machine can slow down but no longer delays the
+// groups' end.
 
 // MarkerEnv names the environment variable that marks a session's processes.
 const MarkerEnv = "YUME_SESSION_MARKER"
@@ -75,61 +81,74 @@ func WatchdogUp() {
 	}
 }
 
-// keepOpen is the write end of the watchdog's pipe: held, never written.
-var keepOpen *os.File
+// keepOpen is the write end of the watchdog's pipe, held until we exit:
+// the groups to end go on it (WatchGroup, ForgetGroup).
+var (
+	keepOpen *os.File
+	tellMu   sync.Mutex
+)
+
+// tellBound bounds a write to a watchdog that does not read (stopped): the
+// group is then left to the marker scan, and yume-cli does not wait.
+const tellBound = 100 * time.Millisecond
+
+// WatchGroup tells the watchdog of a process group yume-cli started
+// (pgid): if yume-cli is killed, the group is ended at once.
+func WatchGroup(pgid int) { tell('+', pgid) }
+
+// ForgetGroup tells the watchdog that yume-cli has ended group pgid
+// itself: its id may name another group after that.
+func ForgetGroup(pgid int) { tell('-', pgid) }
+
+func tell(op byte, pgid int) {
+	WatchdogUp()
+	if watchdogPID == 0 || pgid <= 1 {
+		return // no watchdog: the group is ended by yume-cli or not at all
+	}
+	tellMu.Lock()
+	defer tellMu.Unlock()
+	_ = keepOpen.SetWriteDeadline(time.Now().Add(tellBound))
+	_, _ = keepOpen.Write(append(strconv.AppendInt([]byte{op}, int64(pgid), 10), '\n')) // Best effort: the marker scan is the second net.
+}
 
 // IsWatchdog reports whether this process was started as a watchdog.
 func IsWatchdog() bool { return os.Getenv(watchdogEnv) != "" }
 
-// RunWatchdog is the watchdog: wait for the parent to go, then end the
-// marked processes.
+// watchdogGrace is how long the processes left get between SIGTERM (and
+// SIGHUP) and SIGKILL.
+const watchdogGrace = DefaultGrace
+
+// RunWatchdog is the watchdog: it keeps the list of yume-cli's process
+// groups until yume-cli has gone, then ends them and the marked processes.
 func RunWatchdog() {
-	marker := os.Getenv(watchdogEnv)
-	_, _ = io.Copy(io.Discard, os.Stdin) // Returns when yume-cli's end closes.
-	endMarked(marker, 2*time.Second)
+	// Two threads run Go code: the scan (endMarked) must not hold the one
+	// the groups' SIGKILL waits for (main sets one for yume-cli itself).
+	runtime.GOMAXPROCS(2)
+	needle := []byte(MarkerEnv + "=" + os.Getenv(watchdogEnv) + "\x00")
+	since := startOf(os.Getppid()) // before the read: yume-cli is still our parent
+	groups := readGroups(os.Stdin) // returns when yume-cli's end closes
+	endAll(groups, needle, since, watchdogGrace)
 }
 
-// endMarked stops every process whose environment carries marker:
-// SIGTERM, then SIGKILL after grace.
-func endMarked(marker string, grace time.Duration) {
-	needle := []byte(MarkerEnv + "=" + marker + "\x00")
-	deadline := time.Now().Add(grace)
-	for sig := syscall.SIGTERM; ; {
-		pids := marked(needle)
-		if len(pids) == 0 {
-			return
-		}
-		for _, pid := range pids {
-			_ = syscall.Kill(pid, sig) // Best effort: it may have just exited.
-		}
-		if sig == syscall.SIGKILL {
-			return
-		}
-		time.Sleep(20 * time.Millisecond) // Polling: other processes give no event to wait on.
-		if time.Now().After(deadline) {
-			sig = syscall.SIGKILL
-		}
-	}
-}
-
-// marked lists live processes (not this one) whose environment has needle.
-func marked(needle []byte) []int {
-	self := os.Getpid()
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	var out []int
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(filepath.Base(d))
-		if err != nil || pid == self {
+// readGroups reads yume-cli's "+PGID" and "-PGID" lines until EOF and
+// returns the groups still in use.
+func readGroups(r io.Reader) map[int]bool {
+	groups := map[int]bool{}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := sc.Text()
+		if len(line) < 2 {
 			continue
 		}
-		env, err := os.ReadFile(d + "/environ")
-		if err != nil || !bytes.Contains(env, needle) {
+		pgid, err := strconv.Atoi(line[1:])
+		if err != nil || pgid <= 1 {
 			continue
 		}
-		if st, _ := os.ReadFile(d + "/stat"); bytes.Contains(st, []byte(") Z ")) {
-			continue // exited, not reaped yet
+		if line[0] == '+' {
+			groups[pgid] = true
+		} else {
+			delete(groups, pgid)
 		}
-		out = append(out, pid)
 	}
-	return out
+	return groups
 }

@@ -19,3 +19,9 @@ func RunWatchdog() {}
 
 // WatchdogUp returns at once where there is no watchdog.
 func WatchdogUp() {}
+
+// WatchGroup does nothing where there is no watchdog.
+func WatchGroup(int) {}
+
+// ForgetGroup does nothing where there is no watchdog.
+func ForgetGroup(int) {}

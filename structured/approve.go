@@ -68,9 +68,9 @@ func (a *approver) ask(ctx context.Context, toolUseID, name string, input any) (
 	}
 	switch {
 	case early != nil:
-		return *early, nil
+		return a.unlessGone(*early), nil
 	case d.Verdict == permission.Allow:
-		return permission.Answer{Allow: true}, nil
+		return a.unlessGone(permission.Answer{Allow: true}), nil
 	case d.Verdict == permission.Refuse:
 		return permission.Answer{Message: d.Message}, nil
 	}
@@ -81,13 +81,22 @@ func (a *approver) ask(ctx context.Context, toolUseID, name string, input any) (
 			// waiting questions: the turn's end, not a denial, answers.
 			return permission.Answer{Message: "interrupted"}, ctx.Err()
 		}
-		return ans, nil
+		return a.unlessGone(ans), nil
 	case <-ctx.Done():
 		a.mu.Lock()
 		delete(a.pending, reqID)
 		a.mu.Unlock()
 		return permission.Answer{Message: "interrupted"}, ctx.Err()
 	}
+}
+
+// unlessGone is ans, except that nothing is approved once the GUI went
+// away: nobody would see the call run.
+func (a *approver) unlessGone(ans permission.Answer) permission.Answer {
+	if ans.Allow && a.w.GUIGone() {
+		return permission.Answer{Message: permission.GUIGone}
+	}
+	return ans
 }
 
 // dispatch routes control frames until the channel closes or done.

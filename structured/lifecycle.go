@@ -41,6 +41,12 @@ func (p *providerProcess) watch(ctx context.Context, stopTurn func()) {
 		select {
 		case <-ctx.Done():
 			p.stop()
+			if ptyhost.GUIGone(ctx) {
+				// Nobody reads the turn any more: no time for the agent to
+				// cancel politely (an agent retrying its model says nothing
+				// for minutes). Its process group ends now.
+				p.end(ptyhost.GoneGrace)
+			}
 		case <-p.done:
 		}
 	}()

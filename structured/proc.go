@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // proc is a provider process started with pipes in its own process group,
@@ -18,6 +20,7 @@ type proc struct {
 	stdout io.ReadCloser
 
 	stopOnce sync.Once
+	endOnce  sync.Once
 	stopped  chan struct{}
 }
 
@@ -52,6 +55,7 @@ func startProc(name, path string, args []string, dir string, env []string, withS
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s (%s): %w", name, path, err)
 	}
+	ptyhost.WatchGroup(cmd.Process.Pid) // the watchdog ends the group if yume-cli is killed
 	return p, nil
 }
 
@@ -70,11 +74,29 @@ func (p *proc) interrupt() {
 	})
 }
 
+// end stops the provider's whole process group at once: SIGTERM, then
+// SIGKILL after grace. Safe to call repeatedly.
+func (p *proc) end(grace time.Duration) {
+	p.endOnce.Do(func() {
+		signalGroup(p.cmd, endSignal)
+		go func() {
+			timer := time.NewTimer(grace)
+			defer timer.Stop()
+			select {
+			case <-timer.C:
+				signalGroup(p.cmd, killSignal)
+			case <-p.stopped:
+			}
+		}()
+	})
+}
+
 // wait waits for the provider to exit, then kills whatever is left of its
 // process group (daemons it spawned) and returns how the provider exited.
 func (p *proc) wait() error {
 	err := p.cmd.Wait()
 	close(p.stopped)
 	signalGroup(p.cmd, killSignal)
+	ptyhost.ForgetGroup(p.cmd.Process.Pid) // ended: its id may name another group from now on
 	return err
 }

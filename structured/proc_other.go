@@ -9,6 +9,7 @@ import (
 
 var (
 	interruptSignal = os.Interrupt
+	endSignal       = os.Kill // no SIGTERM here
 	killSignal      = os.Kill
 )
 

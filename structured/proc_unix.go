@@ -9,6 +9,7 @@ import (
 
 var (
 	interruptSignal = syscall.SIGINT
+	endSignal       = syscall.SIGTERM
 	killSignal      = syscall.SIGKILL
 )
 

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"golang.org/x/term"
 )
 
@@ -16,6 +17,9 @@ type IOStreams struct {
 	// InIsTerminal reports whether In is a person's terminal rather than a
 	// pipe: a terminal is not a control channel unless asked for.
 	InIsTerminal bool
+	// GUI says when the GUI has gone (stdout's reader closed, the parent
+	// exited): the session then ends at once. nil in memory: never.
+	GUI *ptyhost.GUIWatch
 }
 
 func defaultIO() *IOStreams {
@@ -25,4 +29,37 @@ func defaultIO() *IOStreams {
 		ErrOut:       os.Stderr,
 		InIsTerminal: term.IsTerminal(int(os.Stdin.Fd())),
 	}
+}
+
+// watchedIO is defaultIO with the GUI watched: stdout's reader and the
+// parent.
+func watchedIO() *IOStreams {
+	ios := defaultIO()
+	ios.GUI = ptyhost.WatchGUI(os.Stdout)
+	return ios
+}
+
+// watchedOut is the session's stdout, which tells the GUI watch when a
+// write fails: its reader is gone.
+func (s *IOStreams) watchedOut() io.Writer {
+	if s.GUI == nil {
+		return s.Out
+	}
+	return lossReporter{s.Out, s.GUI}
+}
+
+// lossReporter is a writer that tells the GUI watch when a write fails.
+// (Not embedding the writer: one with Sync, an *os.File, would be synced
+// after every line, which fails on a pipe.)
+type lossReporter struct {
+	w   io.Writer
+	gui *ptyhost.GUIWatch
+}
+
+func (l lossReporter) Write(p []byte) (int, error) {
+	n, err := l.w.Write(p)
+	if err != nil {
+		l.gui.Lost("writing stdout failed: " + err.Error())
+	}
+	return n, err
 }

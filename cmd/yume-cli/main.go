@@ -6,8 +6,10 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"syscall"
 	"time"
 
 	"github.com/yume-cli/yume-cli/ptyhost"
@@ -43,8 +45,18 @@ func main() {
 	// if we are killed, the watchdog ends them.
 	_ = ptyhost.AdoptOrphans()  // Best effort: without it they go to init.
 	_ = ptyhost.StartWatchdog() // Best effort: without it a SIGKILL of us leaves them.
-	code := Main(os.Args[1:], defaultIO())
-	if n := ptyhost.EndOrphans(orphanGrace); n > 0 && os.Getenv("YUME_DEBUG") != "" {
+	// A write to stdout once its reader is gone fails with EPIPE instead of
+	// killing yume-cli with SIGPIPE: the session ends as when the GUI goes
+	// (its program stopped, the session stored). A handled signal is reset
+	// for the programs yume-cli starts; an ignored one would not be.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	ios := watchedIO()
+	code := Main(os.Args[1:], ios)
+	grace := orphanGrace
+	if ios.GUI.Gone() {
+		grace = ptyhost.GoneGrace // nobody waits for a polite end
+	}
+	if n := ptyhost.EndOrphans(grace); n > 0 && os.Getenv("YUME_DEBUG") != "" {
 		fmt.Fprintf(os.Stderr, "yume-cli: ended %d process(es) the program left behind\n", n)
 	}
 	os.Exit(code)

@@ -3,7 +3,9 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/internal/leakcheck"
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // TestNoDaemonLeftBehind: a program that detaches a daemon into a session
@@ -99,6 +102,47 @@ func TestEveryEndComes(t *testing.T) {
 				t.Errorf("%d results: %v", n, types)
 			}
 			leakcheck.WaitGone(t, waitPids(t, filepath.Join(dir, "a.pid"))[0], 5*time.Second)
+		})
+	}
+}
+
+// TestSIGKILLLeavesNothingInTime: Yume's spawner kills yume-cli with
+// SIGKILL while a question waits for the GUI. The program ignores SIGTERM
+// and SIGHUP and has started a grandchild, which inherits that: the
+// watchdog SIGKILLs both when its grace is over, and they are gone soon
+// after, however busy the machine. Several runs, the last one with the
+// CPU loaded and processes whose environment a /proc scan waits for
+// started beside yume-cli.
+func TestSIGKILLLeavesNothingInTime(t *testing.T) {
+	bin := buildCLI(t)
+	const grace, slack = ptyhost.DefaultGrace, 500 * time.Millisecond
+	script := `trap '' HUP TERM; sleep 300 & echo $! > grandchild.pid; echo $$ > child.pid; printf 'Keep going? (y/n) '; read a`
+	for run := 1; run <= 6; run++ {
+		loaded := run == 6
+		t.Run(fmt.Sprintf("run %d, loaded %v", run, loaded), func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(bin, "--cwd", dir, "--", "sh", "-c", script)
+			stdin, _ := cmd.StdinPipe() // a GUI that never answers: the question waits
+			defer stdin.Close()
+			stdout, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			sc := bufio.NewScanner(stdout)
+			sc.Buffer(nil, 1<<20)
+			for sc.Scan() && !strings.Contains(sc.Text(), `"control_request"`) {
+			}
+			pids := waitPids(t, filepath.Join(dir, "child.pid"), filepath.Join(dir, "grandchild.pid"))
+			if loaded {
+				startLoad(t)
+			}
+			start := time.Now()
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			_ = cmd.Wait()
+			for _, pid := range pids {
+				leakcheck.WaitGone(t, pid, time.Until(start.Add(grace+slack)))
+			}
+			t.Logf("the program and its grandchild gone %v after yume-cli's SIGKILL (grace %v)", time.Since(start).Round(time.Millisecond), grace)
 		})
 	}
 }

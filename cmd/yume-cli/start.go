@@ -14,6 +14,7 @@ import (
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/structured"
 )
 
@@ -25,6 +26,10 @@ func runStart(ctx context.Context, o *StartOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	// The GUI going away ends the session as a signal does, but at once
+	// and approving nothing more (ptyhost.GUIGone tells the two apart).
+	ctx, leave := o.IO.GUI.Context(ctx)
+	defer leave()
 	if abs, err := filepath.Abs(o.Cwd); err == nil {
 		o.Cwd = abs
 	}
@@ -35,8 +40,11 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		id = o.Resume // Yume continues a chat under its first id
 	}
 	persistent := o.persistent()
-	w := emit.NewWriter(conv.tee(o.IO.Out), emit.Config{Protocol: proto, SessionID: id, Model: o.Model, Cwd: o.Cwd,
-		Late: o.IO.ErrOut, Persistent: persistent})
+	cfg := emit.Config{Protocol: proto, SessionID: id, Model: o.Model, Cwd: o.Cwd, Late: o.IO.ErrOut, Persistent: persistent}
+	if o.IO.GUI != nil {
+		cfg.GUIGone = o.IO.GUI.Gone
+	}
+	w := emit.NewWriter(conv.tee(o.IO.watchedOut()), cfg)
 	var handle string
 	err := emit.Guard(w, func() error {
 		if err := promptFromStdin(o); err != nil {
@@ -72,6 +80,9 @@ func runStart(ctx context.Context, o *StartOptions) error {
 	if serr := conv.turnEnded(w.DriveMode(), handle); serr != nil {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: the session could not be stored: %v\n", serr)
 	}
+	if ptyhost.GUIGone(ctx) {
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v: the session ended\n", context.Cause(ctx)) // Best effort: stderr's reader may be gone too.
+	}
 	if o.Verbose {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d secret(s) redacted (stream, trace, record, session store)\n", emit.Redactions())
 	}
@@ -80,7 +91,9 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		return ee // the stream (and --verbose) said what happened
 	}
 	if err != nil {
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v\n", err)
+		if !ptyhost.GUIGone(ctx) { // else a write that failed: said above
+			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v\n", err)
+		}
 		return &exitError{1}
 	}
 	if !persistent && w.LastResultFailed() {

@@ -1,0 +1,132 @@
+package ptyhost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+)
+
+// When the GUI goes away — the process reading yume-cli's stdout closed it
+// (Yume crashed or was force-quit), or yume-cli's parent exited — nobody
+// sees what the program does and nobody can answer it. A GUIWatch notices
+// either as it happens, so the session ends at once instead of running on,
+// orphaned, with calls approved in auto mode.
+
+// ErrGUIGone is the cause (context.Cause) of a context that a GUIWatch
+// ended.
+var ErrGUIGone = errors.New("the GUI went away")
+
+// Bounds of a session that ends because its GUI went away: the whole end
+// (quit keys, then the process group) fits in a second.
+const (
+	// GoneQuitWait is how long the program has to exit after its quit keys.
+	GoneQuitWait = 300 * time.Millisecond
+	// GoneGrace is how long its process group has between SIGTERM and SIGKILL.
+	GoneGrace = 300 * time.Millisecond
+)
+
+// parentPoll is how often the parent is looked at where the OS gives no
+// event for its exit.
+const parentPoll = 200 * time.Millisecond
+
+// GUIWatch watches stdout's reader and yume-cli's parent.
+type GUIWatch struct {
+	out  *os.File // kept, so its descriptor stays open while watched
+	fd   int      // out's descriptor; -1: not watched
+	ppid int      // the parent at start; 1 or less: not watched (started detached)
+	once sync.Once
+	done chan struct{}
+	why  string // set before done is closed
+}
+
+// WatchGUI starts watching out (stdout) for its reader going away, and the
+// parent of this process for its exit. Call it once, early in main.
+func WatchGUI(out *os.File) *GUIWatch {
+	g := &GUIWatch{out: out, fd: -1, ppid: os.Getppid(), done: make(chan struct{})}
+	if out != nil {
+		if rc, err := out.SyscallConn(); err == nil {
+			_ = rc.Control(func(fd uintptr) { g.fd = int(fd) }) // Control fails only on a closed file: unwatched.
+		}
+	}
+	go g.watch()
+	return g
+}
+
+// Done is closed once the GUI has gone (nil for a nil watch: never).
+func (g *GUIWatch) Done() <-chan struct{} {
+	if g == nil {
+		return nil
+	}
+	return g.done
+}
+
+// Why says how the GUI went away ("" while it is there).
+func (g *GUIWatch) Why() string {
+	select {
+	case <-g.Done():
+		return g.why
+	default:
+		return ""
+	}
+}
+
+// Gone reports whether the GUI has gone, looking now rather than waiting
+// for the watching goroutine: what is about to approve a call asks it.
+func (g *GUIWatch) Gone() bool {
+	if g == nil {
+		return false
+	}
+	select {
+	case <-g.done:
+		return true
+	default:
+	}
+	if why := g.look(); why != "" {
+		g.Lost(why)
+		return true
+	}
+	return false
+}
+
+// Lost records that the GUI went away for why (a write to stdout failed).
+// Only the first call counts.
+func (g *GUIWatch) Lost(why string) {
+	if g == nil {
+		return
+	}
+	g.once.Do(func() {
+		g.why = why
+		close(g.done)
+	})
+}
+
+// parentGone reports yume-cli's parent gone: re-parented since the start.
+func (g *GUIWatch) parentGone() bool { return g.ppid > 1 && os.Getppid() != g.ppid }
+
+// The reasons, once.
+const (
+	whyReaderClosed = "stdout's reader closed it"
+	whyParentExited = "yume-cli's parent exited"
+)
+
+// Context returns a context that ends, with a cause that wraps ErrGUIGone,
+// when the GUI goes away. A nil watch returns parent's own.
+func (g *GUIWatch) Context(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	if g != nil {
+		go func() {
+			select {
+			case <-g.done:
+				cancel(fmt.Errorf("%w: %s", ErrGUIGone, g.why))
+			case <-ctx.Done():
+			}
+		}()
+	}
+	return ctx, func() { cancel(nil) }
+}
+
+// GUIGone reports whether ctx ended because the GUI went away.
+func GUIGone(ctx context.Context) bool { return errors.Is(context.Cause(ctx), ErrGUIGone) }

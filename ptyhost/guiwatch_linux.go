@@ -1,0 +1,74 @@
+package ptyhost
+
+import (
+	"errors"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// On Linux, poll(2) on the write end of a pipe reports POLLERR once its
+// reader is gone (a socket or a terminal reports POLLHUP), whatever events
+// were asked for; asking for none, the wait lasts until then. The parent's
+// exit is a pidfd turning readable (Linux 5.3); without pidfds getppid is
+// read every parentPoll.
+
+// watch waits for the GUI to go and records how.
+func (g *GUIWatch) watch() {
+	pidfd := -1
+	if g.ppid > 1 {
+		if fd, err := unix.PidfdOpen(g.ppid, 0); err == nil {
+			pidfd = fd
+			defer unix.Close(pidfd)
+		}
+		// A parent gone before the pidfd was opened may have left its pid
+		// to another process: looked at only now, after.
+		if g.parentGone() {
+			g.Lost(whyParentExited)
+			return
+		}
+	}
+	fds := []unix.PollFd{{Fd: int32(g.fd)}, {Fd: int32(pidfd), Events: unix.POLLIN}} // a negative fd is skipped
+	timeout := -1
+	if pidfd < 0 && g.ppid > 1 {
+		timeout = int(parentPoll / time.Millisecond)
+	}
+	if g.fd < 0 && pidfd < 0 && timeout < 0 {
+		return // nothing to watch
+	}
+	for {
+		_, err := unix.Poll(fds, timeout)
+		if err != nil && !errors.Is(err, unix.EINTR) {
+			return // cannot poll: writes failing still end the session
+		}
+		switch {
+		case fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0:
+			g.Lost(whyReaderClosed)
+			return
+		case fds[0].Revents&unix.POLLNVAL != 0:
+			fds[0].Fd = -1 // stdout is closed: only the parent is left to watch
+			if pidfd < 0 && timeout < 0 {
+				return
+			}
+		}
+		if fds[1].Revents != 0 || g.parentGone() {
+			g.Lost(whyParentExited)
+			return
+		}
+	}
+}
+
+// look checks now, without waiting.
+func (g *GUIWatch) look() string {
+	if g.parentGone() {
+		return whyParentExited
+	}
+	if g.fd < 0 {
+		return ""
+	}
+	fds := []unix.PollFd{{Fd: int32(g.fd)}}
+	if n, _ := unix.Poll(fds, 0); n > 0 && fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0 {
+		return whyReaderClosed
+	}
+	return ""
+}

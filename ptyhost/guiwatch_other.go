@@ -1,0 +1,35 @@
+//go:build !linux && !darwin && !dragonfly && !freebsd && !netbsd && !openbsd
+
+package ptyhost
+
+import (
+	"runtime"
+	"time"
+)
+
+// Elsewhere no event says that stdout's reader is gone: a failed write
+// says it (Lost). The parent is looked at every parentPoll, except on
+// Windows, where the parent id a process keeps never changes.
+
+// watch looks at the parent until it is gone.
+func (g *GUIWatch) watch() {
+	if g.ppid <= 1 || runtime.GOOS == "windows" {
+		return
+	}
+	t := time.NewTicker(parentPoll)
+	defer t.Stop()
+	for range t.C {
+		if g.parentGone() {
+			g.Lost(whyParentExited)
+			return
+		}
+	}
+}
+
+// look checks now: only the parent can be looked at.
+func (g *GUIWatch) look() string {
+	if g.parentGone() {
+		return whyParentExited
+	}
+	return ""
+}
