@@ -273,6 +273,10 @@ func (k *keying) last() string {
 
 // typeKey types one key of the answer and notes the screen it went on.
 func (d *driver) typeKey(k *keying, s heuristics.Step) {
+	if k.why == "approve" && d.out.GUIGone() {
+		d.leave("the GUI went away before " + k.p.id + " was approved")
+		return
+	}
 	b, err := s.Bytes(d.screen)
 	if err == nil {
 		d.tr.keys(k.why, k.det.Rule.Name, b)
