@@ -16,6 +16,9 @@ type IOStreams struct {
 	// InIsTerminal reports whether In is a person's terminal rather than a
 	// pipe: a terminal is not a control channel unless asked for.
 	InIsTerminal bool
+	// InIsNull reports whether In is /dev/null (an app started from the
+	// Dock): nobody can ever answer, known before anything is asked.
+	InIsNull bool
 }
 
 func defaultIO() *IOStreams {
@@ -24,5 +27,16 @@ func defaultIO() *IOStreams {
 		Out:          os.Stdout,
 		ErrOut:       os.Stderr,
 		InIsTerminal: term.IsTerminal(int(os.Stdin.Fd())),
+		InIsNull:     isDevNull(os.Stdin),
 	}
+}
+
+// isDevNull reports whether f is the null device.
+func isDevNull(f *os.File) bool {
+	st, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(st, null)
 }
