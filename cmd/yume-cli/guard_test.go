@@ -182,3 +182,37 @@ func checkGuarded(t *testing.T, events []map[string]any, raw, stderr, command st
 		t.Errorf("permission_denials %v, want the blocked call\n%s", denials, raw)
 	}
 }
+
+// TestNoChannelAutoAsYumeStartsIt: with no_channel: auto in the settings
+// file, a run started as Yume starts it is a run in auto mode: an
+// ordinary command is approved; a dangerous one is not (nobody to ask),
+// and the person hears of it.
+func TestNoChannelAutoAsYumeStartsIt(t *testing.T) {
+	bin := buildCLI(t)
+	for _, guarded := range []bool{false, true} {
+		home, cwd := t.TempDir(), t.TempDir()
+		if err := os.Mkdir(filepath.Join(cwd, "victim"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		aider := filepath.Join(home, "fake-aider")
+		if err := os.WriteFile(aider, []byte(fakeAider), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeSettings(t, home, "no_channel: auto\nproviders:\n  aider:\n    bin: "+aider+"\n")
+		command := map[bool]string{false: "touch made.txt", true: "rm -rf victim"}[guarded]
+		_, raw, _ := yumeRun{bin: bin, home: home, cwd: cwd, provider: "aider"}.run(t, "run: "+command)
+		want := []string{`"permissionMode":"auto"`, "auto-approved (permission mode auto): touch made.txt"}
+		if guarded {
+			want = []string{`"permissionMode":"auto"`, `"subtype":"error","message":"yume-cli did not run rm -rf victim (rule recursive-delete`,
+				"is never auto-approved", `"permission_denials":[{"tool_name":"Bash"`}
+		}
+		for _, w := range want {
+			if !strings.Contains(raw, w) {
+				t.Errorf("%s: stream lacks %s\n%s", command, w, raw)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(cwd, "victim")); err != nil {
+			t.Errorf("%s: the victim is gone", command)
+		}
+	}
+}

@@ -215,3 +215,65 @@ func TestDoctorSettings(t *testing.T) {
 		t.Errorf("doctor with a malformed file: exit %d\n%s", code, stdout)
 	}
 }
+
+// TestNoChannelAuto: no_channel auto runs as --permission-mode auto only
+// when nobody can answer from the start and no mode was given.
+func TestNoChannelAuto(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		io        IOStreams
+		fb        permission.Fallback
+		modeGiven bool
+		want      string
+	}{
+		{"stdin /dev/null", IOStreams{In: strings.NewReader(""), InIsNull: true}, permission.FallbackAuto, false, "auto"},
+		{"no stdin", IOStreams{}, permission.FallbackAuto, false, "auto"},
+		{"a terminal", IOStreams{In: strings.NewReader(""), InIsTerminal: true}, permission.FallbackAuto, false, "auto"},
+		{"a pipe: someone may answer", IOStreams{In: strings.NewReader("")}, permission.FallbackAuto, false, "default"},
+		{"--permission-mode default given", IOStreams{In: strings.NewReader(""), InIsNull: true}, permission.FallbackAuto, true, "default"},
+		{"no_channel guard", IOStreams{In: strings.NewReader(""), InIsNull: true}, permission.FallbackGuard, false, "default"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			io := c.io
+			o := &StartOptions{IO: &io, PermissionMode: "default", Prompt: "hi", noChannel: c.fb, modeGiven: c.modeGiven}
+			o.settleNoChannel()
+			if o.PermissionMode != c.want {
+				t.Errorf("permission mode %s, want %s", o.PermissionMode, c.want)
+			}
+		})
+	}
+}
+
+// TestControlChannel: which stdin can carry frames.
+func TestControlChannel(t *testing.T) {
+	pipe := strings.NewReader("")
+	for _, c := range []struct {
+		name string
+		o    StartOptions
+		want bool
+	}{
+		{"a pipe", StartOptions{IO: &IOStreams{In: pipe}, PermissionMode: "default"}, true},
+		{"none", StartOptions{IO: &IOStreams{}, PermissionMode: "default"}, false},
+		{"/dev/null", StartOptions{IO: &IOStreams{In: pipe, InIsNull: true}, PermissionMode: "default"}, false},
+		{"a terminal", StartOptions{IO: &IOStreams{In: pipe, InIsTerminal: true}, PermissionMode: "default"}, false},
+		{"a terminal, interactive", StartOptions{IO: &IOStreams{In: pipe, InIsTerminal: true}, PermissionMode: "interactive"}, true},
+		{"a persistent session", StartOptions{IO: &IOStreams{In: pipe, InIsNull: true}, SessionID: "s", Provider: "opencode"}, true},
+	} {
+		if got := hasControlChannel(&c.o); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	other, err := os.CreateTemp(t.TempDir(), "stdin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if !isDevNull(f) || isDevNull(other) {
+		t.Errorf("isDevNull: /dev/null %v, a file %v", isDevNull(f), isDevNull(other))
+	}
+}
