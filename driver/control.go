@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/yume-cli/yume-cli/emit"
-	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
@@ -17,7 +16,7 @@ func (d *driver) control(f emit.Control, ok bool) {
 		d.policy.CloseChannel()
 		d.tr.state("control channel closed")
 		if d.st == stateAwaiting {
-			d.deny(d.t.pending, permission.StdinClosed)
+			d.decideNow(d.t.pending) // nobody can answer: the policy does
 		}
 		if d.st == stateBetween {
 			d.quit() // a persistent session ends with stdin
@@ -53,14 +52,7 @@ func (d *driver) control(f emit.Control, ok bool) {
 	case emit.ControlSetMode:
 		d.emitErr(d.out.Notice(d.policy.SetMode(f.Mode)))
 		if d.st == stateAwaiting { // the new mode decides the waiting question
-			p := d.t.pending
-			danger, _ := p.input["dangerous"].(string)
-			switch dec := permission.Decide(f.Mode, describeCall(p.tool, p.input), danger, d.policy.Channel()); dec.Verdict {
-			case permission.Allow:
-				d.approve(p)
-			case permission.Refuse:
-				d.deny(p, dec.Message)
-			}
+			d.decideNow(d.t.pending)
 		}
 	case emit.ControlUser:
 		if d.cfg.Persistent {

@@ -31,10 +31,13 @@ type Config struct {
 	Profile *heuristics.Profile
 	Out     *emit.Writer
 	// Controls carries the GUI's frames; nil means there is no control
-	// channel, so questions are denied in default mode. A closed channel
-	// (stdin EOF) denies what is pending and anything asked later.
+	// channel, so NoChannel answers default mode's questions (the guard).
+	// A closed channel (stdin EOF) has it answer what is pending and
+	// anything asked later.
 	Controls <-chan emit.Control
 	Mode     permission.Mode
+	// NoChannel answers for nobody ("": the guard).
+	NoChannel permission.Fallback
 	// Dangers is the dangerous-command set: such calls are marked and
 	// never auto-approved (nil: the embedded set, judged from the
 	// current directory).

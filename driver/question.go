@@ -109,21 +109,24 @@ func (d *driver) ask(det *heuristics.Detection) {
 		m.Mark(fmt.Sprintf("question %d: %s", p.n, command))
 	}
 	danger := d.policy.Assess(p.tool, p.input)
-	if danger != "" {
-		p.input["dangerous"] = danger
-		d.tr.state(fmt.Sprintf("question %d is dangerous: %s", p.n, danger))
+	if danger.Flagged() {
+		p.input["dangerous"] = danger.Reason
+		d.tr.state(fmt.Sprintf("question %d is dangerous: %s (%s)", p.n, danger.Reason, danger.Rule()))
+	}
+	// Decided before its tool_use is written: who answers for nobody (the
+	// guard) is said in it.
+	dec, early := d.policy.Decide(p.id, command, danger)
+	if dec.By != "" {
+		p.input["approved_by"] = dec.By
 	}
 	d.emitErr(d.out.ToolUse(p.id, p.tool, p.input))
-	if danger != "" {
-		d.emitErr(d.out.Warning(permission.DangerWarning(command, danger)))
+	if danger.Flagged() {
+		d.emitErr(d.out.Warning(permission.DangerWarning(command, danger.Reason)))
 	}
 	if c := d.callOf(p.id); c != nil {
 		d.reportAlso(c, "the question about "+p.id)
 	}
-	dec, early := d.policy.Decide(p.id, command, danger)
-	if dec.Notice != "" {
-		d.emitErr(d.out.Notice(dec.Notice))
-	}
+	d.sayDecision(dec)
 	switch {
 	case early != nil:
 		d.answer(p, *early)
@@ -136,6 +139,32 @@ func (d *driver) ask(det *heuristics.Detection) {
 		d.emitErr(err)
 		d.to(stateAwaiting, "asked the GUI about "+p.id)
 		d.t.pending = p
+	}
+}
+
+// sayDecision writes what a decision says: its notice, and its alert (a call the
+// guard stopped) as a system error, which Yume shows.
+func (d *driver) sayDecision(dec permission.Decision) {
+	if dec.Notice != "" {
+		d.emitErr(d.out.Notice(dec.Notice))
+	}
+	if dec.Alert != "" {
+		d.emitErr(d.out.SystemError(dec.Alert))
+	}
+}
+
+// decideNow decides p again by the policy as it is now (the mode
+// changed, or stdin ended) and carries out what it decides; a question
+// still to be asked stays with the GUI.
+func (d *driver) decideNow(p *pending) {
+	dec, _ := d.policy.Decide(p.id, describeCall(p.tool, p.input), d.policy.Assess(p.tool, p.input))
+	switch dec.Verdict {
+	case permission.Allow:
+		d.sayDecision(dec)
+		d.approve(p)
+	case permission.Refuse:
+		d.sayDecision(dec)
+		d.deny(p, dec.Message)
 	}
 }
 

@@ -70,6 +70,7 @@ func newDriver(cfg Config, src source, clk clock) *driver {
 	if cfg.Dangers != nil {
 		d.policy.SetDangers(cfg.Dangers)
 	}
+	d.policy.SetFallback(cfg.NoChannel)
 	d.screenResults = readsResults(cfg.Profile)
 	for _, a := range cfg.EarlierAnswers {
 		d.rememberAnswer(a)

@@ -214,12 +214,12 @@ func (d *driver) reportAlso(c *logCall, by string) {
 // learns of it even though nobody could stop it.
 func (d *driver) reportRan(id, name string, input map[string]any) {
 	danger := d.policy.Assess(name, input)
-	if danger != "" {
-		input["dangerous"] = danger
+	if danger.Flagged() {
+		input["dangerous"] = danger.Reason
 	}
 	d.emitErr(d.out.ToolUse(id, name, input))
-	if danger != "" {
-		d.emitErr(d.out.Warning(permission.DangerWarning(describeCall(name, input), danger)))
+	if danger.Flagged() {
+		d.emitErr(d.out.Warning(permission.DangerWarning(describeCall(name, input), danger.Reason)))
 	}
 }
 

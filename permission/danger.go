@@ -3,7 +3,6 @@ package permission
 import (
 	_ "embed"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,8 +12,10 @@ import (
 )
 
 // The dangerous set is data (dangerous.yaml), like the rule profiles: a
-// person can read it, and --dangerous-rules adds to it or turns an entry
-// off, without a new build.
+// person can read it, and --dangerous-rules or the settings file add to
+// it, turn an entry off or make exceptions, without a new build. It is
+// the guard's one list: what it flags, the guard blocks when nobody can
+// be asked, auto mode never approves, and every mode marks.
 
 //go:embed dangerous.yaml
 var dangerousYAML []byte
@@ -23,10 +24,17 @@ var dangerousYAML []byte
 type DangerRule struct {
 	Name   string `yaml:"name"`
 	Reason string `yaml:"reason"`
-	// Match is a regexp over the whole command; Check names a built-in
-	// test instead (outside-cwd).
+	// Match is a regexp; Scope says what it reads: "line" (the command
+	// line as written, the default), "command" (each simple command, as
+	// its program gets it: quotes removed, program by base name, once
+	// more after each wrapper such as sudo or env) or "pipeline" (each
+	// pipeline's commands, so read, joined with " | ").
 	Match string `yaml:"match"`
-	Check string `yaml:"check"`
+	Scope string `yaml:"scope"`
+	// Check names a built-in test instead: outside-cwd, writes-path or
+	// touches-path (the last two with Paths).
+	Check string   `yaml:"check"`
+	Paths []string `yaml:"paths"`
 	// Off turns off the embedded rule of the same name.
 	Off bool `yaml:"off"`
 	// Examples must be flagged, Ordinary must not: the tests run both.
@@ -36,15 +44,52 @@ type DangerRule struct {
 	re *regexp.Regexp
 }
 
-// Dangers is a set of dangerous-command rules for one working directory.
-type Dangers struct {
-	rules []DangerRule
-	cwd   string
+// Scopes and checks a rule may name.
+var (
+	scopes     = []string{"line", "command", "pipeline"}
+	checkNames = []string{"outside-cwd", "writes-path", "touches-path"}
+)
+
+// Compile checks the rule and readies its pattern. Its errors name the
+// field at fault and say what to write instead.
+func (r *DangerRule) Compile() error {
+	switch {
+	case r.Name == "":
+		return fmt.Errorf("every rule needs a name")
+	case r.Off:
+		return nil
+	case r.Reason == "":
+		return fmt.Errorf("reason: needed (what the person reads)")
+	case (r.Match == "") == (r.Check == ""):
+		return fmt.Errorf("needs either match (a regexp) or check (one of: %s)", strings.Join(checkNames, ", "))
+	case r.Check != "" && !slices.Contains(checkNames, r.Check):
+		return fmt.Errorf("check: unknown check %q (known: %s)", r.Check, strings.Join(checkNames, ", "))
+	case r.Check != "" && r.Check != "outside-cwd" && len(r.Paths) == 0:
+		return fmt.Errorf("paths: check %s needs the paths it looks for (/etc/, .ssh/, id_rsa*)", r.Check)
+	case r.Scope != "" && !slices.Contains(scopes, r.Scope):
+		return fmt.Errorf("scope: unknown scope %q (known: %s)", r.Scope, strings.Join(scopes, ", "))
+	}
+	for _, p := range r.Paths {
+		if _, err := matchName(p, "x"); err != nil || p == "" || p == "/" {
+			return fmt.Errorf("paths: %q is not a path pattern (/dir/, name/, or a file name glob)", p)
+		}
+	}
+	if r.Match != "" {
+		re, err := regexp.Compile(r.Match)
+		if err != nil {
+			return fmt.Errorf("match: %w", err)
+		}
+		r.re = re
+	}
+	return nil
 }
 
-// checks are the built-in tests a rule may name.
-var checks = map[string]func(command, cwd string) bool{
-	"outside-cwd": writesOutside,
+// scope is the rule's scope, "line" when unset.
+func (r *DangerRule) scope() string {
+	if r.Scope == "" {
+		return "line"
+	}
+	return r.Scope
 }
 
 // ParseDangers reads a rule file (the format of dangerous.yaml).
@@ -61,29 +106,23 @@ func ParseDangers(name string, data []byte) ([]DangerRule, error) {
 	for i := range doc.Rules {
 		r := &doc.Rules[i]
 		where := fmt.Sprintf("%s: rule %d (%q)", name, i+1, r.Name)
-		switch {
-		case r.Name == "":
-			return nil, fmt.Errorf("%s: every rule needs a name", where)
-		case seen[r.Name]:
+		if seen[r.Name] && r.Name != "" {
 			return nil, fmt.Errorf("%s: a second rule with this name", where)
-		case r.Off:
-		case r.Reason == "":
-			return nil, fmt.Errorf("%s: needs a reason (what the person reads)", where)
-		case (r.Match == "") == (r.Check == ""):
-			return nil, fmt.Errorf("%s: needs either match (a regexp) or check (one of: outside-cwd)", where)
-		case r.Check != "" && checks[r.Check] == nil:
-			return nil, fmt.Errorf("%s: unknown check %q (known: outside-cwd)", where, r.Check)
+		}
+		if err := r.Compile(); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
 		}
 		seen[r.Name] = true
-		if r.Match != "" {
-			re, err := regexp.Compile(r.Match)
-			if err != nil {
-				return nil, fmt.Errorf("%s: match: %w", where, err)
-			}
-			r.re = re
-		}
 	}
 	return doc.Rules, nil
+}
+
+// Dangers is a set of dangerous-command rules and the exceptions to
+// them, for one working directory.
+type Dangers struct {
+	rules  []DangerRule
+	allows []Exception
+	cwd    string
 }
 
 // DefaultDangers is the embedded set, for the current directory.
@@ -100,7 +139,7 @@ var embeddedDangers = sync.OnceValue(func() []DangerRule {
 // With returns the set with extra rules: one with the name of an
 // existing rule replaces it (or, with off, removes it); the rest are added.
 func (s *Dangers) With(extra []DangerRule) *Dangers {
-	out := &Dangers{cwd: s.cwd}
+	out := &Dangers{cwd: s.cwd, allows: s.allows}
 	byName := map[string]DangerRule{}
 	for _, r := range extra {
 		byName[r.Name] = r
@@ -122,72 +161,30 @@ func (s *Dangers) With(extra []DangerRule) *Dangers {
 	return out
 }
 
+// Excepting returns the set with exceptions added.
+func (s *Dangers) Excepting(allows []Exception) *Dangers {
+	return &Dangers{rules: s.rules, cwd: s.cwd, allows: append(slices.Clip(s.allows), allows...)}
+}
+
 // In returns the set judging paths against the working directory cwd.
-func (s *Dangers) In(cwd string) *Dangers { return &Dangers{rules: s.rules, cwd: cwd} }
+func (s *Dangers) In(cwd string) *Dangers {
+	return &Dangers{rules: s.rules, allows: s.allows, cwd: cwd}
+}
 
 // Rules lists the set's rules.
 func (s *Dangers) Rules() []DangerRule { return s.rules }
 
+// Exceptions lists the set's exceptions.
+func (s *Dangers) Exceptions() []Exception { return s.allows }
+
 // Check returns why command is dangerous ("" if it is not): the reasons
 // of every rule it matches, joined.
 func (s *Dangers) Check(command string) string {
-	if s == nil || strings.TrimSpace(command) == "" {
-		return ""
-	}
-	var reasons []string
-	for _, r := range s.rules {
-		hit := r.re != nil && r.re.MatchString(command) || r.Check != "" && checks[r.Check](command, s.cwd)
-		if hit && !slices.Contains(reasons, r.Reason) {
-			reasons = append(reasons, r.Reason)
-		}
-	}
-	return strings.Join(reasons, "; ")
+	return s.Judge("Bash", map[string]any{"command": command}).Reason
 }
 
-// Call checks a tool call: a Bash command against the set, a file edit's
-// path against the working directory (when the outside-cwd rule is on).
+// Call checks a tool call (see Judge) and returns why it is dangerous
+// ("" if it is not).
 func (s *Dangers) Call(tool string, input map[string]any) string {
-	if s == nil {
-		return ""
-	}
-	if c, ok := input["command"].(string); ok {
-		return s.Check(c)
-	}
-	path, _ := input["file_path"].(string)
-	if path == "" {
-		path, _ = input["path"].(string)
-	}
-	if path == "" {
-		return ""
-	}
-	for _, r := range s.rules {
-		if r.Check == "outside-cwd" && outside(path, s.cwdOrWd()) {
-			return r.Reason
-		}
-	}
-	return ""
-}
-
-func (s *Dangers) cwdOrWd() string {
-	if s.cwd != "" {
-		return s.cwd
-	}
-	wd, _ := os.Getwd()
-	return wd
-}
-
-// DangerWarning is the system warning for a dangerous call.
-func DangerWarning(what, reason string) string {
-	return "dangerous command (" + reason + "): " + what
-}
-
-// DangerNotAuto is said when auto mode asks about a dangerous call.
-func DangerNotAuto(reason string) string {
-	return "permission mode auto does not approve a dangerous command (" + reason + "): asking"
-}
-
-// DangerDenied is the tool_result of a dangerous call in auto mode with
-// nobody to ask.
-func DangerDenied(reason string) string {
-	return "Denied: a dangerous command (" + reason + ") is never auto-approved, and there is no approval channel to ask; approve it from the GUI, or run it yourself."
+	return s.Judge(tool, input).Reason
 }

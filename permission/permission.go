@@ -14,9 +14,9 @@ type Mode string
 
 // The permission modes of --permission-mode and set_permission_mode.
 const (
-	Default     Mode = "default"     // ask the GUI; no channel means deny
-	Interactive Mode = "interactive" // the same, and a terminal on stdin is a channel
-	Auto        Mode = "auto"        // approve, and say so
+	Default     Mode = "default"     // ask the GUI; with nobody to ask, the no-channel setting answers (the guard)
+	Interactive Mode = "interactive" // ask the GUI, a terminal on stdin too; with nobody to ask, deny
+	Auto        Mode = "auto"        // approve (never what the guard flags), and say so
 	Deny        Mode = "deny"        // deny, and say so
 )
 
@@ -48,86 +48,39 @@ func Parse(s string) (Mode, error) {
 // Asks reports whether the mode puts questions to the GUI.
 func (m Mode) Asks() bool { return m != Auto && m != Deny }
 
-// Verdict is what the policy decided about one tool call.
-type Verdict int
+// Fallback is what answers default mode's questions when nobody can be
+// asked (no control channel): the settings file's no_channel.
+type Fallback string
 
+// The no_channel values; the first is the default.
 const (
-	// Ask: put the question to the GUI and wait for its answer.
-	Ask Verdict = iota
-	// Allow: let it run.
-	Allow
-	// Refuse: deny it.
-	Refuse
+	// FallbackGuard approves, except what the guard blocks, as Yume Guard
+	// does for Claude.
+	FallbackGuard Fallback = "guard"
+	// FallbackDeny denies every question.
+	FallbackDeny Fallback = "deny"
+	// FallbackAuto is auto mode: approve, never what the guard flags; a
+	// run that knows at its start that nobody can answer runs as
+	// --permission-mode auto (the program's own allow-all included).
+	FallbackAuto Fallback = "auto"
 )
 
-// Decision is a verdict with what to say about it.
-type Decision struct {
-	Verdict Verdict
-	// Notice is said in the stream as a system notice ("" = nothing).
-	Notice string
-	// Message is a refusal's tool_result text.
-	Message string
-}
+// Fallbacks lists the no_channel values; the first is the default.
+var Fallbacks = []Fallback{FallbackGuard, FallbackDeny, FallbackAuto}
 
-// Answer is the GUI's (or a replay's) answer to one question.
-type Answer struct {
-	Allow bool
-	// Message says why it was denied ("" = UserDenied).
-	Message string
-	// Revise asks for a changed command instead, where the program has a
-	// revise action; elsewhere it is a denial. Feedback is what to ask for
-	// ("" in a replay: the recording typed it).
-	Revise   bool
-	Feedback string
-}
-
-// Denial is the tool_result text of a denied answer.
-func (a Answer) Denial() string {
-	switch {
-	case a.Message != "":
-		return a.Message
-	case a.Revise && a.Feedback != "":
-		return strings.TrimSuffix(Revised, ".") + ": " + a.Feedback
-	case a.Revise:
-		return Revised
+// ParseFallback reads a no_channel value; "" is FallbackGuard.
+func ParseFallback(s string) (Fallback, error) {
+	if s == "" {
+		return FallbackGuard, nil
 	}
-	return UserDenied
-}
-
-// The words for each event, once.
-const (
-	UserDenied   = "Denied by the user."
-	DeniedByMode = "Denied: the permission mode is deny."
-	NoChannel    = "Denied: there is no approval channel (no control frames on stdin); use --permission-mode auto to let tools run."
-	StdinClosed  = "Denied: stdin closed before a decision (no approval channel)."
-	Revised      = "Not run: the user asked for a revision."
-	GUIGone      = "Denied: the GUI went away (stdout's reader closed, or yume-cli's parent exited) before the call ran; the session ends."
-)
-
-// AutoApproved is the notice for a call that runs because the mode is auto.
-func AutoApproved(what string) string { return "auto-approved (permission mode auto): " + what }
-
-// DeniedNotice is the notice for a call denied because the mode is deny.
-func DeniedNotice(what string) string { return "denied (permission mode deny): " + what }
-
-// ModeChanged is the notice for a set_permission_mode frame.
-func ModeChanged(m Mode) string { return "permission mode is now " + string(m) }
-
-// Decide is what mode m decides about a call described by what (a command,
-// a file), given why it is dangerous ("" if it is not) and whether anyone
-// can be asked. Auto mode never approves a dangerous call.
-func Decide(m Mode, what, danger string, channel bool) Decision {
-	switch {
-	case m == Auto && danger != "" && channel:
-		return Decision{Verdict: Ask, Notice: DangerNotAuto(danger)}
-	case m == Auto && danger != "":
-		return Decision{Verdict: Refuse, Message: DangerDenied(danger)}
-	case m == Auto:
-		return Decision{Verdict: Allow, Notice: AutoApproved(what)}
-	case m == Deny:
-		return Decision{Verdict: Refuse, Notice: DeniedNotice(what), Message: DeniedByMode}
-	case !channel:
-		return Decision{Verdict: Refuse, Message: NoChannel}
+	for _, f := range Fallbacks {
+		if string(f) == s {
+			return f, nil
+		}
 	}
-	return Decision{Verdict: Ask}
+	names := make([]string, len(Fallbacks))
+	for i, f := range Fallbacks {
+		names[i] = string(f)
+	}
+	return "", fmt.Errorf("unknown no_channel value %q: use one of %s", s, strings.Join(names, ", "))
 }

@@ -32,26 +32,44 @@ type Status struct {
 // is installed, its version and modes, whether credentials appear
 // configured, and what to run to fix what is missing. It runs each CLI's
 // --version and reads no secret.
-func Doctor(ctx context.Context) []Status {
+func Doctor(ctx context.Context) []Status { return DoctorWith(ctx, nil) }
+
+// Setup is what a run of a provider sees beyond yume-cli's own
+// environment (the settings file's): the program to run ("" = its own
+// name, in PATH) and how a variable is read (nil = os.Getenv).
+type Setup func(provider string) (bin string, getenv func(string) string)
+
+// DoctorWith is Doctor for runs set up by setup (nil: none).
+func DoctorWith(ctx context.Context, setup Setup) []Status {
 	home, _ := os.UserHomeDir()
-	return doctor(ctx, os.Getenv, home, exec.LookPath)
+	return doctor(ctx, os.Getenv, home, exec.LookPath, setup)
 }
 
-func doctor(ctx context.Context, getenv func(string) string, home string, lookPath func(string) (string, error)) []Status {
+func doctor(ctx context.Context, getenv func(string) string, home string, lookPath func(string) (string, error), setup Setup) []Status {
 	var out []Status
 	for _, p := range All() {
 		if p.Bin == "" {
 			continue // generic: the user names the program
 		}
-		out = append(out, p.status(ctx, getenv, home, lookPath))
+		bin, env := "", getenv
+		if setup != nil {
+			var g func(string) string
+			if bin, g = setup(p.Name); g != nil {
+				env = g
+			}
+		}
+		out = append(out, p.status(ctx, env, home, lookPath, bin))
 	}
 	return out
 }
 
-func (p *Provider) status(ctx context.Context, getenv func(string) string, home string, lookPath func(string) (string, error)) Status {
+func (p *Provider) status(ctx context.Context, getenv func(string) string, home string, lookPath func(string) (string, error), bin string) Status {
 	st := Status{Name: p.Name, Modes: []string{}}
-	path, err := lookPath(p.Bin)
-	if err != nil {
+	path, err := lookPath(p.Program(bin))
+	if err != nil && bin != "" {
+		st.Problems = append(st.Problems, bin+" (its bin in the settings file) is not there or not executable")
+		st.Fix = append(st.Fix, "correct providers."+p.Name+".bin, or "+p.InstallHint())
+	} else if err != nil {
 		st.Problems = append(st.Problems, p.Bin+" is not in PATH")
 		st.Fix = append(st.Fix, p.InstallHint())
 	} else {

@@ -102,7 +102,7 @@ func TestDoctor(t *testing.T) {
 		return p, nil
 	}
 	got := map[string]Status{}
-	for _, st := range doctor(context.Background(), func(k string) string { return env[k] }, home, lookPath) {
+	for _, st := range doctor(context.Background(), func(k string) string { return env[k] }, home, lookPath, nil) {
 		got[st.Name] = st
 	}
 	cases := []struct {
@@ -161,7 +161,7 @@ func TestDoctorWarnsOutsideVerified(t *testing.T) {
 		}
 		return filepath.Join(bin, name), nil
 	}
-	for _, st := range doctor(context.Background(), func(string) string { return "" }, home, lookPath) {
+	for _, st := range doctor(context.Background(), func(string) string { return "" }, home, lookPath, nil) {
 		if st.Name != "gemini" {
 			continue
 		}

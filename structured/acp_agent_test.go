@@ -22,7 +22,7 @@ import (
 // update; a permission request whose first option is an "always" one; an
 // edit shown as a diff. "unasked" runs its call without asking, "auth"
 // wants a login, "noload" offers no session/load, "alwaysonly" offers
-// no allow-once option.
+// no allow-once option, "sudo" runs sudo make install instead of make.
 func fakeAgent(kind string, readLine func() map[string]any) int {
 	send := func(v map[string]any) {
 		v["jsonrpc"] = "2.0"
@@ -61,7 +61,10 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 			return o["optionId"].(string)
 		}
 	}
-	cwd := "/ws"
+	cwd, command := "/ws", "make"
+	if kind == "sudo" {
+		command = "sudo make install"
+	}
 	for {
 		m := readLine()
 		if m == nil {
@@ -85,10 +88,10 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 		case "session/prompt":
 			update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "bash", "kind": "execute", "status": "pending", "rawInput": map[string]any{"cwd": "/ws"}})
 			update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "title": "make", "kind": "execute", "status": "in_progress",
-				"rawInput": map[string]any{"command": "make", "description": "build", "cwd": "/ws"}})
+				"rawInput": map[string]any{"command": command, "description": "build", "cwd": "/ws"}})
 			answer := "once"
 			if kind != "unasked" {
-				answer = ask(90, map[string]any{"toolCallId": "c1", "title": "make", "kind": "execute", "rawInput": map[string]any{"command": "make"}})
+				answer = ask(90, map[string]any{"toolCallId": "c1", "title": "make", "kind": "execute", "rawInput": map[string]any{"command": command}})
 			}
 			switch answer {
 			case "cancelled":
@@ -194,6 +197,13 @@ func TestACPAgents(t *testing.T) {
 			"notice:yume-cli: kilo 9.9.9 in acp mode | error:kilo needs you to log in (Authentication required): run `kilo auth login`, or set your model provider's API key (e.g. ANTHROPIC_API_KEY), then try again | end:error_during_execution", nil},
 		{"resume where the agent offers no session/load", agentRun{provider: "acp", kind: "noload", perm: "default", resume: "s-0"},
 			"notice:yume-cli: " + exe + " --stdio in acp mode | error:" + agent + " cannot resume sessions (its ACP capabilities offer no loadSession): start a new conversation without --resume | end:error_during_execution", nil},
+		{"no control channel: the guard answers, and each tool_use says so", agentRun{provider: "acp", kind: "opencode", perm: "default"},
+			"notice:yume-cli: " + exe + " --stdio in acp mode | use:c1:Bash | notice:approved by yume-cli's guard (no approval channel): make | result:c1:ok | use:c2:Edit | notice:approved by yume-cli's guard (no approval channel): $CWD/a.txt | result:c2:ok | text:Done. | end:success",
+			map[string]string{"c1": `{"approved_by":"yume-cli guard: no approval channel","command":"make","description":"build"}`,
+				"c2": `{"approved_by":"yume-cli guard: no approval channel","file_path":"$CWD/a.txt","new_string":"B\n","old_string":"b\n"}`}},
+		{"no control channel: the guard blocks sudo, with a system error", agentRun{provider: "acp", kind: "sudo", perm: "default"},
+			"notice:yume-cli: " + exe + " --stdio in acp mode | use:c1:Bash | warning:dangerous command (runs a command as root (sudo)): sudo make install | error:yum…(222 bytes)…lets it run. | result:c1:err | text:Done. | end:success+denials",
+			map[string]string{"c1": `{"approved_by":"yume-cli guard: no approval channel","command":"sudo make install","dangerous":"runs a command as root (sudo)","description":"build"}`}},
 		{"resume with session/load", agentRun{provider: "qwen", kind: "unasked", perm: "default", resume: "s-1"},
 			"notice:yume-cli: qwen 9.9.9 in acp mode | use:c1:Bash | result:c1:ok | text:Done. | end:success", nil},
 	}

@@ -277,7 +277,10 @@ func (s *acpSession) permission(turnCtx context.Context, params json.RawMessage)
 	id := p.ToolCall.ToolCallID
 	s.mu.Lock()
 	if !s.tr.tools.seen(id) {
-		if err := s.tr.use(p.ToolCall); err != nil {
+		s.tr.askedBy = s.ap.answeredBy // written as it is asked: it says who answers
+		err := s.tr.use(p.ToolCall)
+		s.tr.askedBy = nil
+		if err != nil {
 			s.mu.Unlock()
 			return nil, err
 		}

@@ -18,21 +18,31 @@ type approver struct {
 
 	mu      sync.Mutex
 	policy  *permission.Policy
-	pending map[string]chan permission.Answer // request id -> waiter
-	decided map[string]string                 // tool_use id -> how the mode decided it
+	pending map[string]*waiter // request id -> the question waiting
+	decided map[string]string  // tool_use id -> how the mode decided it
 	// known reports whether a tool_use was written and has no result yet:
 	// an answer for it may come before its permission request (the GUI
 	// saw the tool_use first), and is kept until then.
 	known func(toolUseID string) bool
 }
 
-// newApprover starts reading controls (nil = none) until done is closed.
-func newApprover(w *emit.Writer, mode permission.Mode, dangers *permission.Dangers, controls <-chan emit.Control, interrupt func(), done <-chan struct{}) *approver {
+// waiter is a question put to the GUI, waiting for its answer.
+type waiter struct {
+	ch        chan permission.Answer
+	toolUseID string
+	name      string
+	input     map[string]any
+}
+
+// newApprover starts reading controls (nil = none) until done is closed;
+// with nobody to ask, fallback answers default mode's questions.
+func newApprover(w *emit.Writer, mode permission.Mode, fallback permission.Fallback, dangers *permission.Dangers, controls <-chan emit.Control, interrupt func(), done <-chan struct{}) *approver {
 	a := &approver{w: w, interrupt: interrupt, policy: permission.New(mode, controls != nil),
-		pending: map[string]chan permission.Answer{}, decided: map[string]string{}, known: w.ToolUseOpen}
+		pending: map[string]*waiter{}, decided: map[string]string{}, known: w.ToolUseOpen}
 	if dangers != nil {
 		a.policy.SetDangers(dangers)
 	}
+	a.policy.SetFallback(fallback)
 	if controls != nil {
 		go a.dispatch(controls, done)
 	}
@@ -54,17 +64,15 @@ func (a *approver) ask(ctx context.Context, toolUseID, name string, input any) (
 	if d.Verdict == permission.Ask {
 		ch = make(chan permission.Answer, 1)
 		if reqID, err = a.w.PermissionRequest(toolUseID, name, input); err == nil {
-			a.pending[reqID] = ch
+			a.pending[reqID] = &waiter{ch: ch, toolUseID: toolUseID, name: name, input: m}
 		}
 	}
 	a.mu.Unlock()
 	if err != nil {
 		return permission.Answer{}, err
 	}
-	if d.Notice != "" {
-		if err := a.w.Notice(d.Notice); err != nil {
-			return permission.Answer{}, err
-		}
+	if err := a.say(d); err != nil {
+		return permission.Answer{}, err
 	}
 	switch {
 	case early != nil:
@@ -97,6 +105,28 @@ func (a *approver) unlessGone(ans permission.Answer) permission.Answer {
 		return permission.Answer{Message: permission.GUIGone}
 	}
 	return ans
+}
+
+// say writes what a decision says: its notice, and its alert (a call the
+// guard stopped) as a system error, which Yume shows.
+func (a *approver) say(d permission.Decision) error {
+	if d.Notice != "" {
+		if err := a.w.Notice(d.Notice); err != nil {
+			return err
+		}
+	}
+	if d.Alert != "" {
+		return a.w.SystemError(d.Alert)
+	}
+	return nil
+}
+
+// answeredBy is the approved_by of a call asked about now, when
+// yume-cli answers it for nobody (the guard), for its tool_use.
+func (a *approver) answeredBy(name string, input map[string]any) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.policy.AnsweredBy(name, input)
 }
 
 // dispatch routes control frames until the channel closes or done.
@@ -137,8 +167,8 @@ func (a *approver) handle(c emit.Control) {
 func (a *approver) release(why string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for id, ch := range a.pending {
-		ch <- permission.Answer{Message: why} // buffered: never blocks
+	for id, q := range a.pending {
+		q.ch <- permission.Answer{Message: why} // buffered: never blocks
 		delete(a.pending, id)
 	}
 }
@@ -155,7 +185,7 @@ func (a *approver) answer(c emit.Control) {
 			}
 		}
 	}
-	ch, ok := a.pending[reqID]
+	q, ok := a.pending[reqID]
 	delete(a.pending, reqID)
 	how, decided := a.decided[c.ToolUseID]
 	early := !ok && c.RequestID == "" && !decided && a.known != nil && a.known(c.ToolUseID)
@@ -165,7 +195,7 @@ func (a *approver) answer(c emit.Control) {
 	a.mu.Unlock()
 	switch {
 	case ok:
-		ch <- c.Answer()
+		q.ch <- c.Answer()
 	case early: // kept for the request that follows
 	case decided:
 		_ = a.w.Notice(fmt.Sprintf("tool_use %s was already decided: %s", c.ToolUseID, how)) // Best effort, as above.
@@ -178,15 +208,26 @@ func (a *approver) answer(c emit.Control) {
 	}
 }
 
-// closeChannel denies everything pending: stdin EOF while an approval is
-// pending counts as a denial.
+// closeChannel records stdin's end: nobody can answer what is pending,
+// so the policy does (the guard, in default mode), and says so.
 func (a *approver) closeChannel() {
+	type decided struct {
+		q *waiter
+		d permission.Decision
+	}
+	var all []decided
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	a.policy.CloseChannel()
-	for id, ch := range a.pending {
-		ch <- permission.Answer{Message: permission.StdinClosed}
+	for id, q := range a.pending {
+		d, _ := a.policy.Decide(q.toolUseID, describe(q.name, q.input), a.policy.Assess(q.name, q.input))
+		a.decided[q.toolUseID] = d.Notice
+		all = append(all, decided{q, d})
 		delete(a.pending, id)
+	}
+	a.mu.Unlock()
+	for _, x := range all {
+		_ = a.say(x.d)                                                                            // Best effort: stdout errors surface in the main loop.
+		x.q.ch <- permission.Answer{Allow: x.d.Verdict == permission.Allow, Message: x.d.Message} // buffered: never blocks
 	}
 }
 

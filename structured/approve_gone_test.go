@@ -32,7 +32,7 @@ func TestNothingApprovedOnceTheGUIIsGone(t *testing.T) {
 				}
 				done := make(chan struct{})
 				defer close(done)
-				a := newApprover(w, c.mode, nil, nil, func() {}, done)
+				a := newApprover(w, c.mode, permission.FallbackGuard, nil, nil, func() {}, done)
 				if c.early {
 					a.policy.Keep("toolu_1", permission.Answer{Allow: true})
 				}

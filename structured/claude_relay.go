@@ -29,7 +29,10 @@ func (r *claudeRelay) handle(req claudeControl) error {
 	if req.Input == nil {
 		input = map[string]any{}
 	}
-	if err := r.t.toolUse(id, req.ToolName, input); err != nil {
+	r.t.askedBy = r.ap.answeredBy // written as it is asked: it says who answers
+	err := r.t.toolUse(id, req.ToolName, input)
+	r.t.askedBy = nil
+	if err != nil {
 		return err
 	}
 	d, err := r.ap.ask(r.ctx, id, req.ToolName, input)

@@ -108,7 +108,7 @@ not json at all
 {"type":"item.completed","item":{"id":"item_3","type":"command_execution","command":"bash -lc 'rm -rf /'","aggregated_output":"","status":"declined"}}
 {"type":"item.completed","item":{"id":"item_4","type":"command_execution","command":"false","aggregated_output":"boom","exit_code":1,"status":"failed"}}
 {"type":"turn.completed","usage":{"input_tokens":100,"cached_input_tokens":60,"output_tokens":5}}`,
-			nil, "use:item_0_s_1:TodoWrite | result:item_0_s_1:ok | use:item_1_s_0:Write | result:item_1_s_0:ok | use:item_1_s_1:Edit | result:item_1_s_1:ok | use:item_2_s:mcp__gh__issues | result:item_2_s:ok | use:item_3_s:Bash | warning:dangerous command (deletes recursively from /, ~, $HOME or a broad glob; writes or deletes outside the working directory): rm -rf / | result:item_3_s:err | use:item_4_s:Bash | result:item_4_s:err | end:success+denials", 0},
+			nil, "use:item_0_s_1:TodoWrite | result:item_0_s_1:ok | use:item_1_s_0:Write | result:item_1_s_0:ok | use:item_1_s_1:Edit | result:item_1_s_1:ok | use:item_2_s:mcp__gh__issues | result:item_2_s:ok | use:item_3_s:Bash | warning:dangerous command (deletes a directory tree (rm -r); writes or deletes outside the working directory): rm -rf / | result:item_3_s:err | use:item_4_s:Bash | result:item_4_s:err | end:success+denials", 0},
 		{"codex interrupted: no turn end", "codex", `
 {"type":"thread.started","thread_id":"t1"}
 {"type":"item.started","item":{"id":"item_0","type":"command_execution","command":"sleep 100","status":"in_progress"}}`,

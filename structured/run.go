@@ -33,9 +33,11 @@ type Options struct {
 	Resume  string // provider session id to continue
 	// PermissionMode is default|interactive|auto|deny ("" = default).
 	PermissionMode string
-	// Controls carries the GUI's frames (nil = no control channel: approvals
-	// are denials in default mode).
+	// Controls carries the GUI's frames (nil = no control channel: NoChannel
+	// answers default mode's questions).
 	Controls <-chan emit.Control
+	// NoChannel answers for nobody ("": the guard).
+	NoChannel permission.Fallback
 	// Stderr receives the provider's stderr and yume-cli's logs, never stdout.
 	Stderr  io.Writer
 	Verbose bool

@@ -36,6 +36,9 @@ type turn struct {
 	onSession       func(string)
 	// dangers marks dangerous calls in their tool_use (nil: none).
 	dangers *permission.Dangers
+	// askedBy, while a question's tool_use is written, says who answers
+	// it when yume-cli does for nobody (the guard): its approved_by.
+	askedBy func(name string, input map[string]any) string
 	// watch follows the turn's model errors (modelerror.go; nil: none).
 	watch *errorWatch
 	// firstRun: see withFirstRun (nil: nothing to add).
@@ -176,6 +179,13 @@ func (t *turn) toolUse(id, name string, input any) error {
 			m = maps.Clone(m)
 			m["dangerous"] = why
 			input, warning = m, permission.DangerWarning(describe(name, m), why)
+		}
+		if _, said := m["approved_by"]; !said && t.askedBy != nil {
+			if by := t.askedBy(name, m); by != "" {
+				m = maps.Clone(m)
+				m["approved_by"] = by
+				input = m
+			}
 		}
 	}
 	t.tools.use(id, toolCall{name, input})

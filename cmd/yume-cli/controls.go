@@ -18,7 +18,7 @@ import (
 // The goroutine stops handing frames on once ctx ends (the session is
 // over and nobody reads the channel).
 func readControls(ctx context.Context, o *StartOptions, w *emit.Writer) <-chan emit.Control {
-	if o.IO.In == nil || (o.IO.InIsTerminal && o.PermissionMode != string(permission.Interactive) && !o.persistent()) {
+	if !hasControlChannel(o) {
 		return nil
 	}
 	ch := make(chan emit.Control)
@@ -50,6 +50,21 @@ func readControls(ctx context.Context, o *StartOptions, w *emit.Writer) <-chan e
 		}
 	}()
 	return ch
+}
+
+// hasControlChannel reports whether stdin may carry control frames: not
+// when there is none, when it is /dev/null (a one-turn run), nor when it
+// is a terminal that was not asked for.
+func hasControlChannel(o *StartOptions) bool {
+	switch {
+	case o.IO.In == nil:
+		return false
+	case o.persistent():
+		return true
+	case o.IO.InIsNull:
+		return false
+	}
+	return !o.IO.InIsTerminal || o.PermissionMode == string(permission.Interactive)
 }
 
 // maxControlLine bounds one control frame (a user prompt may be long).

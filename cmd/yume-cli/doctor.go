@@ -3,31 +3,61 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/settings"
 )
+
+// doctorReport is doctor's --json: the settings in force, then the
+// providers.
+type doctorReport struct {
+	Settings  doctorSettings     `json:"settings"`
+	Providers []providers.Status `json:"providers"`
+}
+
+type doctorSettings struct {
+	File  string `json:"file"`
+	Found bool   `json:"found"`
+	// Error is what is wrong with the file (a run stops on it).
+	Error   string       `json:"error,omitempty"`
+	Entries []settingRow `json:"entries"`
+}
 
 func newDoctorCmd(ios *IOStreams) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Show which provider CLIs are installed, their modes, and what to fix",
-		Long: `doctor checks each provider yume-cli knows: is it installed, where, which
-version, which modes that version supports (acp, json, pty), whether credentials
-appear configured (presence only: nothing is sent anywhere, no secret is printed),
-and what to run to fix what is missing.`,
+		Short: "Show the settings in force, which provider CLIs are installed, their modes, and what to fix",
+		Long: `doctor shows the settings in force and where each came from (a variable,
+the settings file and its line, or the default; variables' values masked),
+then checks each provider yume-cli knows: is it installed, where, which
+version, which modes that version supports (acp, json, pty), whether
+credentials appear configured (presence only: nothing is sent anywhere, no
+secret is printed), and what to run to fix what is missing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			statuses := providers.Doctor(cmd.Context())
+			rep, s := doctorSettingsNow()
+			prependPath(s) // where a run would look for the CLIs
+			rep.Providers = providers.DoctorWith(cmd.Context(), func(name string) (string, func(string) string) {
+				return s.Provider(name).Bin.Text, settingsEnv(s, name)
+			})
 			if asJSON {
 				enc := json.NewEncoder(ios.Out)
 				enc.SetIndent("", "  ")
-				return enc.Encode(statuses)
+				if err := enc.Encode(rep); err != nil {
+					return err
+				}
+			} else {
+				printDoctor(ios, rep)
 			}
-			printDoctor(ios, statuses)
+			if rep.Settings.Error != "" {
+				return &exitError{1} // said above: a run would stop on it
+			}
 			return nil
 		},
 	}
@@ -35,10 +65,63 @@ and what to run to fix what is missing.`,
 	return cmd
 }
 
-func printDoctor(ios *IOStreams, statuses []providers.Status) {
+// doctorSettingsNow reads the settings file and says what is in force
+// with no flag given. A malformed file is reported, and the defaults
+// shown beside it.
+func doctorSettingsNow() (doctorReport, *settings.Settings) {
+	path := settings.DefaultPath()
+	s, err := settings.Load(path)
+	rep := doctorReport{Settings: doctorSettings{File: path}}
+	if err != nil {
+		rep.Settings.Error = err.Error()
+		s = &settings.Settings{File: path}
+	}
+	rep.Settings.Found = s.Found
+	for _, k := range knobs {
+		v, from := k.pick(s, nil, os.Getenv)
+		rep.Settings.Entries = append(rep.Settings.Entries, settingRow{k.key, v, from})
+	}
+	rep.Settings.Entries = append(rep.Settings.Entries, environmentRows(s, "", os.Getenv)...)
+	rep.Settings.Entries = append(rep.Settings.Entries, guardRows(s)...)
+	return rep, s
+}
+
+// settingsEnv reads a variable as a run of provider would: yume-cli's
+// environment, else the file's value for that provider, else for all.
+func settingsEnv(s *settings.Settings, provider string) func(string) string {
+	return func(name string) string {
+		if v := os.Getenv(name); v != "" {
+			return v
+		}
+		for _, v := range slices.Concat(s.Provider(provider).Env, s.Env) {
+			if v.Name == name {
+				return v.Value
+			}
+		}
+		return ""
+	}
+}
+
+func printDoctor(ios *IOStreams, rep doctorReport) {
+	st := rep.Settings
+	switch {
+	case st.Error != "":
+		fmt.Fprintf(ios.Out, "settings: %s is not valid (a run stops on it):\n%s\n", st.File, st.Error)
+	case st.Found:
+		fmt.Fprintf(ios.Out, "settings: %s\n", st.File)
+	default:
+		fmt.Fprintf(ios.Out, "settings: %s (none: the defaults)\n", st.File)
+	}
 	tw := tabwriter.NewWriter(ios.Out, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SETTING\tVALUE\tFROM")
+	for _, r := range st.Entries {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Key, r.Value, r.From)
+	}
+	_ = tw.Flush() // Best effort: a closed stdout has no reader to tell.
+	fmt.Fprintln(ios.Out)
+	tw = tabwriter.NewWriter(ios.Out, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PROVIDER\tINSTALLED\tVERSION\tMODES\tCREDENTIALS\tPATH")
-	for _, s := range statuses {
+	for _, s := range rep.Providers {
 		creds := "-"
 		if s.Credentials {
 			creds = "yes (" + s.CredentialSource + ")"
@@ -48,8 +131,8 @@ func printDoctor(ios *IOStreams, statuses []providers.Status) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, yesNo(s.Installed), orDash(s.Version),
 			orDash(strings.Join(s.Modes, ",")), creds, orDash(s.Path))
 	}
-	_ = tw.Flush() // Best effort: a closed stdout has no reader to tell.
-	for _, s := range statuses {
+	_ = tw.Flush() // Best effort, as above.
+	for _, s := range rep.Providers {
 		for i, p := range s.Problems {
 			fix := ""
 			if i < len(s.Fix) {

@@ -20,6 +20,9 @@ type IOStreams struct {
 	// GUI says when the GUI has gone (stdout's reader closed, the parent
 	// exited): the session then ends at once. nil in memory: never.
 	GUI *ptyhost.GUIWatch
+	// InIsNull reports whether In is /dev/null (an app started from the
+	// Dock): nobody can ever answer, known before anything is asked.
+	InIsNull bool
 }
 
 func defaultIO() *IOStreams {
@@ -28,6 +31,7 @@ func defaultIO() *IOStreams {
 		Out:          os.Stdout,
 		ErrOut:       os.Stderr,
 		InIsTerminal: term.IsTerminal(int(os.Stdin.Fd())),
+		InIsNull:     isDevNull(os.Stdin),
 	}
 }
 
@@ -62,4 +66,14 @@ func (l lossReporter) Write(p []byte) (int, error) {
 		l.gui.Lost("writing stdout failed: " + err.Error())
 	}
 	return n, err
+}
+
+// isDevNull reports whether f is the null device.
+func isDevNull(f *os.File) bool {
+	st, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(st, null)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/settings"
 )
 
 // StartOptions holds everything the start command (and the bare root
@@ -33,16 +34,23 @@ type StartOptions struct {
 	RulesFile      string
 	DangerFile     string // --dangerous-rules: adds to or overrides the dangerous set
 	dangers        *permission.Dangers
-	RecordFile     string
-	RecordRaw      bool // keep secrets in the --record cast
-	Trace          bool
-	TraceFile      string
-	Bin            string
-	Cols, Rows     int
-	IdleTimeout    time.Duration
-	TurnTimeout    time.Duration
-	ToolTimeout    time.Duration
-	Command        []string // after "--"
+	// From the settings file (settings.go): the file, the settings in
+	// force with where each came from, who answers for nobody, and
+	// whether --permission-mode was given (no_channel: auto yields to it).
+	settings    *settings.Settings
+	rows        []settingRow
+	noChannel   permission.Fallback
+	modeGiven   bool
+	RecordFile  string
+	RecordRaw   bool // keep secrets in the --record cast
+	Trace       bool
+	TraceFile   string
+	Bin         string
+	Cols, Rows  int
+	IdleTimeout time.Duration
+	TurnTimeout time.Duration
+	ToolTimeout time.Duration
+	Command     []string // after "--"
 
 	colsSet bool // --cols was given: a provider's own width does not apply
 }
@@ -146,13 +154,18 @@ func (o *StartOptions) validate() error {
 }
 
 // loadDangers builds the session's dangerous-command set: the embedded
-// one, with --dangerous-rules on top, judging paths against --cwd.
+// one, the settings file's rules and exceptions, --dangerous-rules on
+// top, judging paths against --cwd.
 func (o *StartOptions) loadDangers() error {
 	cwd, err := filepath.Abs(o.Cwd)
 	if err != nil {
 		return usagef("--cwd %s: %v", o.Cwd, err)
 	}
-	o.dangers = permission.DefaultDangers().In(cwd)
+	o.dangers = permission.DefaultDangers()
+	if o.settings != nil {
+		o.dangers = o.dangers.With(o.settings.Rules()).Excepting(o.settings.Exceptions())
+	}
+	o.dangers = o.dangers.In(cwd)
 	if o.DangerFile == "" {
 		return nil
 	}

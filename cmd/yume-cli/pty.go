@@ -112,6 +112,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		Out:            w,
 		Controls:       controls,
 		Mode:           permission.Mode(o.PermissionMode),
+		NoChannel:      o.noChannel,
 		Prompt:         o.Prompt,
 		TypePrompt:     l.typePrompt,
 		CommandLine:    shellquote.Join(argv...),

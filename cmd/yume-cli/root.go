@@ -126,6 +126,9 @@ func startRunE(cmd *cobra.Command, args []string, opts *StartOptions, runF func(
 		opts.Command = args[dash:]
 	}
 	opts.colsSet = cmd.Flags().Changed("cols")
+	if err := opts.applySettings(cmd.Flags()); err != nil {
+		return err
+	}
 	if err := opts.validate(); err != nil {
 		return err
 	}
@@ -145,7 +148,7 @@ func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
 	fs.StringVarP(&o.Prompt, "prompt", "p", "", "the user's prompt for this turn")
 	fs.StringVar(&o.OutputFormat, "output-format", outputFormats[0], "output format: stream-json (Claude Code's)")
 	fs.BoolVarP(&o.Verbose, "verbose", "v", false, "log what yume-cli decides to stderr")
-	fs.StringVar(&o.PermissionMode, "permission-mode", string(permission.Default), "default|interactive: wait for an approval frame on stdin; auto: approve; deny: deny")
+	fs.StringVar(&o.PermissionMode, "permission-mode", string(permission.Default), "default: ask the GUI, and with no approval channel the guard answers (settings.yaml no_channel); interactive: ask, a terminal too; auto: approve (never what the guard flags); deny: deny")
 	fs.StringVar(&o.Mode, "mode", modes[0], "how to drive the provider: auto, pty, json, acp")
 	fs.StringVar(&o.Protocol, "protocol-version", protocols[0], "event shapes: claude (nested messages) or flat")
 	fs.StringVarP(&o.SessionID, "session-id", "s", "", "session id to report (default: a new one); without --prompt, a persistent session: one turn per user frame on stdin")

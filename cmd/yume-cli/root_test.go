@@ -11,6 +11,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/emit/emittest"
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 // runMain runs the command line in memory and returns exit code, stdout, stderr.
@@ -61,11 +62,14 @@ func TestYumeSpawnLine(t *testing.T) {
 		want := StartOptions{Provider: "gemini", Model: "gemini-2.5-pro", Cwd: dir, Resume: "sess-1", HistoryFile: "h.json",
 			Prompt: "fix the test", OutputFormat: "stream-json", Verbose: true, PermissionMode: "default", Mode: "auto",
 			Protocol: "claude", Cols: 120, Rows: 40, IdleTimeout: driver.DefaultIdleTimeout, TurnTimeout: driver.DefaultTurnTimeout,
-			ToolTimeout: driver.DefaultToolTimeout}
+			ToolTimeout: driver.DefaultToolTimeout, noChannel: permission.FallbackGuard}
 		if got.dangers == nil || len(got.dangers.Rules()) == 0 {
 			t.Errorf("%v: no dangerous-command set loaded", args)
 		}
-		got.IO, got.dangers = nil, nil
+		if got.settings == nil || len(got.rows) == 0 {
+			t.Errorf("%v: no settings read", args)
+		}
+		got.IO, got.dangers, got.settings, got.rows = nil, nil, nil, nil
 		if !reflect.DeepEqual(*got, want) {
 			t.Errorf("%v:\n got %+v\nwant %+v", args, *got, want)
 		}

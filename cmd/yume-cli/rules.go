@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/settings"
 )
 
 func newRulesCmd(ios *IOStreams) *cobra.Command {
@@ -60,14 +62,20 @@ func newRulesCmd(ios *IOStreams) *cobra.Command {
 	})
 	cmd.AddCommand(&cobra.Command{
 		Use:   "dangerous [FILE]",
-		Short: "Print the dangerous-command set (with FILE: check it and print the set it makes)",
-		Long: `dangerous prints the rules that mark a command as dangerous: such a
-tool_use carries {"dangerous": REASON} and a system warning, and
---permission-mode auto asks about it instead of approving it (or denies
-it when nobody can be asked). Start a --dangerous-rules file from this.`,
+		Short: "Print the guard's dangerous-command set (with FILE: check it and print the set it makes)",
+		Long: `dangerous prints the rules that mark a call as dangerous, with the settings
+file's (guard.block, guard.allow) applied: such a tool_use carries
+{"dangerous": REASON} and a system warning; with no approval channel the
+guard blocks it; --permission-mode auto asks about it instead of approving
+it (or denies it when nobody can be asked). Exceptions are listed last.
+Start a --dangerous-rules file, or the settings' guard.block, from this.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			set := permission.DefaultDangers()
+			s, err := settings.Load(settings.DefaultPath())
+			if err != nil {
+				return err
+			}
+			set := permission.DefaultDangers().With(s.Rules()).Excepting(s.Exceptions())
 			if len(args) == 1 {
 				data, err := os.ReadFile(args[0])
 				if err != nil {
@@ -81,11 +89,19 @@ it when nobody can be asked). Start a --dangerous-rules file from this.`,
 			}
 			tw := tabwriter.NewWriter(ios.Out, 2, 4, 2, ' ', 0)
 			for _, r := range set.Rules() {
-				how := r.Match
-				if r.Check != "" {
+				how := r.Scope + " " + r.Match
+				switch {
+				case r.Check != "" && len(r.Paths) > 0:
+					how = "(built in: " + r.Check + ") " + strings.Join(r.Paths, " ")
+				case r.Check != "":
 					how = "(built in: " + r.Check + ")"
+				case r.Scope == "":
+					how = "line " + r.Match
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, r.Reason, how)
+			}
+			for _, x := range set.Exceptions() {
+				fmt.Fprintf(tw, "allow\t%s\t%s\n", x.Reason, x.Match)
 			}
 			return tw.Flush()
 		},

@@ -10,6 +10,9 @@ import (
 
 // TestMain lets testscript run this binary as the yume-cli command.
 func TestMain(m *testing.M) {
+	if c := os.Getenv("YUME_FAKE_CLAUDE"); c != "" {
+		os.Exit(fakeClaude(c)) // a test's stand-in for Claude Code (fakeclaude_test.go)
+	}
 	// In-process tests keep yume-cli's caches and sessions in a directory
 	// of their own; a script's yume-cli (this binary again) keeps the
 	// script's.

@@ -50,6 +50,7 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		if err := promptFromStdin(o); err != nil {
 			return err
 		}
+		o.settleNoChannel()
 		if err := conv.begin(o, w.SessionID()); err != nil {
 			return err
 		}
@@ -144,7 +145,7 @@ func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode st
 	}
 	err := structured.Run(ctx, structured.Options{
 		Provider: p, Mode: mode, Bin: o.Bin, Model: o.Model, Cwd: o.Cwd, Prompt: o.Prompt,
-		Resume: handle, PermissionMode: o.PermissionMode, Controls: controls, Dangers: o.dangers,
+		Resume: handle, PermissionMode: o.PermissionMode, NoChannel: o.noChannel, Controls: controls, Dangers: o.dangers,
 		Stderr: o.IO.ErrOut, Verbose: o.Verbose, OnSession: func(id string) { handle = id; conv.checkpoint(mode, id) }, Env: o.providerEnv(),
 		Command: o.Command, APIBase: o.APIBase,
 		FirstRun: firstRunNote(o),

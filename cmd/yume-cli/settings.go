@@ -1,0 +1,218 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/yume-cli/yume-cli/driver"
+	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/settings"
+)
+
+// The settings file ($YUME_HOME/settings.yaml) is where a Yume user, who
+// passes no flag and whose shell profile never reaches an app started
+// from the Dock, sets what a flag would. Each setting comes from, in
+// order: a flag given, a variable set, the file, the default.
+
+// settingRow is one setting in force and where it came from, for doctor
+// and --verbose. A variable's value is never shown.
+type settingRow struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	From  string `json:"from"`
+}
+
+// knob is a setting with one value: its key in the file, its flag and
+// variable ("" = none), its default, and what a value does to a run.
+type knob struct {
+	key, flag, env string
+	file           func(*settings.Settings) settings.Value
+	def            func() string
+	apply          func(o *StartOptions, v string) error
+}
+
+var knobs = []knob{
+	{"no_channel", "", "YUME_NO_CHANNEL", func(s *settings.Settings) settings.Value { return s.NoChannel },
+		func() string { return string(permission.FallbackGuard) },
+		func(o *StartOptions, v string) (err error) {
+			o.noChannel, err = permission.ParseFallback(v)
+			return err
+		}},
+	{"timeouts.idle", "idle-timeout", "YUME_IDLE_TIMEOUT", func(s *settings.Settings) settings.Value { return s.IdleTimeout },
+		func() string { return driver.DefaultIdleTimeout.String() },
+		func(o *StartOptions, v string) (err error) { o.IdleTimeout, err = positiveDuration(v); return err }},
+	{"timeouts.turn", "turn-timeout", "YUME_TURN_TIMEOUT", func(s *settings.Settings) settings.Value { return s.TurnTimeout },
+		func() string { return driver.DefaultTurnTimeout.String() },
+		func(o *StartOptions, v string) (err error) { o.TurnTimeout, err = positiveDuration(v); return err }},
+	{"timeouts.tool", "tool-timeout", "YUME_TOOL_TIMEOUT", func(s *settings.Settings) settings.Value { return s.ToolTimeout },
+		func() string { return driver.DefaultToolTimeout.String() },
+		func(o *StartOptions, v string) (err error) { o.ToolTimeout, err = positiveDuration(v); return err }},
+}
+
+func positiveDuration(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q is not a duration: write it like 90s, 10m or 1h", v)
+	}
+	return d, nil
+}
+
+// pick is where a knob's value comes from: a flag given (flags nil: no
+// flags, as in doctor), a variable, the file, the default.
+func (k knob) pick(s *settings.Settings, flags *pflag.FlagSet, getenv func(string) string) (value, from string) {
+	if flags != nil && k.flag != "" && flags.Changed(k.flag) {
+		return flags.Lookup(k.flag).Value.String(), "flag --" + k.flag
+	}
+	if k.env != "" && getenv(k.env) != "" {
+		return getenv(k.env), "env " + k.env
+	}
+	if v := k.file(s); v.Set() {
+		return v.Text, s.Where(v.Line)
+	}
+	return k.def(), "default"
+}
+
+// applySettings reads the settings file and fills in what no flag gave:
+// the knobs, the provider's program, the guard's rules and exceptions,
+// and the environment its CLI gets. A malformed file stops the run.
+func (o *StartOptions) applySettings(flags *pflag.FlagSet) error {
+	s, err := settings.Load(settings.DefaultPath())
+	if err != nil {
+		return err
+	}
+	o.settings = s
+	o.rows = nil
+	for _, k := range knobs {
+		v, from := k.pick(s, flags, os.Getenv)
+		o.rows = append(o.rows, settingRow{k.key, v, from})
+		if strings.HasPrefix(from, "flag") {
+			continue // the flag already set it
+		}
+		if err := k.apply(o, v); err != nil {
+			return fmt.Errorf("%s (%s): %w", k.key, from, err)
+		}
+	}
+	o.modeGiven = flags != nil && flags.Changed("permission-mode")
+	p, ok := providers.Lookup(o.Provider)
+	if !ok {
+		return nil // validate says so
+	}
+	if b := s.Provider(p.Name).Bin; o.Bin == "" && b.Set() {
+		o.Bin = b.Text
+		o.rows = append(o.rows, settingRow{"providers." + p.Name + ".bin", b.Text, s.Where(b.Line)})
+	}
+	o.rows = append(o.rows, applyEnvironment(s, p.Name)...)
+	return nil
+}
+
+// applyEnvironment puts the file's path before PATH and sets its
+// variables (the provider's own over the ones for all) where yume-cli's
+// environment has none: yume-cli and every program it starts see them.
+func applyEnvironment(s *settings.Settings, provider string) []settingRow {
+	rows := environmentRows(s, provider, os.Getenv)
+	prependPath(s)
+	for _, v := range slices.Concat(s.Provider(provider).Env, s.Env) {
+		if os.Getenv(v.Name) == "" {
+			_ = os.Setenv(v.Name, v.Value) // Best effort, as above.
+		}
+	}
+	return rows
+}
+
+// prependPath puts the file's path before PATH, for yume-cli's own
+// lookups and every program it starts.
+func prependPath(s *settings.Settings) {
+	if len(s.Path) == 0 {
+		return
+	}
+	dirs := make([]string, 0, len(s.Path)+1)
+	for _, d := range s.Path {
+		dirs = append(dirs, d.Text)
+	}
+	if old := os.Getenv("PATH"); old != "" {
+		dirs = append(dirs, old)
+	}
+	_ = os.Setenv("PATH", strings.Join(dirs, string(filepath.ListSeparator))) // Best effort: a failed Setenv leaves PATH as it was.
+}
+
+// environmentRows says what the file's path and variables do for a run
+// of provider ("" = every provider's, for doctor), values masked.
+func environmentRows(s *settings.Settings, provider string, getenv func(string) string) []settingRow {
+	var rows []settingRow
+	for _, d := range s.Path {
+		rows = append(rows, settingRow{"path", d.Text, s.Where(d.Line) + " (before PATH)"})
+	}
+	add := func(key string, v settings.Var) {
+		row := settingRow{key, masked(v.Value), s.Where(v.Line)}
+		if getenv(v.Name) != "" && getenv(v.Name) != v.Value {
+			row.From = "env " + v.Name + " (the environment wins over " + s.Where(v.Line) + ")"
+		}
+		rows = append(rows, row)
+	}
+	for _, name := range providers.Names() {
+		if provider != "" && name != provider {
+			continue
+		}
+		for _, v := range s.Provider(name).Env {
+			add("providers."+name+".env."+v.Name, v)
+		}
+		if b := s.Provider(name).Bin; provider == "" && b.Set() {
+			rows = append(rows, settingRow{"providers." + name + ".bin", b.Text, s.Where(b.Line)})
+		}
+	}
+	for _, v := range s.Env {
+		add("env."+v.Name, v)
+	}
+	return rows
+}
+
+// guardRows lists the file's guard rules and exceptions.
+func guardRows(s *settings.Settings) []settingRow {
+	var rows []settingRow
+	for _, r := range s.Block {
+		what := r.Reason
+		if r.Off {
+			what = "off"
+		}
+		rows = append(rows, settingRow{"guard.block." + r.Name, what, s.Where(r.Line)})
+	}
+	for _, a := range s.Allow {
+		rows = append(rows, settingRow{"guard.allow", a.Match + " (" + a.Reason + ")", s.Where(a.Line)})
+	}
+	return rows
+}
+
+// masked shows that a secret is set, never what it is.
+func masked(v string) string {
+	if v == "" {
+		return "(empty)"
+	}
+	return fmt.Sprintf("•••• (%d characters)", len([]rune(v)))
+}
+
+// settleNoChannel runs as --permission-mode auto when no_channel is auto,
+// no mode was given and the run knows at its start that nobody can
+// answer: the CLI then runs with its own allow-all where it has one, as
+// the person chose. It says what is in force, for --verbose.
+func (o *StartOptions) settleNoChannel() {
+	if o.noChannel == permission.FallbackAuto && !o.modeGiven && o.PermissionMode == string(permission.Default) && !hasControlChannel(o) {
+		o.PermissionMode = string(permission.Auto)
+		o.rows = append(o.rows, settingRow{"permission mode", "auto", "no_channel auto, and no approval channel"})
+	}
+	if !o.Verbose {
+		return
+	}
+	rows := o.rows
+	if o.settings != nil {
+		rows = append(slices.Clip(rows), guardRows(o.settings)...)
+	}
+	for _, r := range rows {
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: setting %s = %s (%s)\n", r.Key, r.Value, r.From)
+	}
+}
