@@ -2,6 +2,7 @@ package driver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -163,6 +164,27 @@ func (d *driver) answerNotTaken(c *answerCheck) {
 		c.held, c.closedAt = "", d.now()
 		d.t.check = c // a run is still reported
 	}
+}
+
+// stillAnswering reports a question that is the one just answered, before
+// it closed: the same dialog with its highlight where our keys put it, or
+// the same question again. It is not asked twice; if it never closes, the
+// answer check says so.
+func (d *driver) stillAnswering(det *heuristics.Detection) bool {
+	c := d.t.check
+	if c == nil || c.closedAt != 0 {
+		return false
+	}
+	k := c.k
+	same := det.Prompt == k.det.Prompt && det.Command == k.det.Command
+	if k.plan != nil && k.plan.Walk && det.Dialog != nil {
+		same = slices.Equal(det.Dialog.Options, k.plan.Menu.Options)
+	}
+	if same {
+		d.engine.Unfire(d.screen, det) // once it closed, a question like it is a new one
+		d.tr.state(fmt.Sprintf("%q is the question answered with %s, not closed yet: not asked again", det.Prompt, strings.Join(c.keys, " ")))
+	}
+	return same
 }
 
 // ranSign says what shows that the denied call ran ("" if nothing does).

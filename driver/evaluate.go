@@ -148,7 +148,7 @@ func (d *driver) handle(det *heuristics.Detection) {
 			d.answerFollowup(det)
 			return
 		}
-		if d.sameCallAgain(det) {
+		if d.sameCallAgain(det) || d.stillAnswering(det) {
 			return
 		}
 		if d.st == stateAwaiting {

@@ -150,6 +150,13 @@ func (d *driver) stepKeys() {
 			return
 		}
 	}
+	if len(k.typed) > 0 && d.now()-d.lastOutput < d.quiet && d.now()-k.sentAt < moveAgain {
+		// The program still draws what the last key did: a key typed
+		// into a redraw may be lost (Claude Code 2.1.332 dropped an Enter
+		// typed as its highlight reached "3. No").
+		d.at[timerKeys] = d.lastOutput + d.quiet
+		return
+	}
 	if k.plan.Walk && k.next == 0 {
 		d.walk(k)
 		return

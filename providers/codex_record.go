@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -161,7 +162,8 @@ func parseCodexRecord(line []byte) []transcript.Event {
 		return []transcript.Event{codexCall(p.CallID, p.Name, args)}
 	case p.Type == "function_call_output" || p.Type == "custom_tool_call_output":
 		out, failed := codexOutput(p.Output)
-		return []transcript.Event{{Kind: transcript.ToolResult, ID: p.CallID, Output: out, IsError: failed}}
+		refused := codexRefused.MatchString(out) && !strings.Contains(string(p.Output), "Process exited with code")
+		return []transcript.Event{{Kind: transcript.ToolResult, ID: p.CallID, Output: out, IsError: failed || refused, Refused: refused}}
 	}
 	return nil
 }
@@ -227,6 +229,11 @@ func commandString(v any) string {
 // codexOutput is a call's output without the header Codex puts on a
 // command's ("Chunk ID: …", "Process exited with code N", "Output:"), and
 // whether that header says it failed.
+// codexRefused is the output Codex records for a call it did not run
+// because it was denied: "Wall time: 1.6 seconds\naborted by user" (no
+// "Process exited" line: nothing ran), or "rejected by user".
+var codexRefused = regexp.MustCompile(`\A(?:Wall time: [^\n]*\n)?(?:aborted|rejected|declined) by (?:the )?user\.?\s*\z`)
+
 func codexOutput(raw json.RawMessage) (out string, failed bool) {
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
