@@ -55,6 +55,9 @@ type keying struct {
 	row     uint64 // the cursor's absolute row before any key
 	then    func(k *keying)
 	again   bool // typed again (answer_check.go): then ran already
+	// followup: an "are you sure?" answered as the question before it
+	// was; no tool_use of its own, and the state stays as it is.
+	followup bool
 }
 
 // keysTyped is the answer's keys as typed, for reports.
@@ -324,7 +327,9 @@ func (d *driver) keysDone(k *keying) {
 		d.at[timerKeys] = d.now() + retryAfter/4 // the check goes on
 		return
 	}
-	d.t.answerMark = k.mark
+	if !k.followup {
+		d.t.answerMark = k.mark
+	}
 	k.then(k)
 }
 
@@ -334,6 +339,16 @@ func (d *driver) keysDone(k *keying) {
 // It returns true when the cancel key went.
 func (d *driver) keysFailed(k *keying, why string) bool {
 	d.t.keying, d.at[timerKeys] = nil, 0
+	if k.followup {
+		cancel, name := d.cancelKeys(k.det)
+		d.tr.state(fmt.Sprintf("the %s keys could not be typed: %s; cancelling with %s", k.why, why, name))
+		if b, err := cancel.Encode(d.screen); err == nil && len(b) > 0 {
+			d.send(k.det.Rule, "cancel", cancel)
+			return true
+		}
+		d.abort("yume-cli could not answer the follow-up question: "+why, false)
+		return false
+	}
 	if k.again { // typed once already: the question stayed up
 		if c := d.t.check; c != nil {
 			d.t.check = nil

@@ -253,10 +253,19 @@ func (d *driver) answerFollowup(det *heuristics.Detection) {
 	if d.t.verdict == approved {
 		keys, why = det.Rule.Approve, "followup-approve"
 	}
-	d.send(det.Rule, why, keys)
 	if c := d.t.capture; c != nil {
 		c.mark = d.markAfter(det)
 	}
+	if d.src.recording() != nil {
+		d.send(det.Rule, why, keys)
+		return
+	}
+	// One key at a time, as every answer (keying.go); the state stays as
+	// it is (a capture goes on).
+	row, _, _ := d.screen.Cursor()
+	d.t.keying = &keying{p: &pending{det: det}, det: det, why: why, keys: keys, followup: true,
+		then: func(*keying) {}, row: d.screen.Retired() + uint64(row), began: d.now()}
+	d.stepKeys()
 }
 
 // supersede settles a pending question the program no longer asks.
