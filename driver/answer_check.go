@@ -30,6 +30,9 @@ type answerCheck struct {
 	files fileStates
 	held  string
 	keys  []string
+	// ranBefore are the rows that showed a command running before the
+	// answer (the profile's ran): only a new one is a sign.
+	ranBefore map[string]bool
 }
 
 // checkAnswer starts following the answer k typed.
@@ -40,7 +43,7 @@ func (d *driver) checkAnswer(k *keying, deny bool, files fileStates, held string
 		}
 		return // a replay's screens follow the recording, not our keys
 	}
-	d.t.check = &answerCheck{k: k, deny: deny, files: files, held: held, keys: k.typed}
+	d.t.check = &answerCheck{k: k, deny: deny, files: files, held: held, keys: k.typed, ranBefore: k.ranBefore}
 	d.at[timerKeys] = d.now() + d.quiet
 }
 
@@ -50,7 +53,7 @@ func (d *driver) watchDenial(k *keying, keys []string, files fileStates) {
 	if d.src.recording() != nil {
 		return
 	}
-	d.t.check = &answerCheck{k: k, deny: true, files: files, keys: keys}
+	d.t.check = &answerCheck{k: k, deny: true, files: files, keys: keys, ranBefore: k.ranBefore}
 }
 
 // followAnswer looks at the screen after an answer: on every output and
@@ -195,7 +198,36 @@ func (d *driver) ranSign(c *answerCheck) string {
 	if f := c.files.changed(); f != "" {
 		return f
 	}
+	for _, line := range d.ranLines() {
+		if !c.ranBefore[line] {
+			return fmt.Sprintf("the screen shows it running (%q)", strings.TrimSpace(line))
+		}
+	}
 	return ""
+}
+
+// ranLines are the rows that show a command running (the profile's ran).
+func (d *driver) ranLines() []string {
+	re := d.cfg.Profile.Ran
+	if re == nil {
+		return nil
+	}
+	var out []string
+	for r := range d.screen.Rows() {
+		if line := d.screen.Line(r); re.MatchString(line) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// ranSet is ranLines as a set: what showed running before an answer.
+func (d *driver) ranSet() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range d.ranLines() {
+		m[l] = true
+	}
+	return m
 }
 
 // deniedButRan reports a denied command that ran anyway, and ends the turn

@@ -155,7 +155,7 @@ func driveWith(t *testing.T, dir string, prof *heuristics.Profile, mode permissi
 	var r liveRun
 	cfg := driver.Config{
 		Term: proc, Profile: prof, Out: w, Controls: controls, Mode: mode,
-		CommandLine: strings.Join(argv, " "), Cols: 100, Rows: 30, Trace: &trace, Prompt: "say hello",
+		CommandLine: strings.Join(argv, " "), Cols: 100, Rows: 30, Trace: &trace, Prompt: "say hello", Cwd: dir,
 	}
 	if tweak != nil {
 		tweak(&cfg)

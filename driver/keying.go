@@ -55,6 +55,8 @@ type keying struct {
 	row     uint64 // the cursor's absolute row before any key
 	then    func(k *keying)
 	again   bool // typed again (answer_check.go): then ran already
+	// ranBefore: the rows showing a command running before any key.
+	ranBefore map[string]bool
 	// followup: an "are you sure?" answered as the question before it
 	// was; no tool_use of its own, and the state stays as it is.
 	followup bool
@@ -80,7 +82,7 @@ func (d *driver) answerKeys(p *pending, why string, keys heuristics.Keys, then f
 	}
 	row, _, _ := d.screen.Cursor()
 	k := &keying{p: p, det: p.det, why: why, keys: keys, then: then, mark: d.markAfter(p.det),
-		row: d.screen.Retired() + uint64(row), began: d.now()}
+		row: d.screen.Retired() + uint64(row), began: d.now(), ranBefore: d.ranSet()}
 	d.t.answerMark = k.mark
 	d.t.retry = nil
 	d.t.keying = k

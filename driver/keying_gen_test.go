@@ -194,3 +194,53 @@ func keyCount(s string) int {
 	}
 	return n
 }
+
+// TestDriveDeniedButRan: a program that runs a command it was told not
+// to is reported as exactly that: by the file the command names
+// changing, or by the screen showing it run (the profile's ran); the
+// tool_result says so, a system error says it where Yume shows it, and
+// the turn ends as an error.
+func TestDriveDeniedButRan(t *testing.T) {
+	for _, c := range []struct{ name, cmd, ran, sign string }{
+		{"a file it names", "printf hi > made.txt", "", "made.txt was created"},
+		{"the screen", "true", `ran: '^\s*⎿\s+Running…$'`, "the screen shows it running"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prof, err := heuristics.ParseProfile("liar.yaml", []byte(`name: liar
+description: a program that ignores a denial
+quit: '<C-c>'
+`+c.ran+`
+rules:
+  - name: done
+    match: '(?m)^\* (?P<text>Finished.*)\n\nIDLE$'
+    kind: done
+`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := driveProfile(t, t.TempDir(), prof, permission.Default, denyAll, nil, nil,
+				keytuiArgv("-liar", "-cmd", c.cmd)...)
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			if len(r.uses) != 1 {
+				t.Fatalf("tool_uses %+v, want one", r.uses)
+			}
+			res := r.results[r.uses[0].ID]
+			if res["is_error"] != true || !strings.Contains(res.str("content"), "although it was denied: "+c.sign) {
+				t.Errorf("tool_result %v: want it to say the program ran it (%s)", res, c.sign)
+			}
+			final := r.result(t)
+			if final["is_error"] != true || !strings.Contains(final.str("result"), "although it was denied") {
+				t.Errorf("result %v: want an error saying the denied command ran", final)
+			}
+			seen := false
+			for _, ev := range r.events {
+				seen = seen || ev.str("type") == "system" && ev.str("subtype") == "error" && strings.Contains(ev.str("message"), "although it was denied")
+			}
+			if !seen {
+				t.Errorf("no system error saying so (Yume shows only those)")
+			}
+		})
+	}
+}

@@ -158,6 +158,10 @@ type Profile struct {
 	// spinner, "esc to interrupt"): a ready input box under it is not the
 	// end of the turn.
 	Busy *regexp.Regexp
+	// Ran matches what the program draws under a command that runs
+	// (Claude Code's "⎿  Running…"): seen after a denial, the command ran
+	// although it was denied.
+	Ran *regexp.Regexp
 	// Echo matches lines the program prints to echo an answer (survey's
 	// "> Yes"); they are dropped from the start of a command's output.
 	Echo *regexp.Regexp
@@ -272,6 +276,9 @@ func (p *Profile) Merge(over *Profile) *Profile {
 	}
 	if over.Busy != nil {
 		out.Busy = over.Busy
+	}
+	if over.Ran != nil {
+		out.Ran = over.Ran
 	}
 	if !over.Quit.IsZero() {
 		out.Quit = over.Quit

@@ -15,7 +15,7 @@ import (
 
 // Field names of a profile and of a rule, in the order messages list them.
 var (
-	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "echo", "quit", "interrupt", "newline", "context_rows", "keeps_running", "drops_keys", "view_keys", "rules"}
+	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "ran", "echo", "quit", "interrupt", "newline", "context_rows", "keeps_running", "drops_keys", "view_keys", "rules"}
 	ruleFields    = []string{"name", "look", "match", "kind", "tool", "cursor", "approve", "approve_also", "deny", "deny_also", "revise", "followup", "once", "hint"}
 	groupNames    = []string{"command", "prompt", "description", "text", "option", "output", "context", "file", "content"}
 )
@@ -28,6 +28,7 @@ var (
 //	quiet_ms: 40           # settle period; default 40
 //	ready: 'regex'         # optional: screen must match before a prompt is typed (as a bracketed paste when the program enabled it)
 //	busy: 'regex'          # optional: the program is working (a spinner, "esc to interrupt"): not at rest even at its ready box
+//	ran: 'regex'           # optional: what it draws under a command that runs ("Running…"): a denied command that shows it ran
 //	echo: 'regex'          # optional: lines the program prints to echo an answer, dropped from the start of tool output
 //	quit: '<C-c>'          # optional: keys that leave the program; typed when a done rule fires, again while it lingers
 //	interrupt: '<Esc>'     # optional: keys that stop a turn and keep the program open (persistent sessions)
@@ -103,6 +104,8 @@ func ParseProfile(name string, data []byte) (*Profile, error) {
 			p.Ready = compileRegex(ps, val, key, false)
 		case "busy":
 			p.Busy = compileRegex(ps, val, key, false)
+		case "ran":
+			p.Ran = compileRegex(ps, val, key, false)
 		case "echo":
 			p.Echo = compileRegex(ps, val, key, false)
 		case "quit":

@@ -115,6 +115,7 @@ func lineMain(c config) int {
 // says how the question ended.
 func finish(c config, allowed bool, w io.Writer) int {
 	if allowed || c.liar {
+		fmt.Fprint(w, "  ⎿  Running…\r\n")
 		out, _ := exec.Command("sh", "-c", c.cmd).CombinedOutput() // Its output is the report.
 		fmt.Fprintf(w, "  ⎿  ran: %s\r\n", strings.TrimSpace(string(out)))
 	}
