@@ -23,7 +23,9 @@ func init() {
 		Credentials: Credentials{
 			Env:   []string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX"},
 			Files: []string{".claude/.credentials.json", ".claude.json"}, LoginKeys: []string{"oauthAccount"},
-			Fix: "run `claude` once and log in, or set ANTHROPIC_API_KEY",
+			SettingsEnv: ".claude/settings.json",
+			Fix:         "run `claude` once and log in, or set ANTHROPIC_API_KEY",
+			Login:       "run `claude` in a terminal and log in",
 		},
 		Structured: []Mode{
 			{Name: ModeJSON, Since: "1.0.0", Format: "claude-stream-json", Resumes: true, Command: claudeJSON},

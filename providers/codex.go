@@ -20,10 +20,12 @@ func init() {
 		Tools:      []string{"Bash", "Write", "Edit", "WebSearch", "TodoWrite"},
 		Credentials: Credentials{
 			Env: []string{"OPENAI_API_KEY", "CODEX_API_KEY"}, Files: []string{".codex/auth.json"}, HomeEnv: "CODEX_HOME",
-			Fix: "run `codex login`, or set OPENAI_API_KEY",
+			Fix:   "run `codex login`, or set OPENAI_API_KEY",
+			Login: "run `printenv {var} | codex login --with-api-key` in a terminal",
 		},
 		Structured: []Mode{
-			{Name: ModeJSON, Since: "0.44.0", Format: "codex-exec-json", Resumes: true, Command: codexJSON, RecordFillsGaps: true},
+			{Name: ModeJSON, Since: "0.44.0", Format: "codex-exec-json", Resumes: true, Command: codexJSON, RecordFillsGaps: true,
+				AsksNothing: true},
 		},
 		Verified: [2]string{"0.163.0", "0.171.0"}, // make drift, 2026-11-25; 0.171.0 on 2026-11-26
 		TUI:      &TUI{LogEndsTurns: true, Args: codexTUI, SessionLog: codexRecord, ModeName: codexModeName},

@@ -162,6 +162,8 @@ func parseCodexRecord(line []byte) []transcript.Event {
 		return []transcript.Event{codexCall(p.CallID, p.Name, args)}
 	case p.Type == "function_call_output" || p.Type == "custom_tool_call_output":
 		out, failed := codexOutput(p.Output)
+		// A command's output is after its exit code; Codex's own words are
+		// the output when it ran nothing.
 		refused := codexRefused.MatchString(out) && !strings.Contains(string(p.Output), "Process exited with code")
 		return []transcript.Event{{Kind: transcript.ToolResult, ID: p.CallID, Output: out, IsError: failed || refused, Refused: refused}}
 	}
@@ -229,10 +231,11 @@ func commandString(v any) string {
 // codexOutput is a call's output without the header Codex puts on a
 // command's ("Chunk ID: …", "Process exited with code N", "Output:"), and
 // whether that header says it failed.
-// codexRefused is the output Codex records for a call it did not run
-// because it was denied: "Wall time: 1.6 seconds\naborted by user" (no
-// "Process exited" line: nothing ran), or "rejected by user".
-var codexRefused = regexp.MustCompile(`\A(?:Wall time: [^\n]*\n)?(?:aborted|rejected|declined) by (?:the )?user\.?\s*\z`)
+// codexRefused is Codex's result of a call it did not run because it was
+// denied: "aborted by user" after Esc at its question (0.171 adds a
+// "Wall time" line before it), "exec command rejected by user" after No.
+// A command stopped while it ran says "aborted by user after 3.2s".
+var codexRefused = regexp.MustCompile(`(?m)^(?:aborted|(?:exec command )?rejected) by user\s*\z`)
 
 func codexOutput(raw json.RawMessage) (out string, failed bool) {
 	var s string

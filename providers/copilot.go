@@ -21,7 +21,7 @@ func init() {
 		Credentials: Credentials{
 			Env:   []string{"COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY"},
 			Files: []string{".copilot/config.json"}, LoginKeys: []string{"logged_in_users", "last_logged_in_user"},
-			Fix: "run `copilot` and /login, or set COPILOT_GITHUB_TOKEN",
+			Fix: "run `copilot` and /login, or set COPILOT_GITHUB_TOKEN", Login: "run `copilot` in a terminal and /login",
 		},
 		Structured: []Mode{
 			{Name: ModeACP, Since: "0.0.397", Format: "acp", Resumes: true, Command: acpCommand("--stdio")},

@@ -3,10 +3,13 @@ package providers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
 )
 
 // Status is what doctor knows about one provider CLI. It never holds a
@@ -15,7 +18,16 @@ type Status struct {
 	Name      string `json:"name"`
 	Installed bool   `json:"installed"`
 	Path      string `json:"path,omitempty"`
-	Version   string `json:"version,omitempty"`
+	// Found says how the program was found ("PATH", "nvm v22.11.0",
+	// "Homebrew", "--bin"), and Interpreter the folder of the node a
+	// script found outside PATH runs with.
+	Found       string `json:"found,omitempty"`
+	Interpreter string `json:"interpreter,omitempty"`
+	// FromYume is how a run Yume starts from the Dock or Finder (launchd's
+	// PATH, the settings file's variables and nothing else) finds it; ""
+	// when it does not (said in Problems) or was not asked.
+	FromYume string `json:"from_yume,omitempty"`
+	Version  string `json:"version,omitempty"`
 	// Modes are the modes this version supports, best first ("acp",
 	// "json", then "pty", which every installed CLI has).
 	Modes []string `json:"modes"`
@@ -29,51 +41,101 @@ type Status struct {
 }
 
 // Doctor reports, for every provider with a program of its own, whether it
-// is installed, its version and modes, whether credentials appear
-// configured, and what to run to fix what is missing. It runs each CLI's
-// --version and reads no secret.
-func Doctor(ctx context.Context) []Status { return DoctorWith(ctx, nil) }
+// is installed, where it was found and how, its version and modes, whether
+// credentials appear configured, and what to run to fix what is missing.
+// It runs each CLI's --version and reads no secret.
+func Doctor(ctx context.Context) []Status { return DoctorWith(ctx, DoctorSetup{}) }
 
-// Setup is what a run of a provider sees beyond yume-cli's own
-// environment (the settings file's): the program to run ("" = its own
-// name, in PATH) and how a variable is read (nil = os.Getenv).
-type Setup func(provider string) (bin string, getenv func(string) string)
-
-// DoctorWith is Doctor for runs set up by setup (nil: none).
-func DoctorWith(ctx context.Context, setup Setup) []Status {
-	home, _ := os.UserHomeDir()
-	return doctor(ctx, os.Getenv, home, exec.LookPath, setup)
+// DoctorSetup is what a run of a provider sees beyond yume-cli's own
+// environment: the settings file's.
+type DoctorSetup struct {
+	// Run is the program given for provider ("" = its own name) and
+	// where it was given, and how a run reads a variable (nil: getenv);
+	// nil: none given.
+	Run func(provider string) (bin, from string, getenv func(string) string)
+	// Yume is how a run Yume starts from the Dock or Finder reads a
+	// variable (launchd's PATH, the settings file's variables); nil: not
+	// checked.
+	Yume func(provider string) func(string) string
+	// Settings is the settings file, named in what to fix.
+	Settings string
 }
 
-func doctor(ctx context.Context, getenv func(string) string, home string, lookPath func(string) (string, error), setup Setup) []Status {
+// DoctorWith is Doctor for runs set up as setup says.
+func DoctorWith(ctx context.Context, setup DoctorSetup) []Status {
+	home, _ := os.UserHomeDir()
+	return doctor(ctx, Search{Getenv: os.Getenv, Home: home, Settings: setup.Settings, GOOS: runtime.GOOS}, setup)
+}
+
+func doctor(ctx context.Context, s Search, setup DoctorSetup) []Status {
 	var out []Status
 	for _, p := range All() {
 		if p.Bin == "" {
 			continue // generic: the user names the program
 		}
-		bin, env := "", getenv
-		if setup != nil {
+		run, bin, from := s, "", ""
+		if setup.Run != nil {
 			var g func(string) string
-			if bin, g = setup(p.Name); g != nil {
-				env = g
+			if bin, from, g = setup.Run(p.Name); g != nil {
+				run.Getenv = g
 			}
 		}
-		out = append(out, p.status(ctx, env, home, lookPath, bin))
+		st := p.status(ctx, run, bin, from)
+		if setup.Yume != nil {
+			yume := s
+			yume.Getenv = setup.Yume(p.Name)
+			p.fromYume(&st, yume, bin, from)
+		}
+		out = append(out, st)
 	}
 	return out
 }
 
-func (p *Provider) status(ctx context.Context, getenv func(string) string, home string, lookPath func(string) (string, error), bin string) Status {
+// fromYume adds what a run Yume starts would miss: the program (found
+// here only through this terminal's PATH or variables), or a key only a
+// shell profile exports.
+func (p *Provider) fromYume(st *Status, yume Search, bin, from string) {
+	prog, err := yume.Locate(p, bin, from)
+	var nf *NotInstalledError
+	switch {
+	case err == nil:
+		st.FromYume = prog.How
+	case !st.Installed:
+	case errors.As(err, &nf):
+		st.Problems = append(st.Problems, "Yume started from the Dock or Finder would not find it (with launchd's PATH, "+yume.Getenv("PATH")+")")
+		st.Fix = append(st.Fix, "set providers."+p.Name+".bin to "+st.Path+" in "+orWord(yume.Settings, "the settings file"))
+	default:
+		st.Problems = append(st.Problems, "started by Yume from the Dock or Finder: "+err.Error())
+		st.Fix = append(st.Fix, "add the folder that holds its interpreter under path: in "+orWord(yume.Settings, "the settings file"))
+	}
+	if e, ok := p.KeyInProfile(yume.Getenv, yume.Home); ok {
+		st.Problems = append(st.Problems, fmt.Sprintf("when Yume starts it, %s is unset: only %s (line %d) exports it, and an app started from the Dock or Finder never reads a shell profile", e.Name, e.File, e.Line))
+		st.Fix = append(st.Fix, p.profileKeyFix(e, yume.Settings))
+	}
+}
+
+func (p *Provider) status(ctx context.Context, s Search, bin, from string) Status {
 	st := Status{Name: p.Name, Modes: []string{}}
-	path, err := lookPath(p.Program(bin))
-	if err != nil && bin != "" {
-		st.Problems = append(st.Problems, bin+" (its bin in the settings file) is not there or not executable")
-		st.Fix = append(st.Fix, "correct providers."+p.Name+".bin, or "+p.InstallHint())
-	} else if err != nil {
-		st.Problems = append(st.Problems, p.Bin+" is not in PATH")
+	getenv, home := s.Getenv, s.Home
+	prog, err := s.Locate(p, bin, from)
+	var nf *NotInstalledError
+	switch {
+	case errors.As(err, &nf) && nf.Given != "":
+		st.Problems = append(st.Problems, nf.Name+" ("+nf.Given+") is not there or not executable")
+		st.Fix = append(st.Fix, "correct it, or "+p.InstallHint())
+	case errors.As(err, &nf):
+		st.Problems = append(st.Problems, p.Bin+" is not installed where yume-cli looks (PATH, npm's global folder, nvm, fnm, Volta, asdf, Homebrew, ~/.local/bin, bun, pnpm, cargo, go)")
 		st.Fix = append(st.Fix, p.InstallHint())
-	} else {
-		st.Installed, st.Path = true, path
+	case err != nil: // found, but its interpreter is not
+		st.Installed, st.Path, st.Found = true, prog.Path, prog.How
+		st.Problems = append(st.Problems, err.Error())
+		st.Fix = append(st.Fix, "install Node.js, or add the folder that holds node under path: in the settings file")
+	default:
+		st.Installed, st.Path, st.Found, st.Interpreter = true, prog.Path, prog.How, prog.InterpreterDir
+		path := prog.Path
+		if prog.InterpreterDir != "" {
+			defer withPATH(prog.InterpreterDir)()
+		}
 		st.Modes = []string{"pty"}
 		if len(p.Structured) > 0 {
 			v, err := DetectVersion(ctx, path)
@@ -108,6 +170,21 @@ func (p *Provider) status(ctx context.Context, getenv func(string) string, home 
 	return st
 }
 
+// withPATH adds dir to this process's PATH until restore is called: the
+// interpreter a program found outside PATH needs, for its --version.
+// Doctor asks one program at a time.
+func withPATH(dir string) (restore func()) {
+	old, had := os.LookupEnv("PATH")
+	_ = os.Setenv("PATH", strings.TrimPrefix(old+string(filepath.ListSeparator)+dir, string(filepath.ListSeparator))) // Best effort: the probe then says what it misses.
+	return func() {
+		if had {
+			_ = os.Setenv("PATH", old) // Best effort, as above.
+		} else {
+			_ = os.Unsetenv("PATH")
+		}
+	}
+}
+
 // find says where credentials were found ("env GEMINI_API_KEY",
 // "~/.codex/auth.json"), or "" when none were.
 func (c Credentials) find(getenv func(string) string, home string) string {
@@ -133,6 +210,58 @@ func (c Credentials) find(getenv func(string) string, home string) string {
 				return f
 			}
 			return "~/" + f
+		}
+	}
+	if home == "" {
+		return ""
+	}
+	for _, f := range c.EnvFiles {
+		if k := envFileSets(filepath.Join(home, f), c.Env); k != "" {
+			return k + " in ~/" + f
+		}
+	}
+	if c.SettingsEnv != "" {
+		if k := settingsEnvSets(filepath.Join(home, c.SettingsEnv), c.Env); k != "" {
+			return k + " in ~/" + c.SettingsEnv
+		}
+	}
+	return ""
+}
+
+// envFileSets is the first of names a .env file sets to a value ("" when
+// none); only names are reported.
+func envFileSets(path string, names []string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimPrefix(strings.TrimSpace(line), "export ")
+		k, v, ok := strings.Cut(line, "=")
+		k, v = strings.TrimSpace(k), strings.Trim(strings.TrimSpace(v), `"'`)
+		if ok && v != "" && slices.Contains(names, k) {
+			return k
+		}
+	}
+	return ""
+}
+
+// settingsEnvSets is the first of names a JSON settings file's "env"
+// object sets ("" when none).
+func settingsEnvSets(path string, names []string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var s struct {
+		Env map[string]any `json:"env"`
+	}
+	if json.Unmarshal(b, &s) != nil {
+		return ""
+	}
+	for _, k := range names {
+		if v, ok := s.Env[k].(string); ok && v != "" {
+			return k
 		}
 	}
 	return ""

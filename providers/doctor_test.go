@@ -2,7 +2,6 @@ package providers
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,15 +93,10 @@ func TestDoctor(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"GEMINI_API_KEY": "AIza-secret"}
-	lookPath := func(name string) (string, error) {
-		p := filepath.Join(bin, name)
-		if _, err := os.Stat(p); err != nil {
-			return "", errors.New("not found")
-		}
-		return p, nil
-	}
+	env["PATH"] = bin
+	s := Search{Getenv: func(k string) string { return env[k] }, Home: home, GOOS: "linux", Root: t.TempDir()}
 	got := map[string]Status{}
-	for _, st := range doctor(context.Background(), func(k string) string { return env[k] }, home, lookPath, nil) {
+	for _, st := range doctor(context.Background(), s, DoctorSetup{}) {
 		got[st.Name] = st
 	}
 	cases := []struct {
@@ -155,13 +149,8 @@ func TestVerifiedOn(t *testing.T) {
 func TestDoctorWarnsOutsideVerified(t *testing.T) {
 	bin, home := t.TempDir(), t.TempDir()
 	fakeBin(t, bin, "gemini", "99.0.0")
-	lookPath := func(name string) (string, error) {
-		if name != "gemini" {
-			return "", errors.New("not found")
-		}
-		return filepath.Join(bin, name), nil
-	}
-	for _, st := range doctor(context.Background(), func(string) string { return "" }, home, lookPath, nil) {
+	s := Search{Getenv: func(k string) string { return map[string]string{"PATH": bin}[k] }, Home: home, GOOS: "linux", Root: t.TempDir()}
+	for _, st := range doctor(context.Background(), s, DoctorSetup{}) {
 		if st.Name != "gemini" {
 			continue
 		}

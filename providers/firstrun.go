@@ -54,6 +54,16 @@ func (c Credentials) where() string {
 		}
 		places = append(places, s)
 	}
+	var own []string
+	for _, f := range c.EnvFiles {
+		own = append(own, tilde(f))
+	}
+	if c.SettingsEnv != "" {
+		own = append(own, tilde(c.SettingsEnv)+` "env"`)
+	}
+	if len(own) > 0 {
+		places = append(places, "none in "+strings.Join(own, " or "))
+	}
 	return strings.Join(places, "; ")
 }
 

@@ -18,8 +18,8 @@ func init() {
 		Tools:      []string{"Bash", "Read", "Write", "Edit", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite"},
 		Credentials: Credentials{
 			Env:   []string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_GENAI_USE_VERTEXAI"},
-			Files: []string{".gemini/oauth_creds.json"},
-			Fix:   "set GEMINI_API_KEY, or run `gemini` once and log in with Google",
+			Files: []string{".gemini/oauth_creds.json"}, EnvFiles: []string{".gemini/.env", ".env"},
+			Fix: "set GEMINI_API_KEY, or run `gemini` once and log in with Google", Login: "run `gemini` in a terminal and log in with Google",
 		},
 		Structured: []Mode{
 			// ACP's session/load finds no session, not even one its own ACP

@@ -53,6 +53,7 @@ func openCodeFamily(s openCodeSpec) *Provider {
 			Env:   []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY", "GEMINI_API_KEY", "OPENCODE_API_KEY"},
 			Files: []string{s.data, s.config},
 			Fix:   "run `" + s.name + " auth login`, or set your model provider's API key (e.g. ANTHROPIC_API_KEY)",
+			Login: "run `" + s.name + " auth login` in a terminal",
 		},
 		Structured: []Mode{
 			{Name: ModeACP, Since: "0.1.0", Format: "acp", Resumes: true, Command: openCodeACP(s.name, s.env),

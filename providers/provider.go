@@ -155,6 +155,12 @@ type Mode struct {
 	// rejects what it would ask), so default and interactive modes, which
 	// must ask, refuse it and say which mode to use.
 	CannotAsk bool
+	// AsksNothing: the program never asks before a call in this mode; it
+	// rejects what it would ask (codex exec: a call outside its sandbox).
+	// Unlike CannotAsk it runs when asked for, but when nobody can answer
+	// and the guard answers instead (Yume as it ships), auto mode picks
+	// the PTY, where the program asks and the guard can let a write run.
+	AsksNothing bool
 	// AutoName names the program's own allow-all that auto mode sets, for
 	// the approved_by of the calls it then runs without asking ("" = it
 	// still asks, and yume-cli's policy answers).
@@ -217,6 +223,15 @@ type Credentials struct {
 	// LoginKeys are top-level keys of a .json file whose presence means a
 	// logged-in user.
 	LoginKeys []string
+	// EnvFiles are files (relative to HOME) of NAME=value lines the CLI
+	// reads its variables from (Gemini CLI's ~/.gemini/.env), best first.
+	EnvFiles []string
+	// SettingsEnv is a JSON settings file (relative to HOME) whose "env"
+	// object the CLI sets its variables from (Claude Code's).
+	SettingsEnv string
+	// Login logs the CLI in for good with a key exported in a shell
+	// profile ({var} names it), where the CLI has such a command.
+	Login string
 	// Fix says what to run when none are found.
 	Fix string
 }

@@ -17,8 +17,9 @@ func init() {
 		Tools:      []string{"Bash", "Read", "Write", "Edit", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "Task"},
 		Credentials: Credentials{
 			Env:   []string{"OPENAI_API_KEY", "DASHSCOPE_API_KEY", "QWEN_API_KEY"},
-			Files: []string{".qwen/oauth_creds.json"},
+			Files: []string{".qwen/oauth_creds.json"}, EnvFiles: []string{".qwen/.env", ".env"},
 			Fix:   "run `qwen` and /auth, or set OPENAI_API_KEY (with OPENAI_BASE_URL and OPENAI_MODEL) and security.auth.selectedType \"openai\" in ~/.qwen/settings.json",
+			Login: "run `qwen` in a terminal and /auth",
 		},
 		Structured: []Mode{
 			{Name: ModeACP, Since: "0.1.0", Format: "acp", Resumes: true, Command: qwenACP, AutoName: "qwen --approval-mode yolo"},

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -43,8 +44,16 @@ secret is printed), and what to run to fix what is missing.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			rep, s := doctorSettingsNow()
 			prependPath(s) // where a run would look for the CLIs
-			rep.Providers = providers.DoctorWith(cmd.Context(), func(name string) (string, func(string) string) {
-				return s.Provider(name).Bin.Text, settingsEnv(s, name)
+			rep.Providers = providers.DoctorWith(cmd.Context(), providers.DoctorSetup{
+				Run: func(name string) (string, string, func(string) string) {
+					b, from := s.Provider(name).Bin, ""
+					if b.Set() {
+						from = "providers." + name + ".bin in " + s.Where(b.Line)
+					}
+					return b.Text, from, settingsEnv(s, name)
+				},
+				Yume:     func(name string) func(string) string { return yumeEnv(s, name) },
+				Settings: s.File,
 			})
 			if asJSON {
 				enc := json.NewEncoder(ios.Out)
@@ -102,6 +111,34 @@ func settingsEnv(s *settings.Settings, provider string) func(string) string {
 	}
 }
 
+// launchdPATH is the PATH of an app started from the Dock or Finder.
+const launchdPATH = "/usr/bin:/bin:/usr/sbin:/sbin"
+
+// yumeEnv reads a variable as a run of provider that Yume started from
+// the Dock or Finder would: launchd's PATH after the settings file's path,
+// HOME, the file's variables, nothing a shell profile exports.
+func yumeEnv(s *settings.Settings, provider string) func(string) string {
+	home, _ := os.UserHomeDir()
+	return func(name string) string {
+		switch name {
+		case "PATH":
+			var dirs []string
+			for _, d := range s.Path {
+				dirs = append(dirs, d.Text)
+			}
+			return strings.Join(append(dirs, launchdPATH), string(filepath.ListSeparator))
+		case "HOME":
+			return home
+		}
+		for _, v := range slices.Concat(s.Provider(provider).Env, s.Env) {
+			if v.Name == name {
+				return v.Value
+			}
+		}
+		return ""
+	}
+}
+
 func printDoctor(ios *IOStreams, rep doctorReport) {
 	st := rep.Settings
 	switch {
@@ -120,7 +157,7 @@ func printDoctor(ios *IOStreams, rep doctorReport) {
 	_ = tw.Flush() // Best effort: a closed stdout has no reader to tell.
 	fmt.Fprintln(ios.Out)
 	tw = tabwriter.NewWriter(ios.Out, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROVIDER\tINSTALLED\tVERSION\tMODES\tCREDENTIALS\tPATH")
+	fmt.Fprintln(tw, "PROVIDER\tINSTALLED\tVERSION\tMODES\tCREDENTIALS\tFOUND\tFROM YUME\tPATH")
 	for _, s := range rep.Providers {
 		creds := "-"
 		if s.Credentials {
@@ -128,8 +165,12 @@ func printDoctor(ios *IOStreams, rep doctorReport) {
 		} else if s.Installed {
 			creds = "not found"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, yesNo(s.Installed), orDash(s.Version),
-			orDash(strings.Join(s.Modes, ",")), creds, orDash(s.Path))
+		fromYume := s.FromYume
+		if fromYume == "" && s.Installed {
+			fromYume = "not found"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, yesNo(s.Installed), orDash(s.Version),
+			orDash(strings.Join(s.Modes, ",")), creds, orDash(s.Found), orDash(fromYume), orDash(s.Path))
 	}
 	_ = tw.Flush() // Best effort, as above.
 	for _, s := range rep.Providers {

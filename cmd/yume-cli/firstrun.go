@@ -1,5 +1,15 @@
 package main
 
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/settings"
+)
+
 // firstRunNote is the driver's FirstRun hook: when a fail rule (a first-run
 // screen such as folder trust) fires, the other first-run problems of the
 // provider yume-cli can see on its own (credentials missing, as `yume-cli
@@ -11,4 +21,75 @@ func firstRunNote(o *StartOptions) func(screen string) string {
 		return nil
 	}
 	return func(screen string) string { return p.FirstRunNote(screen, o.Cwd) }
+}
+
+// findProgram finds the program a run starts where a Yume user has it,
+// whose app runs with launchd's PATH: --bin, the settings file's
+// providers.P.bin, PATH (the settings' path first), then the places
+// people install CLIs (npm's global folder, nvm, Homebrew…). A program
+// found outside PATH becomes o.Bin (or the command's program); the folder
+// of the interpreter a script found needs (node) goes on PATH, for it and
+// what it starts. Not found is an error naming the places and what to do.
+func (o *StartOptions) findProgram() error {
+	p := o.provider()
+	s := providers.SearchNow(o.settingsFile())
+	var prog providers.Program
+	var err error
+	switch {
+	case len(o.Command) > 0:
+		var nf *providers.NotInstalledError
+		if prog, err = s.LocateCommand(o.Command[0]); errors.As(err, &nf) {
+			return nil // the run says so, as for any program it cannot start
+		}
+		if err == nil && !prog.InPATH {
+			o.Command = append([]string{prog.Path}, o.Command[1:]...)
+		}
+	case p == nil || p.Bin == "" && o.Bin == "":
+		return nil
+	default:
+		if prog, err = s.Locate(p, o.Bin, o.binFrom); err == nil && !prog.InPATH {
+			o.Bin = prog.Path
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if o.Verbose {
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: program %s (found: %s)\n", prog.Path, prog.How)
+	}
+	if prog.InterpreterDir != "" {
+		path := os.Getenv("PATH")
+		if path != "" {
+			path += string(filepath.ListSeparator)
+		}
+		_ = os.Setenv("PATH", path+prog.InterpreterDir) // Best effort: the program then says what it misses.
+		if o.Verbose {
+			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s runs with %s from %s, put on PATH\n", prog.Path, prog.Interpreter, prog.InterpreterDir)
+		}
+	}
+	return nil
+}
+
+// checkProfileKey stops a run of a provider whose only credentials are a
+// variable a shell profile exports: an app started from the Dock never
+// reads a profile, so the CLI would fail on a login it cannot see. The
+// error says where to put the key instead; its value is never read.
+func (o *StartOptions) checkProfileKey() error {
+	p := o.provider()
+	if p == nil || len(o.Command) > 0 {
+		return nil
+	}
+	home, _ := os.UserHomeDir()
+	if e, ok := p.KeyInProfile(os.Getenv, home); ok {
+		return p.ProfileKeyError(e, o.settingsFile())
+	}
+	return nil
+}
+
+// settingsFile is the settings file's path, for what errors suggest.
+func (o *StartOptions) settingsFile() string {
+	if o.settings != nil {
+		return o.settings.File
+	}
+	return settings.DefaultPath()
 }

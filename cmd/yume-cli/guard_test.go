@@ -36,6 +36,8 @@ type yumeRun struct {
 	// closeWhileAsked: stdin is a pipe, closed when the first permission
 	// request comes out (the GUI went away while a question waited).
 	closeWhileAsked bool
+	// fails: the run must end with exit status 1 (an error it reports).
+	fails bool
 }
 
 func (r yumeRun) run(t *testing.T, prompt string) (events []map[string]any, raw, stderr string) {
@@ -74,8 +76,8 @@ func (r yumeRun) run(t *testing.T, prompt string) (events []map[string]any, raw,
 			stdin = nil
 		}
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Errorf("yume-cli: %v\n%s\n%s", err, out.String(), errBuf.String())
+	if err := cmd.Wait(); (err != nil) != r.fails || r.fails && cmd.ProcessState.ExitCode() != 1 {
+		t.Errorf("yume-cli: %v (want an exit status of 1: %v)\n%s\n%s", err, r.fails, out.String(), errBuf.String())
 	}
 	_ = streamTypes(t, out.String()) // conformance
 	return events, out.String(), errBuf.String()

@@ -46,6 +46,7 @@ type StartOptions struct {
 	Trace       bool
 	TraceFile   string
 	Bin         string
+	binFrom     string // where Bin was given: "--bin", the settings file's line
 	Cols, Rows  int
 	IdleTimeout time.Duration
 	TurnTimeout time.Duration

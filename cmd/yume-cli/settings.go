@@ -103,8 +103,12 @@ func (o *StartOptions) applySettings(flags *pflag.FlagSet) error {
 	if !ok {
 		return nil // validate says so
 	}
-	if b := s.Provider(p.Name).Bin; o.Bin == "" && b.Set() {
+	switch b := s.Provider(p.Name).Bin; {
+	case o.Bin != "":
+		o.binFrom = "--bin"
+	case b.Set():
 		o.Bin = b.Text
+		o.binFrom = "providers." + p.Name + ".bin in " + s.Where(b.Line)
 		o.rows = append(o.rows, settingRow{"providers." + p.Name + ".bin", b.Text, s.Where(b.Line)})
 	}
 	o.rows = append(o.rows, applyEnvironment(s, p.Name)...)
@@ -194,6 +198,13 @@ func masked(v string) string {
 		return "(empty)"
 	}
 	return fmt.Sprintf("•••• (%d characters)", len([]rune(v)))
+}
+
+// guardAnswers reports whether the guard answers the run's questions:
+// default mode, nobody to ask (no control channel), no_channel guard.
+func (o *StartOptions) guardAnswers() bool {
+	return o.PermissionMode == string(permission.Default) && !hasControlChannel(o) &&
+		(o.noChannel == "" || o.noChannel == permission.FallbackGuard)
 }
 
 // settleNoChannel runs as --permission-mode auto when no_channel is auto,

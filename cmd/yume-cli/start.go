@@ -60,6 +60,12 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		if strings.TrimSpace(o.Prompt) == "" && !persistent && len(o.Command) == 0 {
 			return errors.New("no prompt: pass --prompt TEXT or pipe it on stdin (or start a persistent session with --session-id ID and send user frames)")
 		}
+		if err := o.findProgram(); err != nil {
+			return err
+		}
+		if err := o.checkProfileKey(); err != nil {
+			return err
+		}
 		mode, why := pickMode(ctx, o)
 		if o.Verbose {
 			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s mode (%s)\n", mode, why)
@@ -123,6 +129,9 @@ func pickMode(ctx context.Context, o *StartOptions) (mode, why string) {
 	}
 	if len(p.Modes(v)) == 0 {
 		return "pty", fmt.Sprintf("%s %s has no structured mode", p.Name, v)
+	}
+	if m, _ := p.ModeFor(p.Modes(v)[0], v); m.AsksNothing && p.Profile != "" && o.guardAnswers() {
+		return "pty", fmt.Sprintf("%s %s's %s mode never asks, and nobody can answer: its TUI asks, and the guard answers", p.Name, v, m.Name)
 	}
 	return "auto", fmt.Sprintf("%s %s has %s", p.Name, v, strings.Join(p.Modes(v), ", "))
 }
