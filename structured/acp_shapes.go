@@ -124,11 +124,11 @@ func titleCommand(title string) string {
 
 // fence is a Markdown code block around a whole text (```lang … ```), as
 // agents show a command's output.
-var fence = regexp.MustCompile("(?s)^\\s*```[A-Za-z0-9_+-]*\\n(.*?)\\n?```\\s*$")
+var fence = regexp.MustCompile("(?s)^\\s*```[A-Za-z0-9_+-]*\\n(.*)\\n```\\s*$")
 
 // unfence is text without a code fence around the whole of it.
 func unfence(s string) string {
-	if m := fence.FindStringSubmatch(s); m != nil && !strings.Contains(m[1], "```") {
+	if m := fence.FindStringSubmatch(s); m != nil {
 		return m[1]
 	}
 	return s

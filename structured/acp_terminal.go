@@ -264,21 +264,21 @@ func (t *acpTerminals) release(params json.RawMessage) (any, error) {
 }
 
 // outputOf is a terminal's output for the tool_result of the call that
-// showed it: once it has finished.
-func (t *acpTerminals) outputOf(id string) (string, bool) {
+// showed it, once it has finished; failed when it did not exit 0.
+func (t *acpTerminals) outputOf(id string) (out string, failed, ok bool) {
 	t.mu.Lock()
 	term, ok := t.byID[id]
 	t.mu.Unlock()
 	if !ok {
-		return "", false
+		return "", false, false
 	}
 	select {
 	case <-term.done:
 	default:
-		return "", false
+		return "", false, false
 	}
-	out, _ := term.result()
-	return out, true
+	out, failed = term.result()
+	return out, failed, true
 }
 
 // closeAll ends every terminal's process group and waits for them: the

@@ -36,7 +36,7 @@ type acpTranslator struct {
 	outputs map[string]*callOutput
 	// terminalOutput is the output of a terminal yume-cli runs for the
 	// agent (acp_terminal.go; nil: none).
-	terminalOutput func(id string) (string, bool)
+	terminalOutput func(id string) (out string, failed, ok bool)
 }
 
 type acpUpdate struct {
@@ -191,11 +191,12 @@ func (a *acpTranslator) maybeResult(u acpUpdate) error {
 		return nil
 	}
 	delete(a.outputs, u.ToolCallID)
+	failed := u.Status == "failed"
 	out, ok := acpContentText(u.Content)
 	if !ok && a.terminalOutput != nil {
 		for _, t := range o.terminals {
-			if s, found := a.terminalOutput(t); found {
-				out, ok = s, true
+			if s, bad, found := a.terminalOutput(t); found {
+				out, ok, failed = s, true, failed || bad
 			}
 		}
 	}
@@ -205,10 +206,13 @@ func (a *acpTranslator) maybeResult(u acpUpdate) error {
 	if !ok && a.recorded != nil {
 		out, ok = a.recorded(u.ToolCallID)
 	}
-	if out = strings.TrimRight(out, "\n"); !ok || out == "" {
+	switch out = strings.TrimRight(out, "\n"); {
+	case !ok:
 		out = noOutput(u.Status, o.raw)
+	case out == "":
+		out = u.Status // it printed nothing
 	}
-	return a.toolResult(u.ToolCallID, out, u.Status == "failed")
+	return a.toolResult(u.ToolCallID, out, failed)
 }
 
 // acpContentText flattens ToolCallContent items to text: text content
