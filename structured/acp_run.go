@@ -234,7 +234,11 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 		return "", s.loginNeeded(err)
 	}
 	s.sessionID.Store(sessionID)
-	if p := s.opts.Provider; p.TUI != nil && p.TUI.SessionLog != nil {
+	p := s.opts.Provider
+	if known := providers.ByCommand(s.opts.Command); p.Bin == "" && known != nil {
+		p = known // any ACP agent that is one yume-cli knows: its record too
+	}
+	if p.TUI != nil && p.TUI.SessionLog != nil {
 		rec := p.TUI.SessionLog(providers.Launch{Session: sessionID, Cwd: cwd, Getenv: getenv(s.opts.Env), Started: s.started})
 		s.mu.Lock()
 		s.record, s.tr.recorded = rec, recordedOutput(rec)
