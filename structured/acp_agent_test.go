@@ -55,6 +55,11 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 			if a["method"] == "session/cancel" {
 				continue
 			}
+			if a["method"] == "session/set_mode" {
+				send(map[string]any{"id": a["id"], "result": map[string]any{}})
+				update(map[string]any{"sessionUpdate": "current_mode_update", "currentModeId": a["params"].(map[string]any)["modeId"]})
+				continue
+			}
 			o := a["result"].(map[string]any)["outcome"].(map[string]any)
 			if o["outcome"] == "cancelled" {
 				return "cancelled"
@@ -105,7 +110,7 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 			}
 			res := map[string]any{"sessionId": "s-1"}
 			switch kind {
-			case "modes-auto", "client":
+			case "modes-auto", "modes-leave", "client":
 				// Claude's adapter's shape: it starts where the agent decides.
 				mode = "auto"
 				res["modes"] = map[string]any{"currentModeId": "auto", "availableModes": []any{
@@ -132,7 +137,11 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 				send(map[string]any{"id": id, "result": map[string]any{"stopReason": "end_turn"}})
 				continue
 			}
-			if kind == "modes-auto" || kind == "modes-none" {
+			if kind == "modes-leave" {
+				// It leaves the mode that asks by itself (as a plan ends).
+				update(map[string]any{"sessionUpdate": "current_mode_update", "currentModeId": "auto"})
+			}
+			if kind == "modes-auto" || kind == "modes-none" || kind == "modes-leave" {
 				update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": text("mode=" + mode + ". ")})
 				if mode != "default" {
 					kind = "unasked" // the agent decides by itself
@@ -432,6 +441,8 @@ func TestACPModesAndClient(t *testing.T) {
 			[]string{"text:mode=default. ", "can_use_tool:c1", "result:c1:err", "end:success+denials"}, nil, false},
 		{"the guard answers for nobody, in the mode that asks", agentRun{provider: "acp", kind: "modes-auto", perm: "default"},
 			[]string{"text:mode=default. ", "use:c1:Bash", "notice:approved by yume-cli's guard (no approval channel): make"}, nil, false},
+		{"an agent that leaves the mode that asks is put back, saying so", agentRun{provider: "acp", kind: "modes-leave", perm: "default", answer: &yes},
+			[]string{"error:", "text:mode=default. ", "can_use_tool:c1", "result:c1:ok", "end:success"}, nil, false},
 		{"no mode asks: said as a system error", agentRun{provider: "acp", kind: "modes-none", perm: "default", answer: &yes},
 			[]string{"error:", "text:mode=yolo. "}, nil, false},
 		{"terminals and files, approved", agentRun{provider: "acp", kind: "client", perm: "default", answer: &yes},
@@ -461,6 +472,9 @@ func TestACPModesAndClient(t *testing.T) {
 				if strings.Contains(got, n) {
 					t.Errorf("summary has %q\n%s", n, got)
 				}
+			}
+			if c.run.kind == "modes-leave" && !strings.Contains(string(out), `switched itself to its session mode Auto (auto), which does not ask before it acts; yume-cli puts it back in Manual (default)`) {
+				t.Error("no system error saying the agent left the mode that asks")
 			}
 			if c.run.kind == "modes-none" && !strings.Contains(string(out), `"subtype":"error","message":"structured.test offers no session mode that asks before it acts (its modes: YOLO (yolo), Plan (plan); now yolo)`) {
 				t.Error("no system error saying that no mode asks")

@@ -260,6 +260,7 @@ func (s *acpSession) ownMode(ctx context.Context, sessionID string, res json.Raw
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.modes, s.wantMode = sm, choice
 	if choice.change {
 		var err error
 		s.mu.Unlock()
@@ -283,4 +284,42 @@ func (s *acpSession) ownMode(ctx context.Context, sessionID string, res json.Raw
 			s.agent, modeNames(sm.modes), cmp.Or(choice.mode.ID, sm.current)))
 	}
 	return nil
+}
+
+// maxModeRestores bounds how often an agent that keeps leaving the mode
+// that asks is put back in it.
+const maxModeRestores = 3
+
+// modeChanged hears the agent's current_mode_update (s.mu held): an agent
+// that leaves the mode yume-cli put it in for one that does not ask (its
+// own plan mode ending in "accept edits", a mode a permission option
+// switched to) is said to, as a system error, and put back.
+func (s *acpSession) modeChanged(ctx context.Context, params json.RawMessage) error {
+	var n struct {
+		SessionID string `json:"sessionId"`
+		Update    struct {
+			CurrentModeID string `json:"currentModeId"`
+		} `json:"update"`
+	}
+	if json.Unmarshal(params, &n) != nil || s.wantMode.class != modeAsks || n.Update.CurrentModeID == s.wantMode.mode.ID {
+		return nil
+	}
+	to := acpMode{ID: n.Update.CurrentModeID}
+	for _, m := range s.modes.modes {
+		if m.ID == to.ID {
+			to = m
+		}
+	}
+	if c, _ := classifyMode(to); c == modeAsks || s.modeRestores >= maxModeRestores {
+		return nil
+	}
+	s.modeRestores++
+	back := s.wantMode.mode.ID
+	method, params2 := "session/set_mode", map[string]any{"sessionId": n.SessionID, "modeId": back}
+	if s.modes.configID != "" {
+		method, params2 = "session/set_config_option", map[string]any{"sessionId": n.SessionID, "configId": s.modes.configID, "value": back}
+	}
+	go func() { _, _ = s.conn.call(ctx, method, params2) }() // Best effort: an agent that refuses keeps its mode, as said.
+	return s.tr.w.SystemError(fmt.Sprintf("%s switched itself to its session mode %s, which does not ask before it acts; yume-cli puts it back in %s",
+		s.agent, modeNames([]acpMode{to}), modeNames([]acpMode{s.wantMode.mode})))
 }

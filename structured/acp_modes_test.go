@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // The session modes real agents offered (session/new), and the one
@@ -191,6 +193,22 @@ func TestReadSessionModes(t *testing.T) {
 		}
 		if sm.current != c.current || strings.Join(ids, ",") != c.ids || sm.configID != c.config {
 			t.Errorf("%s: current %q modes %v config %q", c.res, sm.current, ids, sm.configID)
+		}
+	}
+}
+
+// TestPermissionEnv: an agent yume-cli knows that asks as its environment
+// says gets that setting at ask when run as any ACP agent; others nothing.
+func TestPermissionEnv(t *testing.T) {
+	cases := map[string]string{
+		"opencode": `OPENCODE_PERMISSION={"bash":"ask","edit":"ask"}`,
+		"kilo":     `KILO_PERMISSION={"bash":"ask","edit":"ask"}`,
+		"qwen":     "", "gemini": "", "claude-code-acp": "",
+	}
+	for bin, want := range cases {
+		got := strings.Join(permissionEnv(providers.ByCommand([]string{"/x/" + bin, "acp"})), " ")
+		if got != want {
+			t.Errorf("%s: %q, want %q", bin, got, want)
 		}
 	}
 }

@@ -43,10 +43,16 @@ type acpSession struct {
 	// allowed are the calls the agent asked about and was allowed (their
 	// writes and terminals run as allowed, acp_client.go); ownCalls counts
 	// the writes yume-cli reported itself.
-	allowed   map[string]bool
-	ownCalls  int
-	terms     *acpTerminals
-	sessionID atomic.Value // string
+	allowed  map[string]bool
+	ownCalls int
+	terms    *acpTerminals
+	// modes are the session modes the agent offers, wantMode the one
+	// yume-cli put it in (acp_modes.go), modeRestores how often it was
+	// put back.
+	modes        sessionModes
+	wantMode     modeChoice
+	modeRestores int
+	sessionID    atomic.Value // string
 	// record is the agent's own record, read for outputs ACP leaves out;
 	// closed at the end, so no read it runs outlives yume-cli.
 	record transcript.Source
@@ -283,6 +289,9 @@ func (s *acpSession) handle(turnCtx context.Context, method string, params json.
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
+		if bytes.Contains(params, []byte(`"current_mode_update"`)) {
+			return nil, s.modeChanged(turnCtx, params)
+		}
 		return nil, s.tr.update(params)
 	case "session/request_permission":
 		return s.permission(turnCtx, params)
