@@ -137,3 +137,26 @@ func lastLines(s string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestLiveACPAgentsBare runs opencode, Kilo and Qwen Code as any ACP agent
+// with nothing set by the user: Qwen starts in its classifier's mode and
+// is switched to the one that asks; opencode and Kilo ask as their
+// permission setting says, which yume-cli sets to ask. Each command is
+// asked about; denied, it does not run.
+func TestLiveACPAgentsBare(t *testing.T) {
+	yes, no := true, false
+	bare := map[string][]string{"opencode": {"opencode", "acp"}, "kilo": {"kilo", "acp"}, "qwen": {"qwen", "--acp"}}
+	for _, agent := range agents {
+		for _, ar := range []agentRun{{"approve", "default", &yes, true}, {"deny", "default", &no, false}} {
+			t.Run(agent+"/"+ar.name, func(t *testing.T) {
+				cliPath(t, agent)
+				h := newHome(t, agent)
+				h.provider = "acp"
+				flags := append([]string{"--permission-mode", ar.perm, "--prompt", "make the file", "--"}, bare[agent]...)
+				r := h.run(t, agentScript(agent), agentGUI(t, ar), flags...)
+				checkAgentRun(t, r, ar, agent)
+				checkNoRawShapes(t, r)
+			})
+		}
+	}
+}
