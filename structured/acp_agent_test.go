@@ -200,9 +200,14 @@ func clientTurn(update func(map[string]any), ask func(int, map[string]any) strin
 		update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed", "content": []any{map[string]any{"type": "terminal", "terminalId": tid}}})
 		say(fmt.Sprintf("exit=%v output=%q. ", w["result"], o["result"].(map[string]any)["output"]))
 	}
-	// Unasked: a command that outlives the turn, a write, a read.
-	r := request("terminal/create", map[string]any{"command": "sh", "args": []any{"-c", "echo own > own-ran.txt; sleep 600"}})
+	// Unasked: a command, one that outlives the turn, a write, a read.
+	r := request("terminal/create", map[string]any{"command": "sh", "args": []any{"-c", "echo own > own-ran.txt"}})
+	if res, ok := r["result"].(map[string]any); ok {
+		request("terminal/wait_for_exit", map[string]any{"terminalId": res["terminalId"]})
+	}
 	say(fmt.Sprintf("own terminal: %v. ", r["result"] != nil))
+	r = request("terminal/create", map[string]any{"command": "sleep 600"})
+	say(fmt.Sprintf("long terminal: %v. ", r["result"] != nil))
 	r = request("fs/write_text_file", map[string]any{"path": cwd + "/notes.md", "content": "# hi\n"})
 	say(fmt.Sprintf("write: %v. ", r["result"] != nil))
 	r = request("fs/read_text_file", map[string]any{"path": cwd + "/notes.md", "line": 1, "limit": 1})
@@ -447,11 +452,12 @@ func TestACPModesAndClient(t *testing.T) {
 			[]string{"error:", "text:mode=yolo. "}, nil, false},
 		{"terminals and files, approved", agentRun{provider: "acp", kind: "client", perm: "default", answer: &yes},
 			[]string{"text:mode=default. ", "use:c1:Bash", "can_use_tool:c1", "result:c1:err", `exit=map[exitCode:3 signal:<nil>] output="one\ntwo\n". `,
-				"use:term_2:Bash", "can_use_tool:term_2", "own terminal: true. ", "use:fswrite_1:Write", "can_use_tool:fswrite_1", "result:fswrite_1:ok",
-				"write: true. ", `read "# hi\n".`, "result:term_2:err", "end:success"}, nil, true},
+				"use:term_2:Bash", "can_use_tool:term_2", "result:term_2:ok", "own terminal: true. ", "use:term_3:Bash", "can_use_tool:term_3", "long terminal: true. ",
+				"use:fswrite_1:Write", "can_use_tool:fswrite_1", "result:fswrite_1:ok", "write: true. ", `read "# hi\n".`, "result:term_3:err", "end:success"}, nil, true},
 		{"terminals and files, denied", agentRun{provider: "acp", kind: "client", perm: "default", answer: &no},
 			[]string{"use:c1:Bash", "can_use_tool:c1", "result:c1:err", "use:term_1:Bash", "can_use_tool:term_1", "result:term_1:err",
-				"own terminal: false. ", "use:fswrite_1:Write", "result:fswrite_1:err", "write: false. ", "read failed", "end:success+denials"}, nil, false},
+				"own terminal: false. ", "use:term_2:Bash", "result:term_2:err", "long terminal: false. ", "use:fswrite_1:Write", "result:fswrite_1:err",
+				"write: false. ", "read failed", "end:success+denials"}, nil, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -298,10 +298,12 @@ func (s *acpSession) modeChanged(ctx context.Context, params json.RawMessage) er
 	var n struct {
 		SessionID string `json:"sessionId"`
 		Update    struct {
+			SessionUpdate string `json:"sessionUpdate"`
 			CurrentModeID string `json:"currentModeId"`
 		} `json:"update"`
 	}
-	if json.Unmarshal(params, &n) != nil || s.wantMode.class != modeAsks || n.Update.CurrentModeID == s.wantMode.mode.ID {
+	if json.Unmarshal(params, &n) != nil || n.Update.SessionUpdate != "current_mode_update" ||
+		s.wantMode.class != modeAsks || n.Update.CurrentModeID == s.wantMode.mode.ID {
 		return nil
 	}
 	to := acpMode{ID: n.Update.CurrentModeID}

@@ -290,7 +290,9 @@ func (s *acpSession) handle(turnCtx context.Context, method string, params json.
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if bytes.Contains(params, []byte(`"current_mode_update"`)) {
-			return nil, s.modeChanged(turnCtx, params)
+			if err := s.modeChanged(turnCtx, params); err != nil {
+				return nil, err
+			}
 		}
 		return nil, s.tr.update(params)
 	case "session/request_permission":
