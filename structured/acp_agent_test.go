@@ -212,10 +212,13 @@ func clientTurn(update func(map[string]any), ask func(int, map[string]any) strin
 	say(fmt.Sprintf("write: %v. ", r["result"] != nil))
 	r = request("fs/read_text_file", map[string]any{"path": cwd + "/notes.md", "line": 1, "limit": 1})
 	if res, ok := r["result"].(map[string]any); ok {
-		say(fmt.Sprintf("read %q.", res["content"]))
+		say(fmt.Sprintf("read %q. ", res["content"]))
 	} else {
-		say(fmt.Sprintf("read failed: %v.", r["error"]))
+		say(fmt.Sprintf("read failed: %v. ", r["error"]))
 	}
+	// A key: the guard's protected paths are asked about before a read.
+	r = request("fs/read_text_file", map[string]any{"path": os.Getenv("HOME") + "/.ssh/id_rsa"})
+	say(fmt.Sprintf("key read: %v.", r["result"] != nil))
 }
 
 // agentRun runs the fake agent kind: as provider with the test binary
@@ -453,11 +456,11 @@ func TestACPModesAndClient(t *testing.T) {
 		{"terminals and files, approved", agentRun{provider: "acp", kind: "client", perm: "default", answer: &yes},
 			[]string{"text:mode=default. ", "use:c1:Bash", "can_use_tool:c1", "result:c1:err", `exit=map[exitCode:3 signal:<nil>] output="one\ntwo\n". `,
 				"use:term_2:Bash", "can_use_tool:term_2", "result:term_2:ok", "own terminal: true. ", "use:term_3:Bash", "can_use_tool:term_3", "long terminal: true. ",
-				"use:fswrite_1:Write", "can_use_tool:fswrite_1", "result:fswrite_1:ok", "write: true. ", `read "# hi\n".`, "result:term_3:err", "end:success"}, nil, true},
+				"use:fswrite_1:Write", "can_use_tool:fswrite_1", "result:fswrite_1:ok", "write: true. ", `read "# hi\n". `, "use:fsread_2:Read", "can_use_tool:fsread_2", "result:fsread_2:err", "key read: false.", "result:term_3:err", "end:success"}, nil, true},
 		{"terminals and files, denied", agentRun{provider: "acp", kind: "client", perm: "default", answer: &no},
 			[]string{"use:c1:Bash", "can_use_tool:c1", "result:c1:err", "use:term_1:Bash", "can_use_tool:term_1", "result:term_1:err",
 				"own terminal: false. ", "use:term_2:Bash", "result:term_2:err", "long terminal: false. ", "use:fswrite_1:Write", "result:fswrite_1:err",
-				"write: false. ", "read failed", "end:success+denials"}, nil, false},
+				"write: false. ", "read failed", "use:fsread_2:Read", "can_use_tool:fsread_2", "result:fsread_2:err", "key read: false.", "end:success+denials"}, nil, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

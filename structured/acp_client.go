@@ -38,7 +38,7 @@ func (s *acpSession) clientRequest(turnCtx context.Context, method string, param
 	var err error
 	switch method {
 	case "fs/read_text_file":
-		res, err = s.readFile(params)
+		res, err = s.readFile(turnCtx, params)
 	case "fs/write_text_file":
 		res, err = s.writeFile(turnCtx, params)
 	case "terminal/create":
@@ -75,8 +75,9 @@ func (s *acpSession) absPath(path string) string {
 const maxReadFile = 16 << 20
 
 // readFile answers fs/read_text_file: the file's text, from line (1-based)
-// for limit lines when given.
-func (s *acpSession) readFile(params json.RawMessage) (any, error) {
+// for limit lines when given. A read the guard flags (a protected path:
+// keys, credentials) is reported as a Read and asked about first.
+func (s *acpSession) readFile(turnCtx context.Context, params json.RawMessage) (res any, err error) {
 	var p struct {
 		Path  string `json:"path"`
 		Line  *int   `json:"line"`
@@ -86,6 +87,24 @@ func (s *acpSession) readFile(params json.RawMessage) (any, error) {
 		return nil, badParams("fs/read_text_file", fmt.Errorf("%v (path %q)", err, p.Path))
 	}
 	path := s.absPath(p.Path)
+	if why := s.tr.dangers.Call("Read", map[string]any{"file_path": path}); why != "" {
+		s.mu.Lock()
+		s.ownCalls++
+		own := fmt.Sprintf("fsread_%d", s.ownCalls)
+		s.mu.Unlock()
+		if err := s.askOwn(turnCtx, own, "Read", map[string]any{"file_path": path}); err != nil {
+			return nil, err
+		}
+		defer func() {
+			msg := fmt.Sprintf("%s was read for the agent", path)
+			if err != nil {
+				msg = "Reading the file failed: " + err.Error()
+			}
+			s.mu.Lock()
+			_ = s.tr.toolResult(own, msg, err != nil) // Best effort: a stdout failure ends the run elsewhere.
+			s.mu.Unlock()
+		}()
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, &acpError{Code: -32002, Message: err.Error()} // ACP's resource_not_found

@@ -12,6 +12,10 @@ import (
 	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
+// maxTerminalOutput bounds the output kept of a terminal whose agent set
+// no smaller limit (the last bytes are kept).
+const maxTerminalOutput = 16 << 20
+
 // acpTerminals are the commands yume-cli runs for an agent (terminal/*),
 // each in a process group of its own, all ended with the session.
 type acpTerminals struct {
@@ -76,6 +80,9 @@ func (t *acpTerminals) create(turnCtx context.Context, s *acpSession, params jso
 	t.next++
 	term := &acpTerm{id: fmt.Sprintf("term_%d", t.next), command: p.shown(), done: make(chan struct{}), reported: make(chan struct{})}
 	term.out.limit = p.OutputByteLimit
+	if term.out.limit <= 0 || term.out.limit > maxTerminalOutput {
+		term.out.limit = maxTerminalOutput
+	}
 	t.mu.Unlock()
 	term.toolUseID = s.allowedFor(func(name string, in map[string]any) bool {
 		c, _ := in["command"].(string)
