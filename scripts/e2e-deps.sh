@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# e2e-deps.sh: install the provider CLIs the live tests run and link them
-# into .e2e/bin. By default the newest release of each, resolved now;
+# e2e-deps.sh: install the provider CLIs and ACP adapters the live tests
+# run and link them into .e2e/bin. By default the newest release of each, resolved now;
 # E2E_PINNED=1 takes the known-good set below; E2E_VERSIONS="claude@X
 # codex@Y" picks any releases.
 set -euo pipefail
@@ -22,6 +22,16 @@ if [ -z "$wanted" ]; then
 fi
 mkdir -p .e2e/bin
 for cv in $wanted; do
+  cli=${cv%@*} v=${cv#*@}
+  path=$(scripts/e2e-install.sh "$cli" "$v")
+  ln -sfn "$path" ".e2e/bin/$cli"
+  echo "e2e: $cli $v -> ${path#$PWD/}"
+done
+
+# ACP adapters from npm that --provider acp drives as any ACP agent
+# (e2e/adapters_test.go), at versions known to run offline against the
+# fake model; E2E_ADAPTERS="codex-acp@X …" picks others.
+for cv in ${E2E_ADAPTERS:-claude-code-acp@0.16.2 codex-acp@0.16.0 claude-agent-acp@0.101.0 zed-claude-agent-acp@0.23.1}; do
   cli=${cv%@*} v=${cv#*@}
   path=$(scripts/e2e-install.sh "$cli" "$v")
   ln -sfn "$path" ".e2e/bin/$cli"

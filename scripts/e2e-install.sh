@@ -9,8 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cli=$1 version=$2
 declare -A pkg=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [copilot]=@github/copilot [gemini]=@google/gemini-cli
-  [opencode]=opencode-ai [kilo]=@kilocode/cli [qwen]=@qwen-code/qwen-code)
-[ -n "${pkg[$cli]:-}" ] || { echo "e2e-install: unknown CLI $cli (claude, codex, copilot, gemini, opencode, kilo, qwen)" >&2; exit 2; }
+  [opencode]=opencode-ai [kilo]=@kilocode/cli [qwen]=@qwen-code/qwen-code
+  [claude-code-acp]=@zed-industries/claude-code-acp [codex-acp]=@zed-industries/codex-acp
+  [claude-agent-acp]=@agentclientprotocol/claude-agent-acp [zed-claude-agent-acp]=@zed-industries/claude-agent-acp)
+# The ACP adapters' programs, where the name differs from the CLI's.
+declare -A prog=([zed-claude-agent-acp]=claude-agent-acp)
+[ -n "${pkg[$cli]:-}" ] || { echo "e2e-install: unknown CLI $cli (${!pkg[*]})" >&2; exit 2; }
 dir=.e2e/pkgs/$cli-$version
 name=${pkg[$cli]}
 plat=$(node -p '(process.platform === "win32" ? "windows" : process.platform) + "-" + process.arch')
@@ -25,7 +29,7 @@ case $cli in
   opencode) name=opencode-$plat ;;
   kilo) name=@kilocode/cli-$plat ;;
 esac
-bin=$dir/node_modules/.bin/$cli
+bin=$dir/node_modules/.bin/${prog[$cli]:-$cli}
 case $name in
   @anthropic-ai/claude-code-*) bin=$dir/node_modules/$name/claude ;;
   opencode-*|@kilocode/cli-*) bin=$dir/node_modules/$name/bin/$cli ;;

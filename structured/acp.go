@@ -157,12 +157,25 @@ func (a acpLines) Line(line []byte) error {
 	if !hasID {
 		return err
 	}
+	if d, ok := res.(acpDeferred); ok && err == nil {
+		go func() {
+			res, err := d()
+			_ = c.respond(m.ID, res, err) // Best effort: the agent may be gone.
+		}()
+		return nil
+	}
+	return c.respond(m.ID, res, err)
+}
+
+// respond answers the agent's request id with res, or err when it is a
+// JSON-RPC error; any other error (our stdout failed) is returned.
+func (c *acpConn) respond(id json.RawMessage, res any, err error) error {
 	if err != nil {
 		var rpcErr *acpError
 		if !errors.As(err, &rpcErr) {
 			return err // Our stdout failed: stop.
 		}
-		return c.write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": rpcErr})
+		return c.write(map[string]any{"jsonrpc": "2.0", "id": id, "error": rpcErr})
 	}
-	return c.write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": res})
+	return c.write(map[string]any{"jsonrpc": "2.0", "id": id, "result": res})
 }

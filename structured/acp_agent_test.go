@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -54,6 +55,11 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 			if a["method"] == "session/cancel" {
 				continue
 			}
+			if a["method"] == "session/set_mode" {
+				send(map[string]any{"id": a["id"], "result": map[string]any{}})
+				update(map[string]any{"sessionUpdate": "current_mode_update", "currentModeId": a["params"].(map[string]any)["modeId"]})
+				continue
+			}
 			o := a["result"].(map[string]any)["outcome"].(map[string]any)
 			if o["outcome"] == "cancelled" {
 				return "cancelled"
@@ -65,6 +71,24 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 	if kind == "sudo" {
 		command = "sudo make install"
 	}
+	// request sends a request of the agent's own (fs/*, terminal/*) and
+	// returns its response.
+	nextID := 100
+	request := func(method string, params map[string]any) map[string]any {
+		nextID++
+		params["sessionId"] = "s-1"
+		send(map[string]any{"id": nextID, "method": method, "params": params})
+		for {
+			a := readLine()
+			if a == nil {
+				return map[string]any{"error": "eof"}
+			}
+			if id, _ := a["id"].(float64); int(id) == nextID && a["method"] == nil {
+				return a
+			}
+		}
+	}
+	mode := ""
 	for {
 		m := readLine()
 		if m == nil {
@@ -84,8 +108,45 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 				send(map[string]any{"id": id, "error": map[string]any{"code": -32000, "message": "Authentication required"}})
 				continue
 			}
-			send(map[string]any{"id": id, "result": map[string]any{"sessionId": "s-1"}})
+			res := map[string]any{"sessionId": "s-1"}
+			switch kind {
+			case "modes-auto", "modes-leave", "client":
+				// Claude's adapter's shape: it starts where the agent decides.
+				mode = "auto"
+				res["modes"] = map[string]any{"currentModeId": "auto", "availableModes": []any{
+					map[string]any{"id": "default", "name": "Manual", "description": "Always ask before making changes"},
+					map[string]any{"id": "plan", "name": "Plan", "description": "Create a plan before making changes"},
+					map[string]any{"id": "auto", "name": "Auto", "description": "The agent handles permission decisions"}}}
+			case "modes-none":
+				mode = "yolo"
+				res["configOptions"] = []any{map[string]any{"id": "mode", "category": "mode", "type": "select", "currentValue": "yolo", "options": []any{
+					map[string]any{"value": "yolo", "name": "YOLO", "description": "Auto-approves all tools"},
+					map[string]any{"value": "plan", "name": "Plan", "description": "Plan only"}}}}
+			}
+			send(map[string]any{"id": id, "result": res})
+		case "session/set_mode", "session/set_config_option":
+			p := m["params"].(map[string]any)
+			mode, _ = p["modeId"].(string)
+			if v, ok := p["value"].(string); ok {
+				mode = v
+			}
+			send(map[string]any{"id": id, "result": map[string]any{}})
 		case "session/prompt":
+			if kind == "client" {
+				clientTurn(update, ask, request, cwd, mode)
+				send(map[string]any{"id": id, "result": map[string]any{"stopReason": "end_turn"}})
+				continue
+			}
+			if kind == "modes-leave" {
+				// It leaves the mode that asks by itself (as a plan ends).
+				update(map[string]any{"sessionUpdate": "current_mode_update", "currentModeId": "auto"})
+			}
+			if kind == "modes-auto" || kind == "modes-none" || kind == "modes-leave" {
+				update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": text("mode=" + mode + ". ")})
+				if mode != "default" {
+					kind = "unasked" // the agent decides by itself
+				}
+			}
 			update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "bash", "kind": "execute", "status": "pending", "rawInput": map[string]any{"cwd": "/ws"}})
 			update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "title": "make", "kind": "execute", "status": "in_progress",
 				"rawInput": map[string]any{"command": command, "description": "build", "cwd": "/ws"}})
@@ -117,15 +178,59 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 	}
 }
 
+// clientTurn is a turn of an agent that uses yume-cli's terminals and
+// file system: a command it asked about runs in a terminal (its output
+// the call's content); then, without asking, a command of its own, a
+// write and a read. What it got back is its answer.
+func clientTurn(update func(map[string]any), ask func(int, map[string]any) string,
+	request func(string, map[string]any) map[string]any, cwd, mode string) {
+	text := func(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
+	say := func(s string) { update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": text(s)}) }
+	say("mode=" + mode + ". ")
+	cmd := "echo one; echo two >&2; exit 3"
+	call := map[string]any{"toolCallId": "c1", "title": "Terminal", "kind": "execute", "rawInput": map[string]any{"command": cmd}}
+	update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Terminal", "kind": "execute", "status": "pending", "rawInput": map[string]any{"command": cmd}})
+	if ask(90, call) == "once" {
+		r := request("terminal/create", map[string]any{"command": cmd, "outputByteLimit": 1000})
+		tid, _ := r["result"].(map[string]any)["terminalId"].(string)
+		update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "in_progress", "content": []any{map[string]any{"type": "terminal", "terminalId": tid}}})
+		w := request("terminal/wait_for_exit", map[string]any{"terminalId": tid})
+		o := request("terminal/output", map[string]any{"terminalId": tid})
+		request("terminal/release", map[string]any{"terminalId": tid})
+		update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed", "content": []any{map[string]any{"type": "terminal", "terminalId": tid}}})
+		say(fmt.Sprintf("exit=%v output=%q. ", w["result"], o["result"].(map[string]any)["output"]))
+	}
+	// Unasked: a command, one that outlives the turn, a write, a read.
+	r := request("terminal/create", map[string]any{"command": "sh", "args": []any{"-c", "echo own > own-ran.txt"}})
+	if res, ok := r["result"].(map[string]any); ok {
+		request("terminal/wait_for_exit", map[string]any{"terminalId": res["terminalId"]})
+	}
+	say(fmt.Sprintf("own terminal: %v. ", r["result"] != nil))
+	r = request("terminal/create", map[string]any{"command": "sleep 600"})
+	say(fmt.Sprintf("long terminal: %v. ", r["result"] != nil))
+	r = request("fs/write_text_file", map[string]any{"path": cwd + "/notes.md", "content": "# hi\n"})
+	say(fmt.Sprintf("write: %v. ", r["result"] != nil))
+	r = request("fs/read_text_file", map[string]any{"path": cwd + "/notes.md", "line": 1, "limit": 1})
+	if res, ok := r["result"].(map[string]any); ok {
+		say(fmt.Sprintf("read %q. ", res["content"]))
+	} else {
+		say(fmt.Sprintf("read failed: %v. ", r["error"]))
+	}
+	// A key: the guard's protected paths are asked about before a read.
+	r = request("fs/read_text_file", map[string]any{"path": os.Getenv("HOME") + "/.ssh/id_rsa"})
+	say(fmt.Sprintf("key read: %v.", r["result"] != nil))
+}
+
 // agentRun runs the fake agent kind: as provider with the test binary
 // as its program, or (provider "acp") as the command after --.
 type agentRun struct {
 	provider, kind, perm, resume string
 	answer                       *bool               // the GUI's answer to every question; nil: no control channel
 	custom                       *providers.Provider // instead of provider's own descriptor
+	cwd                          string              // the workspace (made when empty)
 }
 
-func (a agentRun) run(t *testing.T) (string, []byte, error) {
+func (a *agentRun) run(t *testing.T) (string, []byte, error) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -141,7 +246,10 @@ func (a agentRun) run(t *testing.T) (string, []byte, error) {
 		defer close(controls)
 		tap.gui = func(m map[string]any) { approveWith(*a.answer)(m, controls, cancel) }
 	}
-	cwd := t.TempDir()
+	if a.cwd == "" {
+		a.cwd = t.TempDir()
+	}
+	cwd := a.cwd
 	p := a.custom
 	if p == nil {
 		p = prov(a.provider)
@@ -308,11 +416,88 @@ func TestACPClosesRecord(t *testing.T) {
 	rec := &closingRecord{}
 	tui.SessionLog = func(providers.Launch) transcript.Source { return rec }
 	p.TUI = &tui
-	got, _, err := agentRun{provider: "opencode", kind: "unasked", perm: "auto", custom: &p}.run(t)
+	ar := agentRun{provider: "opencode", kind: "unasked", perm: "auto", custom: &p}
+	got, _, err := ar.run(t)
 	if err != nil || !strings.HasSuffix(got, "end:success") {
 		t.Fatalf("run %q, %v", got, err)
 	}
 	if !rec.closed.Load() {
 		t.Error("the agent's record was left open at the end of the run")
+	}
+}
+
+// TestACPModesAndClient: an agent that starts in a mode where it decides
+// by itself is switched to the one that asks, so every call is asked
+// about; one that offers no such mode is said to (a system error Yume
+// shows); an agent that uses yume-cli's terminals and file system gets
+// them under the permission policy: a command it asked about runs once,
+// its output the call's result; a command or write it did not ask about
+// is reported as its own Bash or Write and asked about first; denied, it
+// does not happen; the session's end ends every command.
+func TestACPModesAndClient(t *testing.T) {
+	yes, no := true, false
+	cases := []struct {
+		name string
+		run  agentRun
+		want []string // in the summary, in order
+		not  []string // nowhere in the summary
+		ran  bool     // own-ran.txt and notes.md were made
+	}{
+		{"starts in auto: switched to the mode that asks, asked, approved", agentRun{provider: "acp", kind: "modes-auto", perm: "default", answer: &yes},
+			[]string{"text:mode=default. ", "use:c1:Bash", "can_use_tool:c1", "result:c1:ok", "end:success"}, []string{"without asking", "error:"}, false},
+		{"starts in auto: denied, not run", agentRun{provider: "acp", kind: "modes-auto", perm: "default", answer: &no},
+			[]string{"text:mode=default. ", "can_use_tool:c1", "result:c1:err", "end:success+denials"}, nil, false},
+		{"the guard answers for nobody, in the mode that asks", agentRun{provider: "acp", kind: "modes-auto", perm: "default"},
+			[]string{"text:mode=default. ", "use:c1:Bash", "notice:approved by yume-cli's guard (no approval channel): make"}, nil, false},
+		{"an agent that leaves the mode that asks is put back, saying so", agentRun{provider: "acp", kind: "modes-leave", perm: "default", answer: &yes},
+			[]string{"error:", "text:mode=default. ", "can_use_tool:c1", "result:c1:ok", "end:success"}, nil, false},
+		{"no mode asks: said as a system error", agentRun{provider: "acp", kind: "modes-none", perm: "default", answer: &yes},
+			[]string{"error:", "text:mode=yolo. "}, nil, false},
+		{"terminals and files, approved", agentRun{provider: "acp", kind: "client", perm: "default", answer: &yes},
+			[]string{"text:mode=default. ", "use:c1:Bash", "can_use_tool:c1", "result:c1:err", `exit=map[exitCode:3 signal:<nil>] output="one\ntwo\n". `,
+				"use:term_2:Bash", "can_use_tool:term_2", "result:term_2:ok", "own terminal: true. ", "use:term_3:Bash", "can_use_tool:term_3", "long terminal: true. ",
+				"use:fswrite_1:Write", "can_use_tool:fswrite_1", "result:fswrite_1:ok", "write: true. ", `read "# hi\n". `, "use:fsread_2:Read", "can_use_tool:fsread_2", "result:fsread_2:err", "key read: false.", "result:term_3:err", "end:success"}, nil, true},
+		{"terminals and files, denied", agentRun{provider: "acp", kind: "client", perm: "default", answer: &no},
+			[]string{"use:c1:Bash", "can_use_tool:c1", "result:c1:err", "use:term_1:Bash", "can_use_tool:term_1", "result:term_1:err",
+				"own terminal: false. ", "use:term_2:Bash", "result:term_2:err", "long terminal: false. ", "use:fswrite_1:Write", "result:fswrite_1:err",
+				"write: false. ", "read failed", "use:fsread_2:Read", "can_use_tool:fsread_2", "result:fsread_2:err", "key read: false.", "end:success+denials"}, nil, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, out, err := c.run.run(t)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			rest := got
+			for _, w := range c.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Errorf("summary lacks %q (in order)\n%s", w, got)
+					break
+				}
+				rest = rest[i+len(w):]
+			}
+			for _, n := range c.not {
+				if strings.Contains(got, n) {
+					t.Errorf("summary has %q\n%s", n, got)
+				}
+			}
+			if c.run.kind == "modes-leave" && !strings.Contains(string(out), `switched itself to its session mode Auto (auto), which does not ask before it acts; yume-cli puts it back in Manual (default)`) {
+				t.Error("no system error saying the agent left the mode that asks")
+			}
+			if c.run.kind == "modes-none" && !strings.Contains(string(out), `"subtype":"error","message":"structured.test offers no session mode that asks before it acts (its modes: YOLO (yolo), Plan (plan); now yolo)`) {
+				t.Error("no system error saying that no mode asks")
+			}
+			if c.run.kind == "client" {
+				_, errOwn := os.Stat(filepath.Join(c.run.cwd, "own-ran.txt"))
+				_, errNotes := os.Stat(filepath.Join(c.run.cwd, "notes.md"))
+				if (errOwn == nil) != c.ran || (errNotes == nil) != c.ran {
+					t.Errorf("own command ran %v, notes written %v; want %v", errOwn == nil, errNotes == nil, c.ran)
+				}
+			}
+			if t.Failed() {
+				t.Logf("stdout:\n%s", out)
+			}
+		})
 	}
 }

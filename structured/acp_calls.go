@@ -16,9 +16,12 @@ import (
 // acpCall is what is known of a tool call whose tool_use is not written.
 type acpCall struct {
 	title, kind string
-	raw         map[string]any
-	paths       []string
-	diffs       []acpDiff
+	// name is the agent's own tool name where it gives one (ACP's
+	// optional name, Claude's adapter's _meta.claudeCode.toolName).
+	name  string
+	raw   map[string]any
+	paths []string
+	diffs []acpDiff
 }
 
 // acpDiff is a ToolCallContent diff: a file's text before and after.
@@ -35,6 +38,9 @@ func (c *acpCall) merge(u acpUpdate) {
 	}
 	if u.Kind != "" {
 		c.kind = u.Kind
+	}
+	if n := u.toolName(); n != "" {
+		c.name = n
 	}
 	for k, v := range u.RawInput {
 		if c.raw == nil {
@@ -55,8 +61,7 @@ func (c *acpCall) merge(u acpUpdate) {
 func (c *acpCall) ready() bool {
 	switch c.kind {
 	case "execute":
-		cmd, _ := c.raw["command"].(string)
-		return cmd != ""
+		return commandOf(c.raw) != ""
 	case "edit":
 		return len(c.diffs) > 0 || (filePathOf(c.raw) != "" && len(c.raw) > 1)
 	}
@@ -70,22 +75,50 @@ func (c *acpCall) ready() bool {
 
 // tool is the call as a Claude tool name and input.
 func (c *acpCall) tool() (string, map[string]any) {
-	if c.kind == "edit" {
-		return editTool(c.raw, c.paths, c.diffs)
+	kind := c.kind
+	if kind == "" || kind == "other" {
+		kind = kindOfName(c.name, c.raw)
 	}
-	name, in := acpTool(c.kind, c.title, c.raw, c.paths)
-	if name == "Bash" {
-		// Claude's Bash fields only: the agents add where it runs (cwd)
-		// and their own copies of the command (Copilot's "commands").
-		bash := map[string]any{}
-		for _, k := range []string{"command", "description", "timeout", "run_in_background"} {
-			if v, ok := in[k]; ok {
+	switch {
+	case kind == "edit" || (len(c.diffs) > 0 && kind != "execute"):
+		return editTool(c.raw, c.paths, c.diffs)
+	case kind == "execute":
+		// Claude's Bash fields only: the agents add where it runs (cwd),
+		// their own copies of the command (Copilot's "commands") and
+		// their bookkeeping (Codex's call and turn ids).
+		command := commandOf(c.raw)
+		if command == "" {
+			command = titleCommand(c.title)
+		}
+		bash := map[string]any{"command": command}
+		for _, k := range []string{"description", "timeout", "run_in_background"} {
+			if v, ok := c.raw[k]; ok {
 				bash[k] = v
 			}
 		}
-		in = bash
+		return "Bash", bash
 	}
-	return name, in
+	return acpTool(kind, c.title, c.raw, c.paths)
+}
+
+// claudeKinds are the ACP kinds of Claude's own tool names, for a call
+// whose kind is missing or "other" but whose agent names its tool.
+var claudeKinds = map[string]string{"bash": "execute", "shell": "execute", "run_shell_command": "execute", "exec_command": "execute",
+	"read": "read", "read_file": "read", "write": "edit", "write_file": "edit", "edit": "edit", "multiedit": "edit",
+	"grep": "search", "glob": "search", "webfetch": "fetch", "web_fetch": "fetch"}
+
+// kindOfName is the ACP kind of an agent's own tool name ("mcp__acp__Bash"
+// is Bash), else "other"; a call whose input is a command is an execute.
+func kindOfName(name string, raw map[string]any) string {
+	n := strings.ToLower(name[strings.LastIndex(name, "__")+1:])
+	n = strings.TrimPrefix(n, "_")
+	if k, ok := claudeKinds[n]; ok {
+		return k
+	}
+	if _, ok := raw["command"]; ok && len(raw) > 0 && commandOf(raw) != "" {
+		return "execute"
+	}
+	return "other"
 }
 
 // contentDiffs reads the diff items of a ToolCallContent list.

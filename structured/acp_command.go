@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kballard/go-shellquote"
 	"github.com/yume-cli/yume-cli/emit"
@@ -12,9 +13,9 @@ import (
 )
 
 // runCommand runs the agent command line the user gave after -- over ACP
-// (--provider acp): nothing is probed or added, so any program that
-// speaks ACP on stdio works; it is told nothing about permission modes,
-// and yume-cli's policy answers every request it makes.
+// (--provider acp): nothing is probed or added to it, so any program that
+// speaks ACP on stdio works; its session mode is set to the one that asks
+// (acp_modes.go), and yume-cli's policy answers every request it makes.
 func runCommand(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mode, path string, perm permission.Mode) error {
 	if opts.Verbose {
 		fmt.Fprintf(opts.Stderr, "yume-cli: ACP agent %s at %s, permission mode %s\n", shellquote.Join(opts.Command...), path, perm)
@@ -28,8 +29,29 @@ func runCommand(ctx context.Context, opts Options, w *emit.Writer, mode provider
 	if err != nil {
 		return err
 	}
-	opts.Env = append(slices.Clone(opts.Env), env...)
+	opts.Env = append(slices.Clone(opts.Env), append(env, permissionEnv(providers.ByCommand(opts.Command))...)...)
 	return runACP(ctx, opts, w, mode, inv, path, note)
+}
+
+// permissionEnv is the permission setting yume-cli gives an agent it
+// knows by name that asks as its environment says (opencode's and Kilo's
+// *_PERMISSION at ask), so that run as any ACP agent it asks too: yume-cli
+// owns the permission mode. Nothing else of its command line is added.
+func permissionEnv(known *providers.Provider) []string {
+	if known == nil {
+		return nil
+	}
+	m, ok := known.ModeFor(providers.ModeACP, "")
+	if !ok || m.Command == nil {
+		return nil
+	}
+	var env []string
+	for _, e := range m.Command(providers.Request{}).Env {
+		if k, _, _ := strings.Cut(e, "="); strings.HasSuffix(k, "_PERMISSION") {
+			env = append(env, e)
+		}
+	}
+	return env
 }
 
 // commandMode is the ACP mode a command after -- runs in.

@@ -36,7 +36,23 @@ type acpSession struct {
 	// error that says how when it answers auth_required.
 	authMethods []acpAuthMethod
 	loading     atomic.Bool
-	sessionID   atomic.Value // string
+	// autoName is the allow-all auto mode set on a named agent's command
+	// line (its session mode is then left as it is).
+	autoName string
+	cwd      string
+	// allowed are the calls the agent asked about and was allowed (their
+	// writes and terminals run as allowed, acp_client.go); ownCalls counts
+	// the writes yume-cli reported itself.
+	allowed  map[string]bool
+	ownCalls int
+	terms    *acpTerminals
+	// modes are the session modes the agent offers, wantMode the one
+	// yume-cli put it in (acp_modes.go), modeRestores how often it was
+	// put back.
+	modes        sessionModes
+	wantMode     modeChoice
+	modeRestores int
+	sessionID    atomic.Value // string
 	// record is the agent's own record, read for outputs ACP leaves out;
 	// closed at the end, so no read it runs outlives yume-cli.
 	record transcript.Source
@@ -55,13 +71,16 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	if err != nil {
 		return err
 	}
-	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p, opts.PermissionMode)}, started: time.Now(), agent: p.Name}
+	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p, opts.PermissionMode)}, started: time.Now(), agent: p.Name,
+		cwd: cwd, allowed: map[string]bool{}, terms: &acpTerminals{byID: map[string]*acpTerm{}, env: opts.Env}}
+	s.tr.terminalOutput = s.terms.outputOf
 	if p.Bin == "" {
 		s.agent = filepath.Base(path) // any ACP agent: named by its program
 	}
 	s.tr.agent = s.agent
 	if opts.PermissionMode == string(permission.Auto) && mode.AutoName != "" {
 		s.tr.unaskedBy = mode.AutoName
+		s.autoName = mode.AutoName
 	}
 	s.tr.setDangers(opts.Dangers)
 	s.tr.setNote(note)
@@ -103,6 +122,9 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 
 	defer s.closeRecord()
 	reason, perr := s.prompt(turnCtx, cwd, &pr.interrupted)
+	// The commands run for the agent end with its turn, their results
+	// reported before the turn's.
+	s.terms.closeAll()
 	// The turn is over: closing stdin lets the agent save its session and
 	// exit; one that lingers is interrupted, then killed.
 	_ = pr.stdin.Close() // Best effort: the agent may have exited.
@@ -175,8 +197,8 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 	}()
 	initRes, err := s.conn.call(callCtx, "initialize", map[string]any{
 		"protocolVersion": 1,
-		// We run no file system or terminal for the agent: it uses its own.
-		"clientCapabilities": map[string]any{"fs": map[string]any{"readTextFile": false, "writeTextFile": false}, "terminal": false},
+		// yume-cli's file system and terminals, under its permission policy.
+		"clientCapabilities": clientCapabilities(),
 		"clientInfo":         map[string]any{"name": "yume-cli", "version": "1"},
 	})
 	if err != nil {
@@ -191,17 +213,19 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 	_ = json.Unmarshal(initRes, &caps) // Missing capabilities mean none.
 	s.authMethods = caps.AuthMethods
 	sessionID := s.opts.Resume
+	var sessionRes json.RawMessage
 	if sessionID != "" {
 		if !caps.AgentCapabilities.LoadSession {
 			return "", s.cannotResume()
 		}
 		// The agent replays the old conversation as updates: not news to Yume.
 		s.loading.Store(true)
-		_, err = s.conn.call(callCtx, "session/load", map[string]any{"sessionId": sessionID, "cwd": cwd, "mcpServers": []any{}})
+		sessionRes, err = s.conn.call(callCtx, "session/load", map[string]any{"sessionId": sessionID, "cwd": cwd, "mcpServers": []any{}})
 		s.loading.Store(false)
 	} else {
 		var res json.RawMessage
 		res, err = s.conn.call(callCtx, "session/new", map[string]any{"cwd": cwd, "mcpServers": []any{}})
+		sessionRes = res
 		var ns struct {
 			SessionID string `json:"sessionId"`
 		}
@@ -216,7 +240,11 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 		return "", s.loginNeeded(err)
 	}
 	s.sessionID.Store(sessionID)
-	if p := s.opts.Provider; p.TUI != nil && p.TUI.SessionLog != nil {
+	p := s.opts.Provider
+	if known := providers.ByCommand(s.opts.Command); p.Bin == "" && known != nil {
+		p = known // any ACP agent that is one yume-cli knows: its record too
+	}
+	if p.TUI != nil && p.TUI.SessionLog != nil {
 		rec := p.TUI.SessionLog(providers.Launch{Session: sessionID, Cwd: cwd, Getenv: getenv(s.opts.Env), Started: s.started})
 		s.mu.Lock()
 		s.record, s.tr.recorded = rec, recordedOutput(rec)
@@ -226,6 +254,9 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 	err = s.tr.init(sessionID, s.opts.Provider.Tools)
 	s.mu.Unlock()
 	if err != nil {
+		return "", fmt.Errorf("%w: %v", errWrite, err)
+	}
+	if err := s.ownMode(callCtx, sessionID, sessionRes); err != nil {
 		return "", fmt.Errorf("%w: %v", errWrite, err)
 	}
 	if interrupted.Load() {
@@ -258,9 +289,17 @@ func (s *acpSession) handle(turnCtx context.Context, method string, params json.
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
+		if bytes.Contains(params, []byte(`"current_mode_update"`)) {
+			if err := s.modeChanged(turnCtx, params); err != nil {
+				return nil, err
+			}
+		}
 		return nil, s.tr.update(params)
 	case "session/request_permission":
 		return s.permission(turnCtx, params)
+	}
+	if res, ok, err := s.clientRequest(turnCtx, method, params); ok {
+		return res, err
 	}
 	if isRequest {
 		return nil, &acpError{Code: -32601, Message: "yume-cli does not implement " + method}
@@ -297,6 +336,11 @@ func (s *acpSession) permission(turnCtx context.Context, params json.RawMessage)
 	}
 	if d.Allow && p.pickOption("allow_once") == "" {
 		d = permission.Answer{Message: fmt.Sprintf("%s offered no allow-once option for this call; yume-cli never picks an \"always\" one, so it did not run: allow it in %s's own settings, or run it yourself", s.agent, s.agent)}
+	}
+	if d.Allow {
+		s.mu.Lock()
+		s.allowed[id] = true
+		s.mu.Unlock()
 	}
 	if !d.Allow {
 		// Report the denial now: not every agent sends a result for a

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -31,6 +32,11 @@ type acpTranslator struct {
 	// agent names the agent in the approved_by of a call it ran without
 	// asking anyone.
 	agent string
+	// outputs are what the running calls' updates said of their output.
+	outputs map[string]*callOutput
+	// terminalOutput is the output of a terminal yume-cli runs for the
+	// agent (acp_terminal.go; nil: none).
+	terminalOutput func(id string) (out string, failed, ok bool)
 }
 
 type acpUpdate struct {
@@ -42,13 +48,25 @@ type acpUpdate struct {
 	Status        string          `json:"status"`
 	RawInput      map[string]any  `json:"rawInput"`
 	RawOutput     json.RawMessage `json:"rawOutput"`
-	Locations     []struct {
+	// Name is the agent's own tool name (ACP's optional "name").
+	Name string `json:"name"`
+	Meta struct {
+		ClaudeCode struct {
+			ToolName string `json:"toolName"`
+		} `json:"claudeCode"`
+	} `json:"_meta"`
+	Locations []struct {
 		Path string `json:"path"`
 	} `json:"locations"`
 	Entries []struct {
 		Content string `json:"content"`
 		Status  string `json:"status"`
 	} `json:"entries"`
+}
+
+// toolName is the agent's own name for the call's tool, where it gives one.
+func (u acpUpdate) toolName() string {
+	return cmp.Or(u.Name, u.Meta.ClaudeCode.ToolName)
 }
 
 // update handles the params of one session/update notification.
@@ -135,42 +153,79 @@ func (a *acpTranslator) track(u acpUpdate, force bool) error {
 	return a.toolUse(id, name, input)
 }
 
-// maybeResult writes the tool_result once the call completed or failed.
+// callOutput is what a call's updates said of its output before it ended.
+type callOutput struct {
+	raw       json.RawMessage // the last rawOutput
+	terminals []string        // terminals shown in its content, in order
+}
+
+// noteOutput keeps what u says of its call's output.
+func (a *acpTranslator) noteOutput(u acpUpdate) *callOutput {
+	if a.outputs == nil {
+		a.outputs = map[string]*callOutput{}
+	}
+	o := a.outputs[u.ToolCallID]
+	if o == nil {
+		o = &callOutput{}
+		a.outputs[u.ToolCallID] = o
+	}
+	if len(u.RawOutput) > 0 && string(u.RawOutput) != "null" {
+		o.raw = u.RawOutput
+	}
+	for _, t := range contentTerminals(u.Content) {
+		if !slices.Contains(o.terminals, t) {
+			o.terminals = append(o.terminals, t)
+		}
+	}
+	return o
+}
+
+// maybeResult writes the tool_result once the call completed or failed:
+// what it printed, from the content the agent shows (its text without a
+// code fence around it; a terminal's output), else from the usual output
+// fields of its rawOutput, else from the agent's own record; never the
+// rawOutput serialised.
 func (a *acpTranslator) maybeResult(u acpUpdate) error {
+	o := a.noteOutput(u)
 	if u.Status != "completed" && u.Status != "failed" {
 		return nil
 	}
-	out := acpContentText(u.Content)
-	if out == "" && len(u.RawOutput) > 0 && string(u.RawOutput) != "null" {
-		var m struct {
-			Message string `json:"message"`
-			Output  string `json:"output"`
-		}
-		if json.Unmarshal(u.RawOutput, &m) == nil && m.Message+m.Output != "" {
-			out = strings.TrimSpace(m.Output + "\n" + m.Message)
-		} else {
-			out = blocksText(u.RawOutput)
+	delete(a.outputs, u.ToolCallID)
+	failed := u.Status == "failed"
+	out, ok := acpContentText(u.Content)
+	if !ok && a.terminalOutput != nil {
+		for _, t := range o.terminals {
+			if s, bad, found := a.terminalOutput(t); found {
+				out, ok, failed = s, true, failed || bad
+			}
 		}
 	}
-	if out == "" && a.recorded != nil {
-		out, _ = a.recorded(u.ToolCallID)
+	if !ok {
+		out, ok = rawOutputText(o.raw)
 	}
-	if out == "" {
-		out = u.Status
+	if !ok && a.recorded != nil {
+		out, ok = a.recorded(u.ToolCallID)
 	}
-	return a.toolResult(u.ToolCallID, out, u.Status == "failed")
+	switch out = strings.TrimRight(out, "\n"); {
+	case !ok:
+		out = noOutput(u.Status, o.raw)
+	case out == "":
+		out = u.Status // it printed nothing
+	}
+	return a.toolResult(u.ToolCallID, out, failed)
 }
 
-// acpContentText flattens ToolCallContent items to text.
-func acpContentText(raw json.RawMessage) string {
+// acpContentText flattens ToolCallContent items to text: text content
+// without a code fence around it, a diff as the file it edited; ok false
+// when the items hold neither (none, or only terminals).
+func acpContentText(raw json.RawMessage) (string, bool) {
 	var items []struct {
 		Type    string          `json:"type"`
 		Content json.RawMessage `json:"content"`
 		Path    string          `json:"path"`
-		NewText string          `json:"newText"`
 	}
 	if json.Unmarshal(raw, &items) != nil {
-		return ""
+		return "", false
 	}
 	var parts []string
 	for _, it := range items {
@@ -178,15 +233,34 @@ func acpContentText(raw json.RawMessage) string {
 		case "content":
 			var c struct{ Type, Text string }
 			if json.Unmarshal(it.Content, &c) == nil && c.Text != "" {
-				parts = append(parts, c.Text)
+				parts = append(parts, unfence(c.Text))
 			}
 		case "diff":
 			parts = append(parts, "edited "+it.Path)
-		case "terminal":
-			parts = append(parts, "(output in a terminal)")
 		}
 	}
-	return strings.Join(parts, "\n")
+	return strings.Join(parts, "\n"), len(parts) > 0
+}
+
+// contentTerminals are the terminal ids a ToolCallContent list shows.
+func contentTerminals(raw json.RawMessage) []string {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	var items []struct {
+		Type       string `json:"type"`
+		TerminalID string `json:"terminalId"`
+	}
+	if json.Unmarshal(raw, &items) != nil {
+		return nil
+	}
+	var ids []string
+	for _, it := range items {
+		if it.Type == "terminal" && it.TerminalID != "" {
+			ids = append(ids, it.TerminalID)
+		}
+	}
+	return ids
 }
 
 // permissionCall reads a session/request_permission request.

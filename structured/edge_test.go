@@ -212,9 +212,13 @@ func TestToolMapping(t *testing.T) {
 		{"copilot rg paths", func() (string, map[string]any) {
 			return prov("copilot").MapTool("rg", map[string]any{"pattern": "p", "paths": []any{"src"}})
 		}, "Grep", `{"path":"src","pattern":"p"}`},
-		{"acp execute", func() (string, map[string]any) { return acpTool("execute", "npm test", nil, nil) }, "Bash", `{"command":"npm test"}`},
-		{"acp edit path", func() (string, map[string]any) { return acpTool("edit", "Edit a", map[string]any{"path": "a"}, nil) }, "Edit", `{"file_path":"a"}`},
-		{"acp read location", func() (string, map[string]any) { return acpTool("read", "Read", nil, []string{"/w/a"}) }, "Read", `{"file_path":"/w/a"}`},
+		{"acp execute", func() (string, map[string]any) { return (&acpCall{kind: "execute", title: "npm test"}).tool() }, "Bash", `{"command":"npm test"}`},
+		{"acp edit path", func() (string, map[string]any) {
+			return (&acpCall{kind: "edit", title: "Edit a", raw: map[string]any{"path": "a"}}).tool()
+		}, "Edit", `{"file_path":"a"}`},
+		{"acp read location", func() (string, map[string]any) {
+			return (&acpCall{kind: "read", title: "Read", paths: []string{"/w/a"}}).tool()
+		}, "Read", `{"file_path":"/w/a"}`},
 	}
 	for _, tc := range cases {
 		name, in := tc.got()

@@ -23,3 +23,6 @@ func signalGroup(cmd *exec.Cmd, sig os.Signal) {
 	}
 	_ = cmd.Process.Signal(sig) // Best effort: the process may be gone.
 }
+
+// signalName is "" where a process's signal is not told.
+func signalName(*os.ProcessState) string { return "" }

@@ -3,8 +3,11 @@
 package structured
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 var (
@@ -24,4 +27,12 @@ func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
 		return
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, sig) // Best effort: ESRCH when the group is gone.
+}
+
+// signalName is the signal that ended a process, "" when none did.
+func signalName(st *os.ProcessState) string {
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return unix.SignalName(ws.Signal())
+	}
+	return ""
 }
