@@ -116,7 +116,17 @@ func (d *driver) stillOpen(c *answerCheck) {
 		return
 	}
 	still := d.now()-d.lastOutput >= retryAfter && waited >= retryAfter
-	if still && d.cfg.Profile.MayDropKeys() && c.retries < maxRetries && k.plan != nil {
+	if still && d.cfg.Profile.MayDropKeys() && c.retries < maxRetries && !k.cancel.IsZero() {
+		// A cancel key lost: typed again, alone.
+		c.retries++
+		d.tr.state(fmt.Sprintf("the question is still up %v after the cancel key on a still screen (profile %s drops keys): typing it again (try %d of %d)",
+			retryAfter, d.cfg.Profile.Name, c.retries, maxRetries))
+		d.send(k.det.Rule, "cancel", k.cancel)
+		k.sentAt = d.now()
+		d.at[timerKeys] = d.now() + retryAfter/4
+		return
+	}
+	if still && d.cfg.Profile.MayDropKeys() && c.retries < maxRetries && k.plan != nil && k.cancel.IsZero() {
 		// The whole answer again, key by key: a walk reads where the
 		// highlight is now before it moves or presses Enter.
 		c.retries++
@@ -136,6 +146,10 @@ func (d *driver) stillOpen(c *answerCheck) {
 // otherwise the turn ends.
 func (d *driver) answerNotTaken(c *answerCheck) {
 	k := c.k
+	if !k.cancel.IsZero() { // cancelled already, and still up: nothing more to type
+		d.abort(fmt.Sprintf("yume-cli: the question stayed on screen for %v after it was cancelled (%s); the turn ends", keyBound, strings.Join(c.keys, " ")), false)
+		return
+	}
 	why := fmt.Sprintf("the question stayed on screen for %v after the %s keys (%s)", keyBound, k.why, strings.Join(c.keys, " "))
 	d.tr.state(why)
 	cancel, name := d.cancelKeys(k.det)

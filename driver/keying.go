@@ -55,6 +55,8 @@ type keying struct {
 	row     uint64 // the cursor's absolute row before any key
 	then    func(k *keying)
 	again   bool // typed again (answer_check.go): then ran already
+	// cancel: the question was cancelled with these keys (keysFailed).
+	cancel heuristics.Keys
 	// ranBefore: the rows showing a command running before any key.
 	ranBefore map[string]bool
 	// followup: an "are you sure?" answered as the question before it
@@ -227,7 +229,7 @@ func (d *driver) keyTook(k *keying) (took bool, why string) {
 		if c.Highlighted() == k.from {
 			return false, ""
 		}
-		k.moving, k.waiting = false, false
+		k.moving, k.waiting, k.retries = false, false, 0 // each move has its own tries
 		return true, ""
 	}
 	if d.screen.Generation() == k.gen && !d.readTheKey(k) {
@@ -369,6 +371,7 @@ func (d *driver) keysFailed(k *keying, why string) bool {
 			d.t.verdict = denied
 			d.outcome.Denials++
 			d.markDenied(k.p.id)
+			k.sentAt, k.cancel = d.now(), cancel
 			d.toIdle("the answer could not be typed; cancelled with " + name)
 			d.emitErr(d.out.Deny(k.p.id, k.p.tool, k.p.input, msg+" It pressed "+name+" to cancel the question, so the command did not run as asked.\nThe screen:\n"+d.screenText()))
 			d.watchDenial(k, append(k.typed, name), files)
