@@ -1,0 +1,359 @@
+//go:build windows
+
+package ptyhost
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+// Exit codes a Windows program ends with that the Unix path reports as
+// signals, so that callers (the driver's "it quit as asked", record's exit
+// status) read one vocabulary on both.
+const (
+	// statusControlCExit is STATUS_CONTROL_C_EXIT: how a console program
+	// ends on Ctrl-C when it does not handle it, reported as SIGINT.
+	statusControlCExit = 0xC000013A
+	// stoppedExitCode is what Stop's TerminateJobObject gives every
+	// process of the job (128+9, as shells report a SIGKILL), reported as
+	// SIGKILL when Stop did it.
+	stoppedExitCode = 137
+)
+
+// drainQuiet is how long the console's output must be still, once the
+// last process of the job has exited, before the console is closed:
+// conhost draws the program's last output a moment after it was written,
+// and closing the console before that would lose it.
+const (
+	drainQuiet = 100 * time.Millisecond
+	drainMax   = time.Second
+)
+
+// Process is a child program attached to a pseudo-console of its own, in
+// a job object of its own. One goroutine may read (Read or ReadChunk)
+// while others write, resize, wait or stop it.
+type Process struct {
+	pipes *consolePipes
+	con   *console
+	job   *job
+	proc  windows.Handle // the child (under Wine, the console shim)
+	pid   int
+	start time.Time
+	buf   []byte // ReadChunk's buffer, reused for every chunk
+
+	lastOut atomic.Int64 // when output was last read, in ns since start
+
+	done     chan struct{} // closed once the child has exited
+	status   ExitStatus    // set before done is closed
+	waitErr  error         // set before done is closed
+	closing  chan struct{} // closed when Close begins
+	drained  chan struct{} // closed when drain returns
+	stopping atomic.Bool   // Stop terminated the job
+
+	stopMu    sync.Mutex
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Start runs opts.Argv attached to a new pseudo-console of the requested
+// size, in a job object that ends it and everything it starts when Stop
+// or Close says so, or when yume-cli exits. A program that cannot be
+// found gives a *NotFoundError. Under Wine the program runs through the
+// console shim (shim_windows.go).
+func Start(opts Options) (*Process, error) {
+	cols, rows, err := opts.size()
+	if err != nil {
+		return nil, err
+	}
+	var name string
+	if len(opts.Argv) > 0 {
+		name = opts.Argv[0]
+	}
+	path, err := lookPath(name)
+	if err != nil {
+		return nil, err
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs // Dir must not change which program runs
+	}
+	app, line, err := commandLine(path, opts.Argv)
+	if err != nil {
+		return nil, err
+	}
+	env := opts.environ()
+	if underWine() {
+		app, line, env, err = shimmed(app, line, env)
+		if err != nil {
+			return nil, err
+		}
+	}
+	block, err := envBlock(env)
+	if err != nil {
+		return nil, err
+	}
+	pipes, err := newConsolePipes()
+	if err != nil {
+		return nil, err
+	}
+	con, err := newConsole(pipes, cols, rows)
+	pipes.closeTheirs() // conhost holds its own copies now
+	if err != nil {
+		pipes.close()
+		return nil, err
+	}
+	j, err := newJob()
+	if err != nil {
+		con.close()
+		pipes.close()
+		return nil, err
+	}
+	undo := func() {
+		_ = j.close() // Best effort.
+		pipes.close() // ours first: ClosePseudoConsole then waits for no reader
+		con.close()
+	}
+	pi, err := createProcess(con, app, line, block, opts.Dir)
+	if err != nil {
+		undo()
+		return nil, fmt.Errorf("ptyhost: start \"%s\" (in \"%s\"): %w", path, dirOrCwd(opts.Dir), err)
+	}
+	defer windows.CloseHandle(pi.Thread)
+	if err := j.assign(pi.Process); err != nil {
+		_ = windows.TerminateProcess(pi.Process, 1) // Best effort: it never ran.
+		_ = windows.CloseHandle(pi.Process)
+		undo()
+		return nil, err
+	}
+	p := &Process{pipes: pipes, con: con, job: j, proc: pi.Process, pid: int(pi.ProcessId),
+		buf: make([]byte, readBufSize), done: make(chan struct{}), closing: make(chan struct{}), drained: make(chan struct{})}
+	go p.reap()
+	go p.drain()
+	p.start = time.Now()
+	if _, err := windows.ResumeThread(pi.Thread); err != nil {
+		_ = j.terminate(1) // Best effort: it never ran.
+		_ = p.Close()
+		return nil, fmt.Errorf("ptyhost: start \"%s\": resume it: %w", path, err)
+	}
+	return p, nil
+}
+
+// createProcess starts app with the command line line, suspended, attached
+// to the console. Its standard handles are left empty
+// (STARTF_USESTDHANDLES with none), so that it does not inherit yume-cli's
+// (pipes to the GUI): Windows gives such a console program the console's.
+func createProcess(con *console, app, line string, env *uint16, dir string) (*windows.ProcessInformation, error) {
+	al, err := con.attrList()
+	if err != nil {
+		return nil, err
+	}
+	defer al.Delete()
+	app16, err := windows.UTF16PtrFromString(app)
+	if err != nil {
+		return nil, err
+	}
+	line16, err := windows.UTF16PtrFromString(line)
+	if err != nil {
+		return nil, err
+	}
+	var dir16 *uint16
+	if dir != "" {
+		if dir16, err = windows.UTF16PtrFromString(dir); err != nil {
+			return nil, err
+		}
+	}
+	si := &windows.StartupInfoEx{}
+	si.Cb = uint32(unsafe.Sizeof(*si))
+	si.Flags = windows.STARTF_USESTDHANDLES
+	si.ProcThreadAttributeList = al.List()
+	pi := &windows.ProcessInformation{}
+	flags := uint32(windows.CREATE_UNICODE_ENVIRONMENT | windows.EXTENDED_STARTUPINFO_PRESENT | windows.CREATE_SUSPENDED)
+	if err := windows.CreateProcess(app16, line16, nil, nil, false, flags, env, dir16, &si.StartupInfo, pi); err != nil {
+		return nil, err
+	}
+	return pi, nil
+}
+
+// Pid returns the child's process id (under Wine, the console shim's).
+func (p *Process) Pid() int { return p.pid }
+
+// Started is when the child started: ReadChunk's times count from it.
+func (p *Process) Started() time.Time { return p.start }
+
+// Read reads the console's output. Once the last process of the job has
+// exited, Read returns what the console still draws, then io.EOF. After
+// Close it returns io.EOF.
+func (p *Process) Read(b []byte) (int, error) {
+	n, err := p.pipes.out.Read(b)
+	if n > 0 {
+		p.lastOut.Store(int64(time.Since(p.start)))
+	}
+	if err != nil && (errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) ||
+		errors.Is(err, windows.ERROR_BROKEN_PIPE) || errors.Is(err, windows.ERROR_OPERATION_ABORTED) ||
+		errors.Is(err, windows.ERROR_PIPE_NOT_CONNECTED) || errors.Is(err, windows.ERROR_NO_DATA)) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// ReadChunk returns the next output with the time since Start. The slice
+// aliases an internal buffer and is valid until the next ReadChunk call.
+func (p *Process) ReadChunk() ([]byte, time.Duration, error) {
+	for {
+		n, err := p.Read(p.buf)
+		at := time.Since(p.start)
+		if n > 0 {
+			return p.buf[:n], at, nil // An error with data comes back on the next call.
+		}
+		if err != nil {
+			return nil, at, err
+		}
+	}
+}
+
+// Write types keys into the console: conhost reads VT key sequences
+// ("\r" Enter, "\x1b[A" Up, "\x03" Ctrl-C) and gives the program the
+// console key events they stand for.
+func (p *Process) Write(b []byte) (int, error) { return p.pipes.in.Write(b) }
+
+// Resize changes the console's size; the program gets a window resize
+// event (Wine 8 does not implement it: E_NOTIMPL).
+func (p *Process) Resize(cols, rows int) error {
+	if err := checkSize(cols, rows); err != nil {
+		return err
+	}
+	return p.con.resize(cols, rows)
+}
+
+// Done returns a channel that is closed once the child has exited.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Wait blocks until the child has exited and returns how it ended. Any
+// number of goroutines may call it, any number of times.
+func (p *Process) Wait() (ExitStatus, error) {
+	<-p.done
+	return p.status, p.waitErr
+}
+
+// Stop ends the program and everything it started: Ctrl-C typed into its
+// console, then, if the child has not exited within grace, the job
+// terminated. Whatever is left of the job once the child has exited is
+// terminated at once. Stop returns when the child has exited; on an exited
+// child it returns at once.
+func (p *Process) Stop(grace time.Duration) error {
+	p.stopMu.Lock()
+	defer p.stopMu.Unlock()
+	var err error
+	select {
+	case <-p.done:
+	default:
+		// Typed from a goroutine: a program that reads no keys must not
+		// hold Stop past its grace (conhost reads them regardless, but
+		// a full pipe would block the write).
+		go func() { _, _ = p.pipes.in.Write([]byte{0x03}) }() // Best effort: the job ends it anyway.
+		timer := time.NewTimer(grace)
+		select {
+		case <-p.done:
+		case <-timer.C:
+			p.stopping.Store(true)
+			err = p.job.terminate(stoppedExitCode)
+			<-p.done
+		}
+		timer.Stop()
+	}
+	select {
+	case <-p.job.empty:
+	default:
+		// Leftovers of a job whose child is gone; once empty, the console
+		// closes and Read ends.
+		_ = p.job.terminate(stoppedExitCode) // Best effort: they may be exiting.
+	}
+	return err
+}
+
+// Close stops the program (Stop with DefaultGrace; at once if it has
+// exited), closes the console and the pipes, which makes a blocked Read
+// return io.EOF, and closes the job. Later calls return the first
+// call's result.
+func (p *Process) Close() error {
+	p.closeOnce.Do(func() {
+		stopErr := p.Stop(DefaultGrace)
+		close(p.closing)
+		// Our end of the output first: conhost's last writes then fail
+		// at once, instead of ClosePseudoConsole waiting for a reader.
+		_ = p.pipes.out.Close() // Best effort.
+		<-p.drained
+		p.con.close()
+		p.pipes.close()
+		jobErr := p.job.close()
+		<-p.done
+		_ = windows.CloseHandle(p.proc) // Best effort.
+		p.closeErr = errors.Join(stopErr, jobErr)
+	})
+	return p.closeErr
+}
+
+// reap waits for the child to exit and records its status.
+func (p *Process) reap() {
+	defer close(p.done)
+	if _, err := windows.WaitForSingleObject(p.proc, windows.INFINITE); err != nil {
+		p.status, p.waitErr = ExitStatus{Code: -1}, fmt.Errorf("ptyhost: wait for the child: %w", err)
+		return
+	}
+	var code uint32
+	if err := windows.GetExitCodeProcess(p.proc, &code); err != nil {
+		p.status, p.waitErr = ExitStatus{Code: -1}, fmt.Errorf("ptyhost: the child's exit code: %w", err)
+		return
+	}
+	p.status = exitStatusOf(code, p.stopping.Load())
+}
+
+// exitStatusOf reads an exit code: STATUS_CONTROL_C_EXIT as SIGINT, and
+// stoppedExitCode as SIGKILL when Stop terminated the job.
+func exitStatusOf(code uint32, stopped bool) ExitStatus {
+	switch {
+	case code == statusControlCExit:
+		return ExitStatus{Code: -1, Signal: "SIGINT"}
+	case code == stoppedExitCode && stopped:
+		return ExitStatus{Code: -1, Signal: "SIGKILL"}
+	}
+	return ExitStatus{Code: int(code)}
+}
+
+// drain closes the console once the job is empty and the console's output
+// has been still for drainQuiet (at most drainMax after): conhost then
+// exits and Read reaches the end of output, as a PTY's reads do once no
+// process holds the terminal.
+func (p *Process) drain() {
+	defer close(p.drained)
+	select {
+	case <-p.job.empty:
+	case <-p.closing:
+		return // Close closes the console
+	}
+	emptied := time.Now()
+	timer := time.NewTimer(drainQuiet)
+	defer timer.Stop()
+	for {
+		select {
+		case <-timer.C:
+		case <-p.closing:
+			return
+		}
+		quiet := time.Since(p.start) - time.Duration(p.lastOut.Load())
+		left := drainMax - time.Since(emptied)
+		if quiet >= drainQuiet || left <= 0 {
+			break
+		}
+		timer.Reset(min(drainQuiet-quiet, left))
+	}
+	p.con.close()
+}
