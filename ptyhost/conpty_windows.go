@@ -89,6 +89,23 @@ func (c *consolePipes) closeTheirs() {
 	}
 }
 
+// unread is how many bytes of output wait in the pipe (0 if unknown).
+func (c *consolePipes) unread() uint32 {
+	rc, err := c.out.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	var avail uint32
+	_ = rc.Control(func(fd uintptr) {
+		// PeekNamedPipe(pipe, NULL, 0, NULL, &avail, NULL); on failure avail stays 0.
+		_, _, _ = procPeekNamedPipe.Call(fd, 0, 0, 0, uintptr(unsafe.Pointer(&avail)), 0)
+	})
+	return avail
+}
+
+// procPeekNamedPipe is kernel32's PeekNamedPipe, which x/sys/windows lacks.
+var procPeekNamedPipe = windows.NewLazySystemDLL("kernel32.dll").NewProc("PeekNamedPipe")
+
 // close closes all four ends.
 func (c *consolePipes) close() {
 	c.closeTheirs()

@@ -328,10 +328,13 @@ func exitStatusOf(code uint32, stopped bool) ExitStatus {
 	return ExitStatus{Code: int(code)}
 }
 
-// drain closes the console once the job is empty and the console's output
-// has been still for drainQuiet (at most drainMax after): conhost then
-// exits and Read reaches the end of output, as a PTY's reads do once no
-// process holds the terminal.
+// drain ends the output once the job is empty and the console has drawn
+// what its programs wrote: no output for drainQuiet, and none waiting in
+// the pipe. Read then returns io.EOF, as a PTY master's read does once no
+// process holds the terminal. It closes our ends of the pipes before the
+// console: conhost has nothing left to draw, and it then exits at once
+// (ClosePseudoConsole waits for it; under Wine, a conhost that still had
+// the input pipe to read kept the output open for a second more).
 func (p *Process) drain() {
 	defer close(p.drained)
 	select {
@@ -339,7 +342,6 @@ func (p *Process) drain() {
 	case <-p.closing:
 		return // Close closes the console
 	}
-	emptied := time.Now()
 	timer := time.NewTimer(drainQuiet)
 	defer timer.Stop()
 	for {
@@ -349,11 +351,12 @@ func (p *Process) drain() {
 			return
 		}
 		quiet := time.Since(p.start) - time.Duration(p.lastOut.Load())
-		left := drainMax - time.Since(emptied)
-		if quiet >= drainQuiet || left <= 0 {
+		if quiet >= drainQuiet && p.pipes.unread() == 0 {
 			break
 		}
-		timer.Reset(min(drainQuiet-quiet, left))
+		timer.Reset(max(drainQuiet-quiet, drainQuiet/4))
 	}
+	_ = p.pipes.out.Close() // Best effort: Read returns io.EOF from now on.
+	_ = p.pipes.in.Close()  // Best effort.
 	p.con.close()
 }
