@@ -58,6 +58,14 @@ func init() {
 			return startGrandchild(false, 0)
 		},
 		"sleep": func([]string) int { sleepForever(); return 0 },
+		"deaf": func(args []string) int { // ignore Ctrl-C, draw nothing, say ready in file args[0]
+			signal.Notify(make(chan os.Signal, 1), os.Interrupt)
+			if err := os.WriteFile(args[0], []byte("ready"), 0o600); err != nil {
+				return 4
+			}
+			sleepForever()
+			return 0
+		},
 		"ctrlc-exit": func([]string) int { // exit 0 on Ctrl-C
 			c := make(chan os.Signal, 1)
 			signal.Notify(c, os.Interrupt)
@@ -338,6 +346,37 @@ func TestWindowsStopEndsTheTree(t *testing.T) {
 	}
 }
 
+func TestWindowsStopEscalates(t *testing.T) {
+	const grace = 300 * time.Millisecond
+	if underWine() {
+		t.Skip("Wine 8's conhost ends the pseudo-console and the programs on it at the Ctrl-C Stop types, handled or not: the escalation to TerminateJobObject after the grace needs a real Windows run")
+	}
+	ready := filepath.Join(tempDir(t), "ready")
+	p := start(t, helper("deaf", ready))
+	watchdog(t, p)
+	deadline := time.Now().Add(testTimeout)
+	for { // it says it is ready in a file: on the console, nothing is drawn
+		if _, err := os.Stat(ready); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the child did not start in %v", testTimeout)
+		}
+		time.Sleep(10 * time.Millisecond) // Polling a condition under a deadline.
+	}
+	began := time.Now()
+	if err := p.Stop(grace); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if took := time.Since(began); took < grace {
+		t.Errorf("Stop returned after %v, before the grace period %v (the program ignores Ctrl-C)", took, grace)
+	}
+	if got, _ := p.Wait(); got != (ptyhost.ExitStatus{Code: -1, Signal: "SIGKILL"}) {
+		t.Errorf("Wait() = %+v; want the job's termination, reported as SIGKILL", got)
+	}
+	readAll(t, p)
+}
+
 func TestWindowsStopTypesCtrlC(t *testing.T) {
 	p := start(t, helper("ctrlc-exit"))
 	watchdog(t, p)
@@ -441,16 +480,7 @@ func TestWindowsCloseEndsABlockedRead(t *testing.T) {
 }
 
 func TestWindowsBatchFileArguments(t *testing.T) {
-	dir, err := os.MkdirTemp("", "yume-batch-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	script := filepath.Join(dir, "prog.cmd")
-	t.Cleanup(func() {
-		// Not RemoveAll: under Wine 8 it fails ("Invalid function").
-		_ = os.Remove(script)
-		_ = os.Remove(dir)
-	})
+	script := filepath.Join(tempDir(t), "prog.cmd")
 	body := "@echo off\r\n\"" + os.Args[0] + "\" %*\r\nexit /b 5\r\n"
 	if err := os.WriteFile(script, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
@@ -523,6 +553,24 @@ func TestWindowsStartErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tempDir is t.TempDir, but emptied file by file: under Wine 8,
+// os.RemoveAll fails ("Invalid function").
+func tempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "yume-ptyhost-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			_ = os.Remove(filepath.Join(dir, e.Name())) // Best effort: a leftover in a temporary directory.
+		}
+		_ = os.Remove(dir)
+	})
+	return dir
 }
 
 // underWine reports a run under Wine, whose known gaps some tests skip.

