@@ -143,9 +143,14 @@ func (c *console) resize(cols, rows int) error {
 	return nil
 }
 
-// attrList is a process attribute list that attaches a new process to h.
-func (c *console) attrList() (*windows.ProcThreadAttributeListContainer, error) {
-	al, err := windows.NewProcThreadAttributeList(1)
+// attrList is a process attribute list that attaches a new process to the
+// console and, if inherit holds any, lists the only handles it inherits.
+func (c *console) attrList(inherit []windows.Handle) (*windows.ProcThreadAttributeListContainer, error) {
+	n := uint32(1)
+	if len(inherit) > 0 {
+		n++
+	}
+	al, err := windows.NewProcThreadAttributeList(n)
 	if err != nil {
 		return nil, fmt.Errorf("ptyhost: process attribute list: %w", err)
 	}
@@ -155,6 +160,12 @@ func (c *console) attrList() (*windows.ProcThreadAttributeListContainer, error) 
 	if err := al.Update(windows.PROC_THREAD_ATTRIBUTE_PSEUDOCONSOLE, value, unsafe.Sizeof(c.h)); err != nil {
 		al.Delete()
 		return nil, fmt.Errorf("ptyhost: attach the pseudo-console to the process: %w", err)
+	}
+	if len(inherit) > 0 {
+		if err := al.Update(windows.PROC_THREAD_ATTRIBUTE_HANDLE_LIST, unsafe.Pointer(&inherit[0]), uintptr(len(inherit))*unsafe.Sizeof(inherit[0])); err != nil {
+			al.Delete()
+			return nil, fmt.Errorf("ptyhost: list the handles the process inherits: %w", err)
+		}
 	}
 	return al, nil
 }

@@ -3,6 +3,7 @@
 package ptyhost
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -43,6 +44,7 @@ const (
 // while others write, resize, wait or stop it.
 type Process struct {
 	pipes *consolePipes
+	ctrlC *os.File // under Wine, where Write sends Ctrl-C (to the console shim)
 	con   *console
 	job   *job
 	proc  windows.Handle // the child (under Wine, the console shim)
@@ -90,9 +92,14 @@ func Start(opts Options) (*Process, error) {
 		return nil, err
 	}
 	env := opts.environ()
+	var ctrlC *ctrlCPipe
 	if underWine() {
-		app, line, env, err = shimmed(app, line, env)
-		if err != nil {
+		if ctrlC, err = newCtrlCPipe(); err != nil {
+			return nil, err
+		}
+		defer ctrlC.closeShimEnd() // the shim has its own by then
+		if app, line, env, err = shimmed(app, line, env, ctrlC.r); err != nil {
+			_ = ctrlC.w.Close() // Best effort.
 			return nil, err
 		}
 	}
@@ -116,12 +123,19 @@ func Start(opts Options) (*Process, error) {
 		pipes.close()
 		return nil, err
 	}
+	var inherit []windows.Handle
+	if ctrlC != nil {
+		inherit = []windows.Handle{ctrlC.r}
+	}
 	undo := func() {
 		_ = j.close() // Best effort.
 		pipes.close() // ours first: ClosePseudoConsole then waits for no reader
 		con.close()
+		if ctrlC != nil {
+			_ = ctrlC.w.Close() // Best effort.
+		}
 	}
-	pi, err := createProcess(con, app, line, block, opts.Dir)
+	pi, err := createProcess(con, app, line, block, opts.Dir, inherit)
 	if err != nil {
 		undo()
 		return nil, fmt.Errorf("ptyhost: start \"%s\" (in \"%s\"): %w", path, dirOrCwd(opts.Dir), err)
@@ -133,7 +147,7 @@ func Start(opts Options) (*Process, error) {
 		undo()
 		return nil, err
 	}
-	p := &Process{pipes: pipes, con: con, job: j, proc: pi.Process, pid: int(pi.ProcessId),
+	p := &Process{pipes: pipes, con: con, job: j, proc: pi.Process, pid: int(pi.ProcessId), ctrlC: ctrlCWriter(ctrlC),
 		buf: make([]byte, readBufSize), done: make(chan struct{}), closing: make(chan struct{}), drained: make(chan struct{})}
 	go p.reap()
 	go p.drain()
@@ -146,12 +160,21 @@ func Start(opts Options) (*Process, error) {
 	return p, nil
 }
 
+// ctrlCWriter is the shim's Ctrl-C pipe to write, if any.
+func ctrlCWriter(c *ctrlCPipe) *os.File {
+	if c == nil {
+		return nil
+	}
+	return c.w
+}
+
 // createProcess starts app with the command line line, suspended, attached
 // to the console. Its standard handles are left empty
 // (STARTF_USESTDHANDLES with none), so that it does not inherit yume-cli's
 // (pipes to the GUI): Windows gives such a console program the console's.
-func createProcess(con *console, app, line string, env *uint16, dir string) (*windows.ProcessInformation, error) {
-	al, err := con.attrList()
+// It inherits the inheritable handles in inherit, and no other.
+func createProcess(con *console, app, line string, env *uint16, dir string, inherit []windows.Handle) (*windows.ProcessInformation, error) {
+	al, err := con.attrList(inherit)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +199,7 @@ func createProcess(con *console, app, line string, env *uint16, dir string) (*wi
 	si.ProcThreadAttributeList = al.List()
 	pi := &windows.ProcessInformation{}
 	flags := uint32(windows.CREATE_UNICODE_ENVIRONMENT | windows.EXTENDED_STARTUPINFO_PRESENT | windows.CREATE_SUSPENDED)
-	if err := windows.CreateProcess(app16, line16, nil, nil, false, flags, env, dir16, &si.StartupInfo, pi); err != nil {
+	if err := windows.CreateProcess(app16, line16, nil, nil, len(inherit) > 0, flags, env, dir16, &si.StartupInfo, pi); err != nil {
 		return nil, err
 	}
 	return pi, nil
@@ -221,8 +244,32 @@ func (p *Process) ReadChunk() ([]byte, time.Duration, error) {
 
 // Write types keys into the console: conhost reads VT key sequences
 // ("\r" Enter, "\x1b[A" Up, "\x03" Ctrl-C) and gives the program the
-// console key events they stand for.
-func (p *Process) Write(b []byte) (int, error) { return p.pipes.in.Write(b) }
+// console key events they stand for. Under Wine each Ctrl-C goes to the
+// console shim instead, which types it as a key event (shim_windows.go).
+func (p *Process) Write(b []byte) (int, error) {
+	if p.ctrlC == nil {
+		return p.pipes.in.Write(b)
+	}
+	n := 0
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, 0x03)
+		if i < 0 {
+			m, err := p.pipes.in.Write(b)
+			return n + m, err
+		}
+		if i > 0 {
+			m, err := p.pipes.in.Write(b[:i])
+			if n += m; err != nil {
+				return n, err
+			}
+		}
+		if _, err := p.ctrlC.Write(b[i : i+1]); err != nil {
+			return n, err
+		}
+		n, b = n+1, b[i+1:]
+	}
+	return n, nil
+}
 
 // Resize changes the console's size; the program gets a window resize
 // event (Wine 8 does not implement it: E_NOTIMPL).
@@ -258,7 +305,7 @@ func (p *Process) Stop(grace time.Duration) error {
 		// Typed from a goroutine: a program that reads no keys must not
 		// hold Stop past its grace (conhost reads them regardless, but
 		// a full pipe would block the write).
-		go func() { _, _ = p.pipes.in.Write([]byte{0x03}) }() // Best effort: the job ends it anyway.
+		go func() { _, _ = p.Write([]byte{0x03}) }() // Best effort: the job ends it anyway.
 		timer := time.NewTimer(grace)
 		select {
 		case <-p.done:
@@ -293,6 +340,9 @@ func (p *Process) Close() error {
 		<-p.drained
 		p.con.close()
 		p.pipes.close()
+		if p.ctrlC != nil {
+			_ = p.ctrlC.Close() // Best effort.
+		}
 		jobErr := p.job.close()
 		<-p.done
 		_ = windows.CloseHandle(p.proc) // Best effort.

