@@ -489,7 +489,6 @@ func TestWineStopEndsTheTree(t *testing.T) {
 	if !r.has("interrupt", "") || r.result() == nil {
 		t.Fatalf("no interrupt and result:\n%s", r.dump())
 	}
-
 	pids := strings.Fields(waitFile(t, pidfile))
 	if out, err := s.winprog(t, append([]string{"gone"}, pids...)...); err != nil {
 		t.Errorf("after the interrupt, processes %v still run: %v %s", pids, err, out)
