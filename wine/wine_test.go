@@ -336,6 +336,11 @@ func TestWineDrive(t *testing.T) {
 			result: "the program exited with status 3", isError: true,
 		},
 		{
+			name:   "a program path that is not there",
+			args:   []string{"--provider", "gh-copilot", "--bin", `Z:\nonexistent\gh.exe`, "--prompt", "list files"},
+			result: `Z:\nonexistent\gh.exe does not exist or is not executable`, isError: true,
+		},
+		{
 			name: "exit code 0", args: []string{"--", winprog, "exit", "0"},
 			result: "the program exited with status 0",
 		},
