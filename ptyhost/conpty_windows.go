@@ -113,8 +113,7 @@ func (c *consolePipes) close() {
 	_ = c.out.Close() // Best effort.
 }
 
-// console is a pseudo-console, closed once (closing it ends its conhost,
-// which closes the output pipe: our reads see the end of output).
+// console is a pseudo-console, closed once (closing it ends its conhost).
 type console struct {
 	h    windows.Handle
 	once sync.Once

@@ -31,13 +31,9 @@ const (
 )
 
 // drainQuiet is how long the console's output must be still, once the
-// last process of the job has exited, before the console is closed:
-// conhost draws the program's last output a moment after it was written,
-// and closing the console before that would lose it.
-const (
-	drainQuiet = 100 * time.Millisecond
-	drainMax   = time.Second
-)
+// last process of the job has exited, before the output ends: conhost
+// draws the program's last output a moment after it was written.
+const drainQuiet = 100 * time.Millisecond
 
 // Process is a child program attached to a pseudo-console of its own, in
 // a job object of its own. One goroutine may read (Read or ReadChunk)
@@ -92,17 +88,28 @@ func Start(opts Options) (*Process, error) {
 		return nil, err
 	}
 	env := opts.environ()
-	var ctrlC *ctrlCPipe
-	if underWine() {
-		if ctrlC, err = newCtrlCPipe(); err != nil {
-			return nil, err
-		}
-		defer ctrlC.closeShimEnd() // the shim has its own by then
-		if app, line, env, err = shimmed(app, line, env, ctrlC.r); err != nil {
-			_ = ctrlC.w.Close() // Best effort.
-			return nil, err
+	if !underWine() {
+		return startConsole(path, app, line, env, opts.Dir, cols, rows, nil)
+	}
+	ctrlC, err := newCtrlCPipe()
+	if err != nil {
+		return nil, err
+	}
+	defer ctrlC.closeShimEnd() // the shim has its own copy by then
+	if app, line, env, err = shimmed(app, line, env, ctrlC.r); err == nil {
+		var p *Process
+		if p, err = startConsole(path, app, line, env, opts.Dir, cols, rows, ctrlC); err == nil {
+			return p, nil
 		}
 	}
+	_ = ctrlC.w.Close() // Best effort.
+	return nil, err
+}
+
+// startConsole starts app with the command line line on a new console in
+// a new job; ctrlC, when set, is the console shim's Ctrl-C pipe (its read
+// end inherited by the shim, its write end the Process's from then on).
+func startConsole(path, app, line string, env []string, dir string, cols, rows int, ctrlC *ctrlCPipe) (*Process, error) {
 	block, err := envBlock(env)
 	if err != nil {
 		return nil, err
@@ -119,8 +126,8 @@ func Start(opts Options) (*Process, error) {
 	}
 	j, err := newJob()
 	if err != nil {
+		pipes.close() // ours first: ClosePseudoConsole then waits for no reader
 		con.close()
-		pipes.close()
 		return nil, err
 	}
 	var inherit []windows.Handle
@@ -131,14 +138,11 @@ func Start(opts Options) (*Process, error) {
 		_ = j.close() // Best effort.
 		pipes.close() // ours first: ClosePseudoConsole then waits for no reader
 		con.close()
-		if ctrlC != nil {
-			_ = ctrlC.w.Close() // Best effort.
-		}
 	}
-	pi, err := createProcess(con, app, line, block, opts.Dir, inherit)
+	pi, err := createProcess(con, app, line, block, dir, inherit)
 	if err != nil {
 		undo()
-		return nil, fmt.Errorf("ptyhost: start \"%s\" (in \"%s\"): %w", path, dirOrCwd(opts.Dir), err)
+		return nil, fmt.Errorf("ptyhost: start \"%s\" (in \"%s\"): %w", path, dirOrCwd(dir), err)
 	}
 	defer windows.CloseHandle(pi.Thread)
 	if err := j.assign(pi.Process); err != nil {
@@ -148,12 +152,13 @@ func Start(opts Options) (*Process, error) {
 		return nil, err
 	}
 	p := &Process{pipes: pipes, con: con, job: j, proc: pi.Process, pid: int(pi.ProcessId), ctrlC: ctrlCWriter(ctrlC),
-		buf: make([]byte, readBufSize), done: make(chan struct{}), closing: make(chan struct{}), drained: make(chan struct{})}
+		start: time.Now(), buf: make([]byte, readBufSize),
+		done: make(chan struct{}), closing: make(chan struct{}), drained: make(chan struct{})}
 	go p.reap()
 	go p.drain()
-	p.start = time.Now()
 	if _, err := windows.ResumeThread(pi.Thread); err != nil {
 		_ = j.terminate(1) // Best effort: it never ran.
+		p.ctrlC = nil      // the caller closes it
 		_ = p.Close()
 		return nil, fmt.Errorf("ptyhost: start \"%s\": resume it: %w", path, err)
 	}
@@ -311,7 +316,10 @@ func (p *Process) Stop(grace time.Duration) error {
 		case <-p.done:
 		case <-timer.C:
 			p.stopping.Store(true)
-			err = p.job.terminate(stoppedExitCode)
+			if err = p.job.terminate(stoppedExitCode); err != nil {
+				// The child at least, so that Stop returns.
+				_ = windows.TerminateProcess(p.proc, stoppedExitCode) // Best effort: err says what failed.
+			}
 			<-p.done
 		}
 		timer.Stop()

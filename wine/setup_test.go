@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -149,6 +150,12 @@ func wineEnviron(prefix, home string) []string {
 		"WINEDLLOVERRIDES=mscoree,mshtml,winemenubuilder.exe=d",
 		"HOME="+home, "XDG_DATA_HOME="+filepath.Join(home, "data"),
 		"XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"))
+}
+
+// env is the environment for Wine with extra set: a new slice each call
+// (parallel tests append to it).
+func (s *wineEnv) env(extra ...string) []string {
+	return append(slices.Clip(s.environ), extra...)
 }
 
 // wine runs a Wine tool (wine, wineboot, wineserver) to its end. Its

@@ -52,7 +52,7 @@ func (s *wineEnv) yume(t *testing.T, dir string, g gui, args ...string) run {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "wine", append([]string{filepath.Join(s.bin, "yume-cli.exe")}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(s.environ, "YUME_HOME="+winPath(filepath.Join(dir, ".yume")))
+	cmd.Env = s.env("YUME_HOME=" + winPath(filepath.Join(dir, ".yume")))
 	cmd.WaitDelay = 10 * time.Second
 	// Standard error goes to a file and stdout is read up to message_stop,
 	// not to its end: under Wine, a helper that Wine starts for the first
@@ -511,7 +511,7 @@ func TestWineKilledYumeLeavesNothing(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "wine", filepath.Join(s.bin, "yume-cli.exe"), "--output-format", "stream-json",
 		"--", filepath.Join(s.bin, "winprog.exe"), "tree", winPath(pidfile))
-	cmd.Dir, cmd.Env = dir, append(s.environ, "YUME_HOME="+winPath(filepath.Join(dir, ".yume")))
+	cmd.Dir, cmd.Env = dir, s.env("YUME_HOME="+winPath(filepath.Join(dir, ".yume")))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -556,7 +556,7 @@ func TestWineRecordReplay(t *testing.T) {
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "wine", filepath.Join(s.bin, "yume-cli.exe"), "record", "-o", "p.cast",
 			"--", winprog, "prompt", "build.log")
-		cmd.Dir, cmd.Env = dir, append(s.environ, "YUME_HOME="+winPath(filepath.Join(dir, ".yume")))
+		cmd.Dir, cmd.Env = dir, s.env("YUME_HOME="+winPath(filepath.Join(dir, ".yume")))
 		cmd.WaitDelay = 10 * time.Second
 		keys, err := cmd.StdinPipe()
 		if err != nil {
