@@ -21,7 +21,7 @@ import (
 )
 
 // structuredHint says which structured modes could run this session where
-// the PTY path is unavailable (Windows).
+// the PTY path is unavailable (an OS with neither PTY nor ConPTY).
 func structuredHint(o *StartOptions) string {
 	p := o.provider()
 	switch {
