@@ -338,7 +338,7 @@ func TestWineDrive(t *testing.T) {
 		{
 			name:   "a program path that is not there",
 			args:   []string{"--provider", "gh-copilot", "--bin", `Z:\nonexistent\gh.exe`, "--prompt", "list files"},
-			result: `Z:\nonexistent\gh.exe does not exist or is not executable`, isError: true,
+			result: "does not exist or is not executable", isError: true,
 		},
 		{
 			name: "exit code 0", args: []string{"--", winprog, "exit", "0"},

@@ -139,11 +139,18 @@ func tree(pidfile string) int {
 		fmt.Println(err)
 		return 4
 	}
-	c := exec.Command(self, "sleep")
-	c.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.DETACHED_PROCESS}
-	if err := c.Start(); err != nil {
-		fmt.Println(err)
-		return 4
+	var c *exec.Cmd
+	for try := 1; ; try++ {
+		c = exec.Command(self, "sleep")
+		c.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.DETACHED_PROCESS}
+		err = c.Start()
+		if err == nil {
+			break
+		}
+		if try == 3 { // Wine once failed a start with "Internal error"
+			fmt.Println(err)
+			return 4
+		}
 	}
 	pids := fmt.Sprintf("%d %d", os.Getpid(), c.Process.Pid)
 	if err := os.WriteFile(pidfile+".tmp", []byte(pids), 0o600); err != nil || os.Rename(pidfile+".tmp", pidfile) != nil {
