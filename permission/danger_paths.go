@@ -216,17 +216,18 @@ func outside(p, cwd string) bool {
 	return !within(abs, filepath.Clean(cwd))
 }
 
-// within reports whether p is dir or below it.
+// within reports whether p is dir or below it (with the OS's separator:
+// on Windows, a file in the working directory is below it too).
 func within(p, dir string) bool {
-	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+	sep := string(filepath.Separator)
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, sep)+sep)
 }
 
 // scratchDirs are the places any command may write: /dev/null and
-// friends, /tmp and $TMPDIR.
+// friends, /tmp and the temporary directory ($TMPDIR).
 func scratchDirs() []string {
 	dirs := []string{"/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd", "/dev/random", "/dev/urandom", "/tmp", "/var/tmp", "/private/tmp"}
-	if t := os.Getenv("TMPDIR"); t != "" {
-		dirs = append(dirs, filepath.Clean(t))
-	}
+	// $TMPDIR where set (else /tmp, listed); %TMP% on Windows.
+	dirs = append(dirs, filepath.Clean(os.TempDir()))
 	return dirs
 }

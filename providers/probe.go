@@ -29,10 +29,16 @@ var (
 	probeMem = map[string]Probe{}
 )
 
+// IsPath reports a program named by its path rather than looked up in
+// PATH (on Windows, a backslash says so too).
+func IsPath(bin string) bool {
+	return strings.ContainsRune(bin, '/') || strings.ContainsRune(bin, filepath.Separator)
+}
+
 // NotFound says why bin cannot be run: a path that is not there (or not
 // executable), or a name PATH does not have.
 func NotFound(bin string) error {
-	if strings.ContainsRune(bin, '/') {
+	if IsPath(bin) {
 		return fmt.Errorf("%s does not exist or is not executable: check the path (--bin, or the program after --)", bin)
 	}
 	return fmt.Errorf("%s not found in PATH", bin)

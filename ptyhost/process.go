@@ -78,6 +78,17 @@ func lookPath(name string) (string, error) {
 	}
 }
 
+// dirOrCwd names the directory a start error happened in.
+func dirOrCwd(dir string) string {
+	if dir != "" {
+		return dir
+	}
+	if wd, err := os.Getwd(); err == nil {
+		return wd
+	}
+	return "."
+}
+
 // environ returns the child's environment: Env (or ours) with TERM added when
 // it is missing, because a TUI without TERM falls back to a dumb terminal and
 // draws nothing the rules expect.

@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package ptyhost
 
@@ -8,16 +8,16 @@ import (
 	"time"
 )
 
-// errUnsupported is every answer on an OS without Unix pseudo-terminals
-// (Windows: a ConPTY port is not written yet, see the README's "Release
-// builds"). errors.Is(err, errors.ErrUnsupported) is true of it.
+// errUnsupported is every answer on an OS with neither Unix
+// pseudo-terminals nor ConPTY (Windows has process_windows.go).
+// errors.Is(err, errors.ErrUnsupported) is true of it.
 var errUnsupported error = unsupportedError{}
 
 type unsupportedError struct{}
 
 func (unsupportedError) Error() string {
 	return "the PTY path (driving a program's interactive screen) is unavailable on " + runtime.GOOS +
-		", as yume-cli has no ConPTY support yet: use --mode json or --mode acp where the provider has one"
+		", which has neither Unix pseudo-terminals nor ConPTY: use --mode json or --mode acp where the provider has one"
 }
 
 func (unsupportedError) Unwrap() error { return errors.ErrUnsupported }

@@ -99,17 +99,6 @@ func Start(opts Options) (*Process, error) {
 	return p, nil
 }
 
-// dirOrCwd names the directory a start error happened in.
-func dirOrCwd(dir string) string {
-	if dir != "" {
-		return dir
-	}
-	if wd, err := os.Getwd(); err == nil {
-		return wd
-	}
-	return "."
-}
-
 // Pid returns the child's process id, which is also its process group and
 // session id.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }

@@ -68,10 +68,12 @@ func (l lossReporter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// isDevNull reports whether f is the null device.
+// isDevNull reports whether f is the null device. Only a character
+// device that is no terminal can be: on Windows, where neither a pipe nor
+// NUL has a file id, os.SameFile takes every pipe for NUL.
 func isDevNull(f *os.File) bool {
 	st, err := f.Stat()
-	if err != nil {
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 || term.IsTerminal(int(f.Fd())) {
 		return false
 	}
 	null, err := os.Stat(os.DevNull)

@@ -21,7 +21,7 @@ import (
 )
 
 // structuredHint says which structured modes could run this session where
-// the PTY path is unavailable (Windows).
+// the PTY path is unavailable (an OS with neither PTY nor ConPTY).
 func structuredHint(o *StartOptions) string {
 	p := o.provider()
 	switch {
@@ -66,7 +66,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 	if err != nil {
 		var nf *ptyhost.NotFoundError
 		if errors.As(err, &nf) {
-			if strings.ContainsRune(nf.Name, '/') {
+			if providers.IsPath(nf.Name) {
 				return "", providers.NotFound(nf.Name)
 			}
 			return "", fmt.Errorf("provider binary %q not found in PATH: install it or pass --bin PATH", nf.Name)
@@ -190,7 +190,7 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	bin := p.Program(o.Bin)
 	probe, err := providers.ProbeBinary(ctx, bin)
 	if err != nil {
-		if strings.ContainsRune(bin, '/') {
+		if providers.IsPath(bin) {
 			return tuiLaunch{}, fmt.Errorf("%s: %w", p.Name, err)
 		}
 		return tuiLaunch{}, fmt.Errorf("%s: %w; %s, or pass --bin PATH", p.Name, err, p.InstallHint())

@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix || windows
 
 package main
 
@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/kballard/go-shellquote"
@@ -16,7 +15,6 @@ import (
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
-	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
 
@@ -115,8 +113,7 @@ func runRecord(o *RecordOptions) error {
 		rec.Redact(emit.Redact)
 	}
 	// Catch signals before the program starts, so none can kill us between.
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGWINCH, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	sigs := notifySignals()
 	defer signal.Stop(sigs)
 	proc, err := ptyhost.Start(ptyhost.Options{Argv: o.Command, Cols: cols, Rows: rows})
 	if err != nil {
@@ -135,7 +132,10 @@ func runRecord(o *RecordOptions) error {
 		}
 		defer func() { _ = term.Restore(int(in.Fd()), old) }() // Best effort.
 	}
-	stop := watchSignals(sigs, proc, rec, start, out, outTTY)
+	if outTTY {
+		defer showsVT(out)() // Windows: the console draws conhost's VT output
+	}
+	stop := watchSignals(sigs, proc, rec, start, out, outTTY, cols, rows)
 	defer stop()
 	go copyKeys(o.IO.In, proc, rec, start)
 	code := copyOutput(proc, o.IO.Out, rec, start)
@@ -201,29 +201,45 @@ func copyKeys(in io.Reader, proc *ptyhost.Process, rec *recordings.Recorder, sta
 	}
 }
 
-// watchSignals, given the channel signal.Notify fills, forwards window resizes to the program (and records them)
-// and ends the session on SIGINT, SIGTERM, SIGHUP or SIGQUIT by stopping
-// the program, so runRecord returns and restores the terminal. stop undoes
-// it and may be called more than once.
-func watchSignals(sigs <-chan os.Signal, proc *ptyhost.Process, rec *recordings.Recorder, start time.Time, out *os.File, outTTY bool) (stop func()) {
+// watchSignals, given the channel notifySignals fills, forwards window
+// resizes to the program (and records them) and ends the session on the
+// signals that end a terminal session (SIGINT, SIGTERM, SIGHUP, SIGQUIT;
+// Ctrl-C and closing the console on Windows) by stopping the program, so
+// runRecord returns and restores the terminal. Where no signal tells of a
+// resize (Windows), the window's size is looked at every resizePoll. stop
+// undoes it and may be called more than once.
+func watchSignals(sigs <-chan os.Signal, proc *ptyhost.Process, rec *recordings.Recorder, start time.Time, out *os.File, outTTY bool, cols, rows int) (stop func()) {
 	done := make(chan struct{})
+	resize := func(always bool) {
+		c, r, err := term.GetSize(int(out.Fd()))
+		if err != nil || c < 1 || r < 1 || !always && c == cols && r == rows {
+			return
+		}
+		if proc.Resize(c, r) == nil {
+			rec.Resize(time.Since(start), c, r)
+			cols, rows = c, r
+		}
+	}
 	go func() {
+		var poll <-chan time.Time
+		if outTTY && resizePoll > 0 {
+			t := time.NewTicker(resizePoll)
+			defer t.Stop()
+			poll = t.C
+		}
 		for {
 			select {
 			case <-done:
 				return
+			case <-poll:
+				resize(false)
 			case s := <-sigs:
-				if s != syscall.SIGWINCH {
+				if !isResize(s) {
 					_ = proc.Close() // Best effort: ReadChunk ends, and runRecord with it.
 					continue
 				}
-				if !outTTY {
-					continue
-				}
-				if c, r, err := term.GetSize(int(out.Fd())); err == nil && c > 0 && r > 0 {
-					if proc.Resize(c, r) == nil {
-						rec.Resize(time.Since(start), c, r)
-					}
+				if outTTY {
+					resize(true)
 				}
 			}
 		}
@@ -236,6 +252,3 @@ func watchSignals(sigs <-chan os.Signal, proc *ptyhost.Process, rec *recordings.
 		}
 	}
 }
-
-// signalNumber maps a signal's name ("SIGTERM") to its number.
-func signalNumber(name string) int { return int(unix.SignalNum(name)) }

@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package main
 
@@ -17,19 +17,19 @@ type RecordOptions struct {
 }
 
 // NewCmdRecord builds a record command that says why it cannot run here:
-// recording needs a pseudo-terminal, which yume-cli has only on Unix.
+// recording needs a pseudo-terminal, which yume-cli has on Unix and Windows.
 func NewCmdRecord(ios *IOStreams, runF func(*RecordOptions) error) *cobra.Command {
 	o := &RecordOptions{IO: ios}
 	return &cobra.Command{
 		Use:                "record [-o FILE] -- CMD ARGS…",
-		Short:              "Record a terminal session as an asciinema cast (Unix only)",
+		Short:              "Record a terminal session as an asciinema cast (Unix and Windows only)",
 		DisableFlagParsing: true,
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.Command = args
 			if runF != nil {
 				return runF(o)
 			}
-			return fmt.Errorf("record runs a program in a pseudo-terminal, which is unavailable on %s (yume-cli has no ConPTY support yet): record on Linux or macOS", runtime.GOOS)
+			return fmt.Errorf("record runs a program in a pseudo-terminal, which is unavailable on %s: record on Linux, macOS or Windows", runtime.GOOS)
 		},
 	}
 }

@@ -273,7 +273,13 @@ func TestControlChannel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if !isDevNull(f) || isDevNull(other) {
-		t.Errorf("isDevNull: /dev/null %v, a file %v", isDevNull(f), isDevNull(other))
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if !isDevNull(f) || isDevNull(other) || isDevNull(r) {
+		t.Errorf("isDevNull: /dev/null %v, a file %v, a pipe %v", isDevNull(f), isDevNull(other), isDevNull(r))
 	}
 }

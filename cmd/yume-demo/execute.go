@@ -10,7 +10,7 @@ import (
 )
 
 // execute runs the approved command the way the `ghcs` wrapper did: through
-// the shell, in the current directory, on the same terminal, and makes its
+// the shell (shellCommand), in the current directory, on the same terminal, and makes its
 // exit status ours. With --shell-out it writes the command to that file
 // instead, as gh-copilot did for the wrapper to run.
 func (s *session) execute(cmd string) error {
@@ -21,7 +21,7 @@ func (s *session) execute(cmd string) error {
 		return nil
 	}
 
-	c := exec.Command("sh", "-c", cmd)
+	c := shellCommand(cmd)
 	c.Stdin, c.Stdout, c.Stderr = s.o.IO.In, s.o.IO.Out, s.o.IO.ErrOut
 
 	// Ctrl-C at the terminal goes to the whole foreground group: let it stop
@@ -42,5 +42,5 @@ func (s *session) execute(cmd string) error {
 		}
 		return &exitError{code: ee.ExitCode()}
 	}
-	return &exitError{code: 1, msg: fmt.Sprintf("failed to execute command: %v; is sh on PATH?", err)}
+	return &exitError{code: 1, msg: fmt.Sprintf("failed to execute command: %v; is %s on PATH?", err, c.Path)}
 }
