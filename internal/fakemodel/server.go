@@ -41,6 +41,10 @@ type Request struct {
 	Reply int
 	// Side is true when Script.Side answered the request.
 	Side bool
+	// Usage is the usage the answer reported (zero for an error answer
+	// and for non-model requests), in Anthropic's split; Usage.Wire(Dialect)
+	// is what the client could learn of it.
+	Usage Usage
 }
 
 // Contains reports whether the request body contains s, e.g. a tool output
@@ -248,8 +252,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		reply, idx = s.take(req)
 	}
 	req.Reply = idx
+	failed := reply.Status != 0 && reply.Status != http.StatusOK
+	if !failed {
+		if req.Agent && reply.usage() == (Usage{}) {
+			reply.InputTokens, reply.OutputTokens = DefaultUsage.Input, DefaultUsage.Output
+			reply.CacheReadTokens, reply.CacheWriteTokens = DefaultUsage.CacheRead, DefaultUsage.CacheWrite
+		}
+		req.Usage = reply.usage()
+	}
 	s.record(req)
-	if reply.Status != 0 && reply.Status != http.StatusOK {
+	if failed {
 		writeError(w, req.Dialect, reply)
 		return
 	}
