@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"time"
 
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -13,7 +14,9 @@ import (
 // <config> is $CLAUDE_CONFIG_DIR or ~/.claude. The assistant's text and
 // tool calls (Claude's own tool names) are there before a permission
 // question is drawn, tool results after a call ran, and a system
-// "turn_duration" line when the turn ends.
+// "turn_duration" line when the turn ends. Each assistant line carries its
+// model request's usage (message.id names the request; a request's
+// blocks are lines of their own, each with the usage so far).
 func claudeRecord(l Launch) transcript.Source {
 	dir := l.Getenv("CLAUDE_CONFIG_DIR")
 	if dir == "" {
@@ -39,9 +42,17 @@ type claudeRecordLine struct {
 	SessionID   string `json:"sessionId"`
 	// IsAPIError marks the text of an assistant line as Claude Code's
 	// report of a failed API request, not the model's answer.
-	IsAPIError bool `json:"isApiErrorMessage"`
+	IsAPIError bool   `json:"isApiErrorMessage"`
+	Timestamp  string `json:"timestamp"`
 	Message    *struct {
+		ID      string          `json:"id"`
 		Content json.RawMessage `json:"content"`
+		Usage   *struct {
+			InputTokens              int `json:"input_tokens"`
+			OutputTokens             int `json:"output_tokens"`
+			CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+			CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+		} `json:"usage"`
 	} `json:"message"`
 }
 
@@ -72,6 +83,10 @@ func parseClaudeRecord(line []byte) []transcript.Event {
 			return nil // a prompt as a plain string
 		}
 		var out []transcript.Event
+		if u := l.Message.Usage; l.Type == "assistant" && u != nil && !l.IsAPIError && u.InputTokens+u.OutputTokens+u.CacheReadInputTokens+u.CacheCreationInputTokens > 0 {
+			out = append(out, transcript.Event{Kind: transcript.Tokens, ID: l.Message.ID, At: stamp(l.Timestamp),
+				Usage: &transcript.Usage{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}})
+		}
 		for _, b := range blocks {
 			switch {
 			case l.Type == "assistant" && b.Type == "text" && b.Text != "" && l.IsAPIError:
@@ -91,6 +106,12 @@ func parseClaudeRecord(line []byte) []transcript.Event {
 		return out
 	}
 	return nil
+}
+
+// stamp reads a record's RFC 3339 time; zero when it is not one.
+func stamp(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
 }
 
 var claudeNoOutput = regexp.MustCompile(`^\(\w+ completed with no output\)$`)

@@ -25,7 +25,7 @@ func init() {
 		},
 		Structured: []Mode{
 			{Name: ModeACP, Since: "0.0.397", Format: "acp", Resumes: true, Command: acpCommand("--stdio")},
-			{Name: ModeJSON, Since: "0.0.422", Format: "copilot-json", Resumes: true, Command: copilotJSON},
+			{Name: ModeJSON, Since: "0.0.422", Format: "copilot-json", Resumes: true, Command: copilotJSON, UsageFromRecord: true},
 		},
 		MapTool:  copilotTool,
 		Verified: [2]string{"1.0.87", "1.0.102"}, // make drift, 2026-11-25

@@ -14,7 +14,8 @@ import (
 // ~/.copilot): assistant.message with its text and tool requests,
 // permission.requested before a question is drawn, tool.execution_complete
 // with the output, and assistant.turn_end after each model round — the
-// last round of a turn requested no tools.
+// last round of a turn requested no tools; session.usage_record after
+// each model request, with its tokens (input counting the cached ones).
 func copilotRecord(l Launch) transcript.Source {
 	home := l.Getenv("COPILOT_HOME")
 	if home == "" {
@@ -25,8 +26,10 @@ func copilotRecord(l Launch) transcript.Source {
 }
 
 type copilotEvent struct {
-	Type string `json:"type"`
-	Data struct {
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	Timestamp string `json:"timestamp"`
+	Data      struct {
 		SessionID    string `json:"sessionId"`
 		Content      string `json:"content"`
 		ToolRequests []struct {
@@ -43,6 +46,13 @@ type copilotEvent struct {
 		// Message is session.error's: "Authentication failed with
 		// provider at … (HTTP 401). Check your COPILOT_PROVIDER_API_KEY…".
 		Message string `json:"message"`
+		Usage   *struct {
+			InputTokens      int     `json:"inputTokens"`
+			OutputTokens     int     `json:"outputTokens"`
+			CacheReadTokens  int     `json:"cacheReadTokens"`
+			CacheWriteTokens int     `json:"cacheWriteTokens"`
+			Cost             float64 `json:"cost"`
+		} `json:"usage"`
 	} `json:"data"`
 }
 
@@ -61,6 +71,13 @@ func newCopilotParser() transcript.Parser {
 			return []transcript.Event{{Kind: transcript.Session, Session: e.Data.SessionID}}
 		case "assistant.turn_start":
 			roundHadTools = false
+		case "session.usage_record":
+			if u := e.Data.Usage; u != nil {
+				ev := transcript.Event{Kind: transcript.Tokens, ID: e.ID, At: stamp(e.Timestamp),
+					Usage: transcript.SplitUsage(u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens)}
+				ev.Usage.CostUSD = u.Cost
+				return []transcript.Event{ev}
+			}
 		case "session.error":
 			if e.Data.Message != "" {
 				return []transcript.Event{{Kind: transcript.ModelError, Text: e.Data.Message}}

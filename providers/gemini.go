@@ -25,7 +25,7 @@ func init() {
 			// ACP's session/load finds no session, not even one its own ACP
 			// server recorded (verified with 0.61.0); `gemini --resume`
 			// continues both kinds, so a resumed turn uses json.
-			{Name: ModeACP, Since: "0.20.0", Format: "acp", Command: acpCommand()},
+			{Name: ModeACP, Since: "0.20.0", Format: "acp", Command: acpCommand(), UsageFromRecord: true},
 			{Name: ModeJSON, Since: "0.11.0", Format: "gemini-stream-json", Resumes: true, Command: geminiJSON},
 		},
 		MapTool:  geminiTool,

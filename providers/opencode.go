@@ -56,7 +56,7 @@ func openCodeFamily(s openCodeSpec) *Provider {
 		},
 		Structured: []Mode{
 			{Name: ModeACP, Since: "0.1.0", Format: "acp", Resumes: true, Command: openCodeACP(s.name, s.env),
-				AutoName: s.env + "_PERMISSION " + openCodePermission(true)},
+				AutoName: s.env + "_PERMISSION " + openCodePermission(true), InputOmitsCache: true},
 			// `run` without a terminal rejects every permission it would
 			// ask: only auto and deny mode can use it.
 			{Name: ModeJSON, Since: "0.1.0", Format: "opencode-json", Resumes: true, Command: openCodeRun(s.env),

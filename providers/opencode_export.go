@@ -15,7 +15,8 @@ import (
 // SESSION` prints one session as JSON (the TUI's server gives the same
 // messages: opencode_server.go): {info, messages:[{info, parts}]},
 // each message's info with its role, times (ms) and, for an assistant
-// step, finish ("tool-calls" while the turn goes on, "stop" at its end);
+// step, finish ("tool-calls" while the turn goes on, "stop" at its end)
+// and its model request's tokens and cost;
 // its parts the text, and each tool call with its state: status
 // (pending, running: input known, asked about or running; completed:
 // output; error: the error, such as a rejection), input and output.
@@ -41,6 +42,17 @@ type openCodeExport struct {
 				Created   int64 `json:"created"`
 				Completed int64 `json:"completed"`
 			} `json:"time"`
+			// Tokens and Cost are an assistant step's: one model
+			// request, input without the cache's tokens.
+			Tokens *struct {
+				Input  int `json:"input"`
+				Output int `json:"output"`
+				Cache  struct {
+					Read  int `json:"read"`
+					Write int `json:"write"`
+				} `json:"cache"`
+			} `json:"tokens"`
+			Cost float64 `json:"cost"`
 		} `json:"info"`
 		Parts []openCodePart `json:"parts"`
 	} `json:"messages"`
@@ -140,6 +152,10 @@ func (s *openCodeSeen) events(x *openCodeExport) []transcript.Event {
 			case p.Type == "tool" && p.State != nil && p.CallID != "":
 				out = append(out, s.call(p)...)
 			}
+		}
+		if t := m.Info.Tokens; m.Info.Role == "assistant" && m.Info.Time.Completed > 0 && t != nil && t.Input+t.Output+t.Cache.Read > 0 {
+			add("tokens:"+m.Info.ID, transcript.Event{Kind: transcript.Tokens, ID: m.Info.ID,
+				Usage: &transcript.Usage{Input: t.Input, Output: t.Output, CacheRead: t.Cache.Read, CacheWrite: t.Cache.Write, CostUSD: m.Info.Cost}})
 		}
 		if m.Info.Role == "assistant" && m.Info.Time.Completed > 0 && m.Info.Finish != "tool-calls" {
 			add("end:"+m.Info.ID, transcript.Event{Kind: transcript.TurnEnd})

@@ -48,9 +48,17 @@ type qwenRecordLine struct {
 	Timestamp  string `json:"timestamp"` // RFC 3339
 	Type       string `json:"type"`
 	Provenance string `json:"provenance"`
+	UUID       string `json:"uuid"`
 	Message    struct {
 		Parts []qwenPart `json:"parts"`
 	} `json:"message"`
+	// UsageMetadata is an assistant entry's tokens, as the Gemini API
+	// counts them (the prompt includes the cached tokens).
+	UsageMetadata *struct {
+		PromptTokenCount        int `json:"promptTokenCount"`
+		CandidatesTokenCount    int `json:"candidatesTokenCount"`
+		CachedContentTokenCount int `json:"cachedContentTokenCount"`
+	} `json:"usageMetadata"`
 	ToolCallResult *struct {
 		CallID        string `json:"callId"`
 		Status        string `json:"status"`
@@ -97,6 +105,10 @@ func newQwenParser() transcript.Parser {
 				out = append(out, transcript.Event{Kind: transcript.Prompt, Text: strings.Join(text, "")})
 			}
 		case "assistant":
+			if u := l.UsageMetadata; u != nil && u.PromptTokenCount+u.CandidatesTokenCount > 0 {
+				out = append(out, transcript.Event{Kind: transcript.Tokens, ID: l.UUID, At: stamp(l.Timestamp),
+					Usage: transcript.SplitUsage(u.PromptTokenCount, u.CandidatesTokenCount, u.CachedContentTokenCount, 0)})
+			}
 			for _, p := range l.Message.Parts {
 				switch {
 				case p.FunctionCall != nil:

@@ -49,6 +49,16 @@ type acpUpdate struct {
 		Content string `json:"content"`
 		Status  string `json:"status"`
 	} `json:"entries"`
+	// Meta.Usage is the tokens of the model request a message chunk ends
+	// (Qwen Code: an empty chunk after each request, input counting the
+	// cached tokens).
+	Meta struct {
+		Usage *struct {
+			InputTokens      int `json:"inputTokens"`
+			OutputTokens     int `json:"outputTokens"`
+			CachedReadTokens int `json:"cachedReadTokens"`
+		} `json:"usage"`
+	} `json:"_meta"`
 }
 
 // update handles the params of one session/update notification.
@@ -67,7 +77,18 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 			if err := a.ensureInit(); err != nil {
 				return err
 			}
-			return a.buffer(c.Text)
+			if err := a.buffer(c.Text); err != nil {
+				return err
+			}
+		}
+		if mu := u.Meta.Usage; mu != nil {
+			// The request's text is its message.
+			ru := emit.Split(mu.InputTokens, mu.OutputTokens, mu.CachedReadTokens, 0)
+			a.addUsage(ru)
+			a.w.MessageUsage(&ru)
+			err := a.flush()
+			a.w.MessageUsage(nil)
+			return err
 		}
 	case "tool_call", "tool_call_update":
 		if err := a.track(u, false); err != nil {
@@ -230,9 +251,9 @@ func (a *acpTranslator) stop(reason string) error {
 		if msg := a.errorOnlyAnswer(); msg != "" {
 			// Its answer is its failure to get one (Copilot: "Info: Request
 			// failed… Retrying…Error: Authentication failed… (HTTP 401)").
-			return a.end(emit.Result{IsError: true, Errors: []string{msg}, Usage: a.usage})
+			return a.end(emit.Result{IsError: true, Errors: []string{msg}})
 		}
-		return a.end(emit.Result{Usage: a.usage})
+		return a.end(emit.Result{})
 	case "cancelled":
 		return a.abort()
 	case "max_turn_requests":

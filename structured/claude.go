@@ -20,6 +20,11 @@ type claudeTranslator struct {
 	control func(req claudeControl) error
 	// cancel handles control_cancel_request (a withdrawn permission request).
 	cancel func(requestID string)
+	// inputHasCache: the input_tokens it reports include the cache's
+	// reads and writes, as the OpenAI and Gemini APIs count them (Qwen
+	// Code); Claude Code's leave them out.
+	inputHasCache bool
+	compacted     bool // the turn compacted the conversation
 }
 
 type claudeLine struct {
@@ -34,7 +39,7 @@ type claudeLine struct {
 	Result     string   `json:"result"`
 	Errors     []string `json:"errors"`
 	NumTurns   int      `json:"num_turns"`
-	TotalCost  float64  `json:"total_cost_usd"`
+	TotalCost  *float64 `json:"total_cost_usd"`
 	Usage      *claudeUsage
 	Denials    []claudeDenial `json:"permission_denials"`
 	Attempt    int            `json:"attempt"`
@@ -63,6 +68,9 @@ type claudeControl struct {
 
 type claudeMessage struct {
 	Content claudeContent `json:"content"`
+	// Usage is the model request's tokens so far (Claude Code writes a
+	// message's blocks as they end, before its final output count).
+	Usage *claudeUsage `json:"usage"`
 }
 
 // claudeContent is message content: a string (a prompt) or blocks,
@@ -150,6 +158,10 @@ func (c *claudeTranslator) system(l claudeLine) error {
 	case "init":
 		// Claude repeats init every turn; only the first one is ours to send.
 		return c.init(l.SessionID, l.Tools)
+	case "compact_boundary":
+		// /compact: the turn's result may rightly carry no tokens.
+		c.compacted = true
+		return nil
 	case "api_retry":
 		msg := fmt.Sprintf("claude: API request failed (HTTP %d), retry %d of %d", l.Status, l.Attempt, l.MaxRetries)
 		c.watch.sawText(msg, false)
@@ -166,9 +178,14 @@ func (c *claudeTranslator) assistant(l claudeLine) error {
 		return fmt.Errorf("%w: assistant line without message", ErrMalformed)
 	}
 	blocks := l.Message.Content.Blocks
+	if u := l.Message.Usage; u != nil && !failed(l) && *u != (claudeUsage{}) {
+		mu := c.split(*u)
+		c.w.MessageUsage(&mu)
+		defer c.w.MessageUsage(nil)
+	}
 	// An API failure arrives as a synthetic assistant message carrying the
 	// error text; Yume should show it as an error, not as the answer.
-	failed := len(l.Error) > 0 && string(l.Error) != "null"
+	failed := failed(l)
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
@@ -196,6 +213,17 @@ func (c *claudeTranslator) assistant(l claudeLine) error {
 	return nil
 }
 
+// failed reports whether an assistant line is an API failure's report.
+func failed(l claudeLine) bool { return len(l.Error) > 0 && string(l.Error) != "null" }
+
+// split is a reported usage in Claude's split.
+func (c *claudeTranslator) split(u claudeUsage) emit.Usage {
+	if c.inputHasCache {
+		return emit.Split(u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+	}
+	return emit.Usage(u)
+}
+
 func (c *claudeTranslator) user(l claudeLine) error {
 	if l.Message == nil || l.Message.Content.IsText {
 		return nil // A plain-string user message is a prompt replay.
@@ -213,9 +241,9 @@ func (c *claudeTranslator) user(l claudeLine) error {
 
 func (c *claudeTranslator) result(l claudeLine) error {
 	r := emit.Result{IsError: l.IsError, Subtype: l.Subtype, Text: l.Result, Errors: l.Errors,
-		NumTurns: l.NumTurns, CostUSD: l.TotalCost}
+		NumTurns: l.NumTurns, CostUSD: l.TotalCost, Compacted: c.compacted}
 	if l.Usage != nil {
-		r.Usage = emit.Usage(*l.Usage)
+		c.setUsage(c.split(*l.Usage))
 	}
 	if r.IsError {
 		if r.Subtype == "success" {

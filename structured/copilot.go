@@ -41,9 +41,10 @@ type copilotData struct {
 	} `json:"result"`
 	Error json.RawMessage `json:"error"`
 	// assistant.usage
-	InputTokens     int `json:"inputTokens"`
-	OutputTokens    int `json:"outputTokens"`
-	CacheReadTokens int `json:"cacheReadTokens"`
+	InputTokens      int `json:"inputTokens"`
+	OutputTokens     int `json:"outputTokens"`
+	CacheReadTokens  int `json:"cacheReadTokens"`
+	CacheWriteTokens int `json:"cacheWriteTokens"`
 	// session.error
 	Message   string `json:"message"`
 	ErrorType string `json:"errorType"`
@@ -126,10 +127,9 @@ func (c *copilotTranslator) Line(line []byte) error {
 	case "tool.execution_complete":
 		return c.complete(d)
 	case "assistant.usage":
-		c.usage.InputTokens += d.InputTokens
-		c.usage.OutputTokens += d.OutputTokens
-		c.usage.CacheReadInputTokens += d.CacheReadTokens
-		return c.w.Usage(c.usage.InputTokens+c.usage.CacheReadInputTokens, c.usage.OutputTokens)
+		// Older releases; 1.0.102 prints no usage (its record has it).
+		c.addUsage(emit.Split(d.InputTokens, d.OutputTokens, d.CacheReadTokens, d.CacheWriteTokens))
+		return c.w.Usage(c.usage.InputTokens+c.usage.CacheReadInputTokens+c.usage.CacheCreationInputTokens, c.usage.OutputTokens)
 	case "session.error":
 		c.failure = d.Message
 		return c.systemError(d.Message)
@@ -201,13 +201,13 @@ func (c *copilotTranslator) result(l copilotLine) error {
 	c.handle(l.SessionID) // the provider's own id: what resumes it
 	failed := c.failure != "" || (l.ExitCode != nil && *l.ExitCode != 0)
 	if !failed {
-		return c.end(emit.Result{Usage: c.usage})
+		return c.end(emit.Result{})
 	}
 	msg := c.failure
 	if msg == "" {
 		msg = fmt.Sprintf("copilot exited with code %d", *l.ExitCode)
 	}
-	return c.end(emit.Result{IsError: true, Errors: []string{msg}, Usage: c.usage})
+	return c.end(emit.Result{IsError: true, Errors: []string{msg}})
 }
 
 // Finish implements Translator.

@@ -1,6 +1,7 @@
 package structured
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // Options says which provider to run and how.
@@ -193,11 +195,39 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	tr.setFirstRun(opts.FirstRun)
 	tr.onProviderSession(opts.OnSession)
 	tr.watch = watch
+	var ends []func() error
 	if mode.RecordFillsGaps && p.TUI != nil && p.TUI.SessionLog != nil {
 		rec := p.TUI.SessionLog(providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
-		tr.beforeEnding(func() error {
+		ends = append(ends, func() error {
 			evs, _ := rec.Poll() // Best effort: no record, nothing to add.
 			return tr.fillGaps(evs)
+		})
+	}
+	if mode.UsageFromRecord && p.TUI != nil && p.TUI.SessionLog != nil {
+		ends = append(ends, func() error {
+			if tr.usage != nil {
+				return nil // the stream told them
+			}
+			rec := p.TUI.SessionLog(providers.Launch{Session: cmp.Or(tr.providerSession, inv.Session, opts.Resume),
+				Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
+			tally := transcript.Tally{Since: started}
+			if u, ok := pollUsage(rec, &tally); ok {
+				tr.setUsage(u)
+			}
+			if c, ok := rec.(io.Closer); ok {
+				_ = c.Close() // Best effort: read once.
+			}
+			return nil
+		})
+	}
+	if len(ends) > 0 {
+		tr.beforeEnding(func() error {
+			for _, f := range ends {
+				if err := f(); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 	}
 	tr.reportSideCalls(nil, func() providers.Launch {

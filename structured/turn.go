@@ -24,10 +24,12 @@ type turn struct {
 	tools    *toolTracker
 	denied   map[string]string // tool_use ids denied by us, result not yet written -> message
 	ours     map[string]bool   // every tool_use id we denied this session
-	usage    emit.Usage
-	errs     []string        // errors reported during the turn
-	note     string          // a notice written right after init (which mode runs)
-	shown    map[string]bool // commands of the tool_uses written
+	// usage is the turn's tokens as the provider reported them so far;
+	// nil while it reported none (addUsage, setUsage).
+	usage *emit.Usage
+	errs  []string        // errors reported during the turn
+	note  string          // a notice written right after init (which mode runs)
+	shown map[string]bool // commands of the tool_uses written
 	// beforeEnd runs once, just before the result is written.
 	beforeEnd func() error
 	// providerSession is the provider's own session id; onSession hears
@@ -207,6 +209,18 @@ func (t *turn) fillGaps(evs []transcript.Event) error {
 	return nil
 }
 
+// addUsage adds the tokens of one model request to the turn's.
+func (t *turn) addUsage(u emit.Usage) {
+	if t.usage == nil {
+		t.usage = &emit.Usage{}
+	}
+	*t.usage = t.usage.Add(u)
+}
+
+// setUsage sets the turn's tokens: the provider reported them for the
+// whole turn.
+func (t *turn) setUsage(u emit.Usage) { t.usage = &u }
+
 // beforeEnding sets what runs just before the result is written.
 func (t *turn) beforeEnding(f func() error) { t.beforeEnd = f }
 
@@ -292,6 +306,9 @@ func (t *turn) end(r emit.Result) error {
 	if r.Text == "" && !r.IsError {
 		r.Text = t.last
 	}
+	if r.Usage == nil {
+		r.Usage = t.usage // what the provider reported before it ended
+	}
 	adviseResult(&r)
 	// A tool we denied must show up in permission_denials even when the
 	// provider never reported a result for it.
@@ -317,11 +334,12 @@ func (t *turn) end(r emit.Result) error {
 			r.Errors = t.errs
 		}
 	}
-	if r.Usage != (emit.Usage{}) {
-		if err := t.w.Usage(r.Usage.InputTokens+r.Usage.CacheReadInputTokens, r.Usage.OutputTokens); err != nil {
+	if u := r.Usage; u != nil {
+		if err := t.w.Usage(u.InputTokens+u.CacheReadInputTokens+u.CacheCreationInputTokens, u.OutputTokens); err != nil {
 			return err
 		}
 	}
+	t.w.MessageUsage(nil)
 	return t.w.Result(r)
 }
 
@@ -337,7 +355,7 @@ func (t *turn) finish(exit error) error {
 	if len(t.errs) > 0 {
 		msg += ": " + t.errs[len(t.errs)-1]
 	}
-	return t.end(emit.Result{IsError: true, Errors: []string{msg}, Usage: t.usage})
+	return t.end(emit.Result{IsError: true, Errors: []string{msg}})
 }
 
 func contains(list []string, s string) bool {
