@@ -253,7 +253,8 @@ func (d *driver) failTurn(msg, why string) {
 	if d.st == stateAwaiting {
 		d.supersede("the turn ended on a model error")
 	}
-	d.emitErr(d.out.Result(emit.Result{IsError: true, Text: msg, Errors: []string{msg}}))
+	d.lastTokens()
+	d.emitErr(d.out.Result(d.withUsage(emit.Result{IsError: true, Text: msg, Errors: []string{msg}})))
 	d.to(stateBetween, why)
 	d.nextTurn()
 	if !d.policy.Channel() {

@@ -142,6 +142,8 @@ func (d *driver) logEvent(e transcript.Event) {
 		d.t.log.ended = true
 	case transcript.ModelError:
 		d.logModelError(e)
+	case transcript.Tokens:
+		d.t.usage.Add(e)
 	case transcript.Prompt:
 		// Only this turn's own prompt says it began: a resumed program may
 		// log the earlier ones again.

@@ -23,7 +23,7 @@ func claudeRecord(l Launch) transcript.Source {
 		dir = filepath.Join(l.Getenv("HOME"), ".claude")
 	}
 	pattern := filepath.Join(dir, "projects", "*", l.Session+".jsonl")
-	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, parseClaudeRecord)
+	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, parseClaudeRecord))
 }
 
 // firstMatch is the first file matching pattern.
@@ -106,6 +106,27 @@ func parseClaudeRecord(line []byte) []transcript.Event {
 		return out
 	}
 	return nil
+}
+
+// ofRun is parse without the tokens an earlier run recorded: a resumed
+// session's record holds its earlier requests too, which are not this
+// run's usage. (The record's times are the program's clock, the same as
+// Started's on one machine.)
+func ofRun(l Launch, parse transcript.Parser) transcript.Parser {
+	if l.Started.IsZero() {
+		return parse
+	}
+	return func(line []byte) []transcript.Event {
+		evs := parse(line)
+		out := evs[:0]
+		for _, e := range evs {
+			if e.Kind == transcript.Tokens && !e.At.IsZero() && e.At.Before(l.Started) {
+				continue
+			}
+			out = append(out, e)
+		}
+		return out
+	}
 }
 
 // stamp reads a record's RFC 3339 time; zero when it is not one.

@@ -33,7 +33,7 @@ func codexRecord(l Launch) transcript.Source {
 		}
 		return newestFor(pattern, l, codexCwd)
 	}
-	return transcript.NewTail(locate, parseCodexRecord)
+	return transcript.NewTail(locate, ofRun(l, parseCodexRecord))
 }
 
 // newestFor is the newest file matching pattern, modified since the

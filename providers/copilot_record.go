@@ -22,7 +22,7 @@ func copilotRecord(l Launch) transcript.Source {
 		home = filepath.Join(l.Getenv("HOME"), ".copilot")
 	}
 	path := filepath.Join(home, "session-state", l.Session, "events.jsonl")
-	return transcript.NewTail(func() (string, bool) { return path, l.Session != "" }, newCopilotParser())
+	return transcript.NewTail(func() (string, bool) { return path, l.Session != "" }, ofRun(l, newCopilotParser()))
 }
 
 type copilotEvent struct {

@@ -23,7 +23,7 @@ import (
 // a reader reports nothing, and the next turn reports it first.
 func qwenRecord(l Launch) transcript.Source {
 	pattern := filepath.Join(l.Getenv("HOME"), ".qwen", "projects", "*", "chats", l.Session+".jsonl")
-	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, newQwenParser())
+	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, newQwenParser()))
 }
 
 type qwenPart struct {
