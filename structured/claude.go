@@ -35,16 +35,17 @@ type claudeLine struct {
 	Message   *claudeMessage  `json:"message"`
 	Error     json.RawMessage `json:"error"`
 	// result
-	IsError    bool     `json:"is_error"`
-	Result     string   `json:"result"`
-	Errors     []string `json:"errors"`
-	NumTurns   int      `json:"num_turns"`
-	TotalCost  *float64 `json:"total_cost_usd"`
-	Usage      *claudeUsage
-	Denials    []claudeDenial `json:"permission_denials"`
-	Attempt    int            `json:"attempt"`
-	MaxRetries int            `json:"max_retries"`
-	Status     int            `json:"error_status"`
+	IsError      bool     `json:"is_error"`
+	Result       string   `json:"result"`
+	Errors       []string `json:"errors"`
+	NumTurns     int      `json:"num_turns"`
+	TotalCost    *float64 `json:"total_cost_usd"`
+	Usage        *claudeUsage
+	Denials      []claudeDenial `json:"permission_denials"`
+	Attempt      int            `json:"attempt"`
+	MaxRetries   int            `json:"max_retries"`
+	Status       int            `json:"error_status"`
+	RetryDelayMS int            `json:"retry_delay_ms"`
 	// control
 	RequestID string        `json:"request_id"`
 	Request   claudeControl `json:"request"`
@@ -163,9 +164,19 @@ func (c *claudeTranslator) system(l claudeLine) error {
 		c.compacted = true
 		return nil
 	case "api_retry":
-		msg := fmt.Sprintf("claude: API request failed (HTTP %d), retry %d of %d", l.Status, l.Attempt, l.MaxRetries)
-		c.watch.sawText(msg, false)
-		return c.notice(msg)
+		// Claude Code's own words on screen are "API error · Retrying in
+		// 2s · attempt 3/10"; its stream adds the status and the error.
+		msg := fmt.Sprintf("API error (HTTP %d", l.Status)
+		var kind string
+		if json.Unmarshal(l.Error, &kind) == nil && kind != "" {
+			msg += " " + kind
+		}
+		msg += fmt.Sprintf(") · Retrying in %.1fs · attempt %d/%d", float64(l.RetryDelayMS)/1000, l.Attempt, l.MaxRetries)
+		if err := c.ensureInit(); err != nil {
+			return err
+		}
+		c.watch.sawText(msg)
+		return nil
 	}
 	return nil // status, hooks, tasks, compaction bookkeeping: not shown.
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
 )
 
 // codexTranslator translates `codex exec --json`. Codex numbers its items
@@ -97,8 +98,14 @@ func (c *codexTranslator) Line(line []byte) error {
 		return c.end(emit.Result{IsError: true, Errors: []string{msg}})
 	case "error":
 		// Reconnect attempts and other stream errors; turn.failed follows if
-		// it was fatal.
-		c.watch.sawText(l.Message, false)
+		// it was fatal. A model error is shown; anything else is a notice.
+		if heuristics.ClassifyError(l.Message) != nil {
+			if err := c.ensureInit(); err != nil {
+				return err
+			}
+			c.watch.sawText(l.Message)
+			return nil
+		}
 		return c.notice(l.Message)
 	case "":
 		return fmt.Errorf("%w: no \"type\" field", ErrMalformed)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
 )
 
 // copilotTranslator translates `copilot -p … --output-format json` (JSONL
@@ -132,6 +133,12 @@ func (c *copilotTranslator) Line(line []byte) error {
 		return c.w.Usage(c.usage.InputTokens+c.usage.CacheReadInputTokens+c.usage.CacheCreationInputTokens, c.usage.OutputTokens)
 	case "session.error":
 		c.failure = d.Message
+		if heuristics.ClassifyError(d.Message) != nil {
+			// Its result follows: the system error there says it with
+			// what to do.
+			c.errs = append(c.errs, d.Message)
+			return nil
+		}
 		return c.systemError(d.Message)
 	case "session.info", "session.warning":
 		if d.Message != "" && !l.Ephemeral {

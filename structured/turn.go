@@ -64,7 +64,13 @@ type toolCall struct {
 }
 
 func newTurn(w *emit.Writer, provider *providers.Provider, mode string) *turn {
-	return &turn{w: w, provider: provider, mode: mode, tools: newToolTracker(),
+	name := "the agent"
+	if provider != nil {
+		name = provider.Name
+	}
+	// A watch that tells the GUI of model errors; Run's own, which also
+	// reads stderr and can stop the provider, replaces it.
+	return &turn{w: w, provider: provider, mode: mode, tools: newToolTracker(), watch: newErrorWatch(w, name),
 		denied: map[string]string{}, ours: map[string]bool{}, shown: map[string]bool{}, dangers: permission.DefaultDangers()}
 }
 
@@ -309,7 +315,7 @@ func (t *turn) end(r emit.Result) error {
 	if r.Usage == nil {
 		r.Usage = t.usage // what the provider reported before it ended
 	}
-	adviseResult(&r)
+	advice := adviseResult(&r)
 	// A tool we denied must show up in permission_denials even when the
 	// provider never reported a result for it.
 	ids := make([]string, 0, len(t.denied))
@@ -323,8 +329,16 @@ func (t *turn) end(r emit.Result) error {
 		}
 	}
 	if r.IsError {
+		// Yume shows an error result only as "error during execution":
+		// what happened, and for a model error what to do, is a system
+		// error the chat shows.
+		if advice != "" && !contains(t.errs, r.Text) {
+			if err := t.w.SystemError(r.Text); err != nil {
+				return err
+			}
+		}
 		for _, e := range r.Errors {
-			if !contains(t.errs, e) {
+			if advice == "" && !contains(t.errs, e) {
 				if err := t.w.SystemError(e); err != nil {
 					return err
 				}
