@@ -46,11 +46,29 @@ type modelErrors struct {
 	stillAt  time.Duration
 	noticed  map[string]bool // messages told the GUI (heuristics.ModelError.Key)
 	stale    map[string]bool // messages from before progress: not news
+	// held are the screen's words of a retry that names no status, held
+	// for heldFor while the program's record may tell the same attempt
+	// with its status (Claude Code's screen: "API error · Retrying in
+	// 2s · attempt 3/10"; its debug log: "… HTTP 429 …"), which decides
+	// between rate_limit and error.
+	held map[string]heldError
 	// begun and start are when the part began and the turn's progress
 	// then: the silent bound counts from there.
 	begun time.Duration
 	start progress
 }
+
+// heldError is a message held back (modelErrors.held).
+type heldError struct {
+	e     *heuristics.ModelError
+	until time.Duration
+}
+
+// heldFor is how long the screen's words of a retry without a status wait
+// for the record's. The screen is read at most errorPoll after it
+// changed and the record every logEvery, so the GUI still hears of it
+// within 2 s.
+const heldFor = 500 * time.Millisecond
 
 // silentFactor times the error bound is how long a turn may show nothing
 // but work in progress — no answer, no tool call, no question, no error —
@@ -69,7 +87,8 @@ type progress struct {
 // errorsOf is the running turn's part, new for a new turn.
 func (d *driver) errorsOf() *modelErrors {
 	if d.merr.turn != d.t {
-		d.merr = modelErrors{turn: d.t, noticed: map[string]bool{}, stale: map[string]bool{}, begun: d.now(), start: d.progressNow()}
+		d.merr = modelErrors{turn: d.t, noticed: map[string]bool{}, stale: map[string]bool{}, held: map[string]heldError{},
+			begun: d.now(), start: d.progressNow()}
 		if d.inTurn() && d.at[timerError] == 0 {
 			d.at[timerError] = d.now() + errorPoll
 		}
@@ -91,6 +110,7 @@ func (d *driver) progressed(m *modelErrors) {
 	for k := range m.noticed {
 		m.stale[k] = true
 	}
+	clear(m.held) // the retry worked: no news
 	m.err, m.final = nil, false
 }
 
@@ -131,6 +151,37 @@ func (d *driver) sawModelError(e *heuristics.ModelError, where string) {
 	if !fresh {
 		return
 	}
+	if where == "record" {
+		delete(m.held, k) // the record's words, with the status, are told
+	} else if e.Status == 0 && e.Retrying && d.logFound() {
+		m.noticed[k] = false
+		if _, ok := m.held[k]; !ok {
+			m.held[k] = heldError{e, d.now() + heldFor}
+		}
+		return
+	}
+	d.tellModelError(e)
+}
+
+// tellHeld tells the GUI the held messages whose wait is over.
+func (d *driver) tellHeld() {
+	m := d.errorsOf()
+	for k, h := range m.held {
+		if d.now() < h.until || m.stale[k] {
+			continue
+		}
+		delete(m.held, k)
+		if !m.noticed[k] {
+			m.noticed[k] = true
+			d.tellModelError(h.e)
+		}
+	}
+}
+
+// tellModelError tells the GUI of a model error while the program goes
+// on: a system message Yume shows, rate_limit or error.
+func (d *driver) tellModelError(e *heuristics.ModelError) {
+	m := d.errorsOf()
 	name := d.cfg.Profile.Name
 	msg := fmt.Sprintf("%s: the model's service answered with an error: %s", name, e.Describe())
 	if e.Retrying && !m.final {

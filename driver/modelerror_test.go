@@ -5,12 +5,14 @@ package driver_test
 import (
 	"cmp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // errorTUIProfile reads the fake model-error TUIs below: a ready input
@@ -178,6 +180,72 @@ func TestDriveModelErrors(t *testing.T) {
 			}
 			if took > tt.maxTook {
 				t.Errorf("took %v, want at most %v", took, tt.maxTook)
+			}
+		})
+	}
+}
+
+// errorLog is a program's record that tells, from its nth read on, the
+// status of the retry its screen shows without one.
+type errorLog struct {
+	mu    sync.Mutex
+	reads int
+	from  int
+	text  string
+}
+
+func (l *errorLog) Path() string { return "error log" }
+
+func (l *errorLog) Poll() ([]transcript.Event, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reads++
+	if l.reads == l.from {
+		return []transcript.Event{{Kind: transcript.ModelError, Text: l.text}}, nil
+	}
+	return nil, nil
+}
+
+// TestRetryWordsWaitForTheStatus: the screen's words of a retry that
+// names no status ("API error · Retrying in 1s · attempt 1/10", Claude
+// Code's) wait a moment for the record's, which name it: a 429 told by
+// the record reaches the GUI once, as rate_limit; with no word from the
+// record the screen's words do, as an error, still within 2 s.
+func TestRetryWordsWaitForTheStatus(t *testing.T) {
+	prof, err := heuristics.ParseProfile("errtui.yaml", []byte(errorTUIProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := `printf '\033[?1049h'
+i=0
+while :; do
+  i=$((i+1))
+  printf '\033[H\033[2J> say hello\n\n* Working %s (esc to interrupt)\n  API error · Retrying in 1s · attempt 1/10\n' "$i"
+  sleep 0.1
+done
+`
+	for _, tc := range []struct {
+		name    string
+		log     *errorLog
+		subtype string
+		words   string
+	}{
+		{"the record names the status", &errorLog{from: 2, text: "API error (attempt 1/11): HTTP 429 rate_limit_error: slow down"}, "rate_limit", "HTTP 429"},
+		{"no word from the record", &errorLog{from: -1}, "error", "API error · Retrying in 1s · attempt 1/10"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := driveWith(t, t.TempDir(), prof, permission.Default, nil, nil, nil, func(c *driver.Config) {
+				c.ErrorBound = 2500 * time.Millisecond
+				c.SessionLog = tc.log
+			}, "sh", "-c", script)
+			var told []event
+			for _, ev := range r.events {
+				if ev.str("type") == "system" && strings.Contains(ev.str("message"), "retries:") {
+					told = append(told, ev)
+				}
+			}
+			if len(told) != 1 || told[0].str("subtype") != tc.subtype || !strings.Contains(told[0].str("message"), tc.words) {
+				t.Errorf("told %v, want one %s saying %q", told, tc.subtype, tc.words)
 			}
 		})
 	}

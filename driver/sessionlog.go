@@ -112,6 +112,9 @@ func (d *driver) pollLog() {
 		d.logEvent(e)
 	}
 	d.reportOverdue()
+	if d.inTurn() {
+		d.tellHeld()
+	}
 	if w := d.t.log.waiting; w != nil && (d.pendingCall() != nil || d.now() >= d.t.log.waitEnd || d.logReadSinceAsked()) {
 		d.t.log.waiting = nil
 		d.ask(w)

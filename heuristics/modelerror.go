@@ -92,10 +92,17 @@ func (e *ModelError) Subtype() string {
 
 // Key identifies the message for "once per distinct message": a
 // countdown ("retrying in 9s… 8s…") is one message; another attempt
-// number is another.
+// number is another. A retry that names its attempt is that attempt,
+// whoever tells it: the screen and the program's debug log both say
+// attempt 3, in their own words, and the GUI hears it once.
 func (e *ModelError) Key() string {
+	if m := attemptRe.FindStringSubmatch(e.Text); m != nil && e.Retrying {
+		return "attempt|" + m[1]
+	}
 	return string(e.Class) + "|" + countdown.ReplaceAllString(strings.ToLower(e.Text), "#")
 }
+
+var attemptRe = regexp.MustCompile(`(?i)\battempt\s*#?(\d+)\b`)
 
 var countdown = regexp.MustCompile(`\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|m|min|minutes?)\b|\d{1,2}:\d\d`)
 
@@ -119,7 +126,7 @@ var (
 	errWordRe = regexp.MustCompile(`(?i)\berrors?\b|\bfail(?:ed|ure)?\b|exceeded|\bunable\b|could ?n[o']t|invalid|reached|\bhit\b|refused|✕|✗|⚠|■`)
 	retryRe   = regexp.MustCompile(`(?i)\bretrying\b|\bretry(?:ing)? (?:in|after)\b|\battempt\s*#?\d+\s*(?:/|of)\s*\d+|\bretry\s*\d+\s*(?:/|of)\s*\d+|reconnecting|will retry|trying again`)
 	// Box and bullet characters a TUI draws around a line.
-	frame = "│┃║╎┆└├╰╭╮╯┌┐┘┤─ \t●○•✦✕✗✘⎿■▪⚠!×>❯›·-"
+	frame = "│┃║╎┆└├╰╭╮╯┌┐┘┤─ \t●○•✦✕✗✘⎿■▪⚠!×>❯›·-✻✽✶✳✢"
 )
 
 // ClassifyError reads one text (a line, a record's message) as a model

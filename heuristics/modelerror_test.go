@@ -217,7 +217,16 @@ func TestModelErrorKey(t *testing.T) {
 	if a.Key() == c.Key() {
 		t.Errorf("another attempt gives the same key %q", a.Key())
 	}
-	for _, cl := range []ErrorClass{ErrorAuth, ErrorRateLimit, ErrorOverloaded, ErrorServer, ErrorOther} {
+	// The screen and the debug log tell one attempt in their own words.
+	screen := ClassifyError("✻ API error · Retrying in 2s · attempt 3/10")
+	logged := ClassifyError("API error (attempt 3/11): HTTP 429 rate_limit_error: fake error 429")
+	if screen == nil || logged == nil || screen.Key() != logged.Key() || screen.Text != "API error · Retrying in 2s · attempt 3/10" {
+		t.Errorf("one attempt, told twice: %+v and %+v", screen, logged)
+	}
+	if nth := ClassifyError("API error (attempt 4/11): HTTP 429 rate_limit_error: fake error 429"); nth == nil || nth.Key() == logged.Key() {
+		t.Errorf("attempt 4 has attempt 3's key: %+v", nth)
+	}
+	for _, cl := range []ErrorClass{ErrorAuth, ErrorNoModel, ErrorRateLimit, ErrorOverloaded, ErrorServer, ErrorOther} {
 		e := &ModelError{Class: cl}
 		if adv := e.Advice(); !strings.Contains(adv, "try again") && !strings.Contains(adv, "check") {
 			t.Errorf("%s: advice %q says nothing to do", cl, adv)

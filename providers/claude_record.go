@@ -23,7 +23,8 @@ func claudeRecord(l Launch) transcript.Source {
 		dir = filepath.Join(l.Getenv("HOME"), ".claude")
 	}
 	pattern := filepath.Join(dir, "projects", "*", l.Session+".jsonl")
-	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, parseClaudeRecord))
+	rec := transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, parseClaudeRecord))
+	return addDebugLog(rec, claudeDebugLog(l), parseClaudeDebug)
 }
 
 // firstMatch is the first file matching pattern.

@@ -23,7 +23,8 @@ func geminiRecord(l Launch) transcript.Source {
 		short = short[:8]
 	}
 	pattern := filepath.Join(l.Getenv("HOME"), ".gemini", "tmp", "*", "chats", "session-*-"+short+".jsonl")
-	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, newGeminiParser()))
+	rec := transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, newGeminiParser()))
+	return addDebugLog(rec, debugLogPath("gemini", l), parseGeminiDebug)
 }
 
 type geminiLogLine struct {

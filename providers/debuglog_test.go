@@ -1,0 +1,103 @@
+package providers
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/transcript"
+)
+
+// TestDebugLogErrors: the lines claude 2.1.332 and gemini 0.61.0 wrote to
+// their debug logs while they retried the fake model's errors are model
+// errors in their words, with the attempt and the status (which Claude
+// Code's screen leaves out, and Gemini CLI's screen does not show at
+// all), classed as the status says; their other lines are nothing.
+func TestDebugLogErrors(t *testing.T) {
+	for _, c := range []struct {
+		parse  transcript.Parser
+		line   string
+		text   string
+		class  heuristics.ErrorClass
+		status int
+	}{
+		{parseClaudeDebug, `2026-11-26T14:50:18.469Z [ERROR] API error (attempt 1/4): 401 401 {"error":{"message":"fake error 401 invalid x-api-key","type":"authentication_error"},"type":"error"}`,
+			"API error (attempt 1/4): HTTP 401 authentication_error: fake error 401 invalid x-api-key", heuristics.ErrorAuth, 401},
+		{parseClaudeDebug, `2026-11-26T14:57:57.754Z [ERROR] API error (attempt 1/3): 429 429 {"error":{"message":"fake error 429","type":"rate_limit_error"},"type":"error"}`,
+			"API error (attempt 1/3): HTTP 429 rate_limit_error: fake error 429", heuristics.ErrorRateLimit, 429},
+		{parseClaudeDebug, `2026-11-26T14:58:00.153Z [ERROR] API error (attempt 1/3): 500 500 {"error":{"message":"fake error 500","type":"api_error"},"type":"error"}`,
+			"API error (attempt 1/3): HTTP 500 api_error: fake error 500", heuristics.ErrorServer, 500},
+		{parseGeminiDebug, `[2026-11-26T14:57:36.626Z] [WARN] Attempt 1 failed with status 429. Retrying with backoff... _ApiError: {"error":{"code":429,"message":"fake error 429 quota exceeded","status":"RESOURCE_EXHAUSTED"}}`,
+			"Attempt 1 failed with status 429. Retrying with backoff... (fake error 429 quota exceeded)", heuristics.ErrorRateLimit, 429},
+		{parseGeminiDebug, `[2026-11-26T14:57:42.917Z] [WARN] Attempt 2 failed with status 500. Retrying with backoff... _ApiError: {"error":{"code":500,"message":"fake error 500","status":"INTERNAL"}}`,
+			"Attempt 2 failed with status 500. Retrying with backoff... (fake error 500)", heuristics.ErrorServer, 500},
+	} {
+		evs := c.parse([]byte(c.line))
+		if len(evs) != 1 || evs[0].Kind != transcript.ModelError || evs[0].Text != c.text {
+			t.Errorf("%.60s: events %+v, want a model error %q", c.line, evs, c.text)
+			continue
+		}
+		e := heuristics.ClassifyError(evs[0].Text)
+		if e == nil || e.Class != c.class || e.Status != c.status || !e.Retrying {
+			t.Errorf("%q: classified %+v, want class %s status %d retrying", evs[0].Text, e, c.class, c.status)
+		}
+	}
+	for _, line := range []string{
+		`2026-11-26T14:50:18.404Z [DEBUG] [API REQUEST] /v1/messages source=sdk`,
+		`2026-11-26T14:50:18.014Z [WARN] settings: no lock on /x/settings.json (absent); writing without it`,
+		`  status: 429`,
+		`    at throwErrorIfNotOK (file:///x/bundle.js:1:2)`,
+		`[2026-11-26T14:57:30.000Z] [LOG] Loaded cached credentials.`,
+	} {
+		if evs := append(parseClaudeDebug([]byte(line)), parseGeminiDebug([]byte(line))...); len(evs) != 0 {
+			t.Errorf("%q: events %+v, want none", line, evs)
+		}
+	}
+}
+
+// TestDebugLogFile: the run's debug log is read with its record, each
+// line once, and removed with it; a run without a cache directory keeps
+// none.
+func TestDebugLogFile(t *testing.T) {
+	t.Setenv("YUME_HOME", t.TempDir())
+	l := Launch{Session: "0d1e/../x", Started: time.Unix(1795000000, 5)}
+	path := prepareDebugLog(debugLogPath("gemini", l))
+	if path == "" || filepath.Dir(filepath.Dir(path)) != CacheDir() || filepath.Base(path) != "gemini-0d1ex-1795000000000000005.log" {
+		t.Fatalf("debug log %q, want a file of this run in %s/debug", path, CacheDir())
+	}
+	rec := addDebugLog(&emptyRecord{}, path, parseGeminiDebug)
+	line := "[2026-11-26T14:57:36.626Z] [WARN] Attempt 1 failed with status 429. Retrying with backoff... _ApiError: {}\n"
+	if err := os.WriteFile(path, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{1, 0} {
+		evs, err := rec.Poll()
+		if err != nil || len(evs) != want {
+			t.Errorf("read %d: %+v, %v; want %d events", i, evs, err, want)
+		}
+	}
+	if _, ok := transcript.As[*emptyRecord](rec); !ok {
+		t.Error("the record under the debug log is hidden")
+	}
+	if err := rec.(interface{ Close() error }).Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the debug log is left behind: %v", err)
+	}
+	if p := debugLogPath("gemini", Launch{}); p != "" {
+		t.Errorf("a run with no start time gets debug log %q", p)
+	}
+	if got := addDebugLog(&emptyRecord{}, "", parseGeminiDebug); got == nil {
+		t.Error("no record")
+	} else if _, wrapped := got.(*withDebugLog); wrapped {
+		t.Error("no debug log, yet the record is wrapped")
+	}
+}
+
+type emptyRecord struct{}
+
+func (*emptyRecord) Poll() ([]transcript.Event, error) { return nil, nil }
+func (*emptyRecord) Path() string                      { return "empty" }
