@@ -43,6 +43,7 @@ type result struct {
 // run is one yume-cli session and what the test saw.
 type run struct {
 	events  []event
+	at      []time.Time // when each event arrived
 	raw     []byte
 	stderr  string
 	trace   string
@@ -156,6 +157,7 @@ func (h *home) runAsSet(t testing.TB, g gui, flags ...string) *run {
 			continue
 		}
 		r.events = append(r.events, ev)
+		r.at = append(r.at, time.Now())
 		before := len(r.uses)
 		r.collect(ev)
 		if g.early && len(r.uses) > before && g.answer != nil {
