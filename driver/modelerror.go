@@ -370,15 +370,29 @@ func (d *driver) logModelError(e transcript.Event) {
 // prompt down (all of it when the prompt is not shown), not counting the
 // rows of answers already emitted: in the words of a profile error rule
 // (rule: true), else as the generic recogniser reads it; nil when none.
+// The prompt is looked for from the bottom up: a TUI may echo it in its
+// footer too (Codex: "GPT-5.5 default · DIR · make the file"), below the
+// error.
 func (d *driver) screenModelError() (e *heuristics.ModelError, rule bool) {
-	rows := d.screen.Lines()
+	all := d.screen.Lines()
 	head := promptHead(d.t.prompt)
-	for i := len(rows) - 1; i >= 0 && head != ""; i-- {
-		if strings.Contains(normalText(rows[i]), cutRunes(head, 16)) {
-			rows = rows[i+1:]
-			break
+	found := false
+	for i := len(all) - 1; i >= 0 && head != ""; i-- {
+		if strings.Contains(normalText(all[i]), cutRunes(head, 16)) {
+			found = true
+			if e, rule := d.modelErrorIn(all[i+1:]); e != nil {
+				return e, rule
+			}
 		}
 	}
+	if found {
+		return nil, false
+	}
+	return d.modelErrorIn(all)
+}
+
+// modelErrorIn is screenModelError's reading of rows.
+func (d *driver) modelErrorIn(rows []string) (e *heuristics.ModelError, rule bool) {
 	text := strings.Join(rows, "\n")
 	if e := d.ruleError(text); e != nil {
 		return e, true

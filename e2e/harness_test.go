@@ -44,6 +44,7 @@ type result struct {
 type run struct {
 	events  []event
 	at      []time.Time // when each event arrived
+	started time.Time   // when yume-cli was started
 	raw     []byte
 	stderr  string
 	trace   string
@@ -141,6 +142,7 @@ func (h *home) runAsSet(t testing.TB, g gui, flags ...string) *run {
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	start := time.Now()
+	r.started = start
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -53,6 +54,15 @@ type openCodeExport struct {
 				} `json:"cache"`
 			} `json:"tokens"`
 			Cost float64 `json:"cost"`
+			// Error is a step the model's service failed (name
+			// "APIError", data.message and data.statusCode).
+			Error *struct {
+				Name string `json:"name"`
+				Data struct {
+					Message    string `json:"message"`
+					StatusCode int    `json:"statusCode"`
+				} `json:"data"`
+			} `json:"error"`
 		} `json:"info"`
 		Parts []openCodePart `json:"parts"`
 	} `json:"messages"`
@@ -156,6 +166,13 @@ func (s *openCodeSeen) events(x *openCodeExport) []transcript.Event {
 		if t := m.Info.Tokens; m.Info.Role == "assistant" && m.Info.Time.Completed > 0 && t != nil && t.Input+t.Output+t.Cache.Read > 0 {
 			add("tokens:"+m.Info.ID, transcript.Event{Kind: transcript.Tokens, ID: m.Info.ID,
 				Usage: &transcript.Usage{Input: t.Input, Output: t.Output, CacheRead: t.Cache.Read, CacheWrite: t.Cache.Write, CostUSD: m.Info.Cost}})
+		}
+		if e := m.Info.Error; m.Info.Role == "assistant" && e != nil && (e.Name == "APIError" || e.Data.StatusCode != 0) {
+			text := e.Name + ": " + e.Data.Message
+			if e.Data.StatusCode != 0 {
+				text += fmt.Sprintf(" (HTTP %d)", e.Data.StatusCode)
+			}
+			add("error:"+m.Info.ID, transcript.Event{Kind: transcript.ModelError, Text: text})
 		}
 		if m.Info.Role == "assistant" && m.Info.Time.Completed > 0 && m.Info.Finish != "tool-calls" {
 			add("end:"+m.Info.ID, transcript.Event{Kind: transcript.TurnEnd})

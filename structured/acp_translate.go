@@ -80,6 +80,7 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 			if err := a.buffer(c.Text); err != nil {
 				return err
 			}
+			a.statusLine(c.Text)
 		}
 		if mu := u.Meta.Usage; mu != nil {
 			// The request's text is its message.
@@ -109,6 +110,20 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 		return a.toolResult(id, "plan updated", false)
 	}
 	return nil // thoughts, commands, modes, usage: not shown.
+}
+
+// statusLine tells the GUI of a model error an agent says as text while
+// it retries ("Info: Request failed due to a transient API error.
+// Retrying...", Copilot's), at once; its answer text is not read so.
+func (a *acpTranslator) statusLine(text string) {
+	for _, part := range strings.SplitAfter(text, "...") {
+		part = strings.TrimSpace(part)
+		for _, p := range []string{"Info: ", "Warning: ", "Error: "} {
+			if rest, ok := strings.CutPrefix(part, p); ok && heuristics.SaysRetry(rest) {
+				a.watch.sawText(rest)
+			}
+		}
+	}
 }
 
 // use writes the tool_use of an ACP tool call now, with what is known of

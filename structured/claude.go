@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
 )
 
 // claudeTranslator translates `claude -p --output-format stream-json
@@ -263,6 +264,11 @@ func (c *claudeTranslator) result(l claudeLine) error {
 		}
 		if len(r.Errors) == 0 && l.Result != "" {
 			r.Errors = []string{l.Result}
+		}
+		if len(r.Errors) == 0 && c.last != "" && heuristics.FindModelError(c.last) != nil {
+			// Its failure was its last words (Qwen Code: "[API Error:
+			// 401 …]" as an answer, then a result with no text).
+			r.Errors = []string{c.last}
 		}
 	}
 	// Denials Claude made on its own (no permission prompt) already went

@@ -49,6 +49,10 @@ type copilotData struct {
 	// session.error
 	Message   string `json:"message"`
 	ErrorType string `json:"errorType"`
+	// model.call_failure: the status of a failed model request, and
+	// which retry it was (0: the first try)
+	StatusCode   int `json:"statusCode"`
+	RetryAttempt int `json:"retryAttempt"`
 }
 
 // copilotToolRequest is one tool call of an assistant.message.
@@ -64,7 +68,7 @@ var copilotSkipped = map[string]bool{
 	"session.skills_loaded": true, "session.mcp_servers_loaded": true, "session.tools_updated": true,
 	"user.message": true, "assistant.turn_start": true, "assistant.turn_end": true,
 	"model.call_start": true, "model.call_finished": true, "model.call_final_result": true,
-	"model.call_failure": true, "assistant.message_start": true, "assistant.tool_call_delta": true,
+	"assistant.message_start": true, "assistant.tool_call_delta": true,
 	"assistant.reasoning_delta": true, "assistant.reasoning": true, "assistant.idle": true,
 	"session.background_tasks_changed": true, "tool.execution_partial_result": true,
 	"assistant.turn_retry": true,
@@ -131,6 +135,13 @@ func (c *copilotTranslator) Line(line []byte) error {
 		// Older releases; 1.0.102 prints no usage (its record has it).
 		c.addUsage(emit.Split(d.InputTokens, d.OutputTokens, d.CacheReadTokens, d.CacheWriteTokens))
 		return c.w.Usage(c.usage.InputTokens+c.usage.CacheReadInputTokens+c.usage.CacheCreationInputTokens, c.usage.OutputTokens)
+	case "model.call_failure":
+		// Each failed try, at once (its retries say "Request failed due
+		// to a transient API error. Retrying..." a second later, with no
+		// status).
+		if d.StatusCode != 0 {
+			c.watch.sawText(fmt.Sprintf("model request failed with HTTP %d (attempt %d); retrying", d.StatusCode, d.RetryAttempt+1))
+		}
 	case "session.error":
 		c.failure = d.Message
 		if heuristics.ClassifyError(d.Message) != nil {
