@@ -153,7 +153,7 @@ func (d *driver) sawModelError(e *heuristics.ModelError, where string) {
 	}
 	if where == "record" {
 		delete(m.held, k) // the record's words, with the status, are told
-	} else if e.Status == 0 && e.Retrying && d.logFound() {
+	} else if e.Status == 0 && e.Retrying && d.logFound() && d.logsRetries() {
 		m.noticed[k] = false
 		if _, ok := m.held[k]; !ok {
 			m.held[k] = heldError{e, d.now() + heldFor}
@@ -161,6 +161,16 @@ func (d *driver) sawModelError(e *heuristics.ModelError, where string) {
 		return
 	}
 	d.tellModelError(e)
+}
+
+// retryLogger is a session log that tells each retry of a failed model
+// request with its status (a program's debug log read with its record).
+type retryLogger interface{ LogsRetries() bool }
+
+// logsRetries reports whether the session log tells retries.
+func (d *driver) logsRetries() bool {
+	l, ok := transcript.As[retryLogger](d.cfg.SessionLog)
+	return ok && l.LogsRetries()
 }
 
 // tellHeld tells the GUI the held messages whose wait is over.

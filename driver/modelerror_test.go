@@ -196,6 +196,8 @@ type errorLog struct {
 
 func (l *errorLog) Path() string { return "error log" }
 
+func (l *errorLog) LogsRetries() bool { return true }
+
 func (l *errorLog) Poll() ([]transcript.Event, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -82,6 +82,11 @@ func (w *withDebugLog) Poll() ([]transcript.Event, error) {
 // Unwrap implements transcript.Wrapper.
 func (w *withDebugLog) Unwrap() transcript.Source { return w.Source }
 
+// LogsRetries says the record tells each retry of a failed model request
+// with its status: the driver holds the screen's words of a retry that
+// names none a moment for these.
+func (w *withDebugLog) LogsRetries() bool { return true }
+
 // Close closes the record and removes the run's debug log.
 func (w *withDebugLog) Close() error {
 	var err error

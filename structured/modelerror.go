@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -182,13 +183,17 @@ func (e *errorWatch) Write(p []byte) (int, error) {
 	e.mu.Unlock()
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "at ") || len(strings.Fields(t)) < 3 {
+		if strings.HasPrefix(t, "at ") || len(strings.Fields(t)) < 3 || dumpField.MatchString(t) {
 			continue // a stack trace's frames, a dump's fields
 		}
 		e.sawText(t)
 	}
 	return len(p), nil
 }
+
+// dumpField is a field of an object a program dumped on stderr
+// ("message: 'Internal error',"), not a message of its own.
+var dumpField = regexp.MustCompile(`^['"]?[\w$]+['"]?:\s*['"{\[]`)
 
 // tee is out with the provider's stderr read on the way.
 func (e *errorWatch) tee(out io.Writer) io.Writer {

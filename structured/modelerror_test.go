@@ -24,6 +24,7 @@ func fakeModelError(how string) int {
 		fmt.Fprintf(os.Stderr, "Attempt %d failed with status %d. Retrying with backoff... _ApiError: {\"error\":{\"code\":%d,\"message\":\"quota\"}}\n", i, status, status)
 		fmt.Fprintln(os.Stderr, "    at throwErrorIfNotOK (file:///x/bundle.js:1:2)")
 		fmt.Fprintln(os.Stderr, "  status: 429")
+		fmt.Fprintln(os.Stderr, "  message: 'Internal error: fake error',")
 		time.Sleep(150 * time.Millisecond)
 		if how == "recovers" && i == 2 {
 			fmt.Println(`{"type":"message","role":"assistant","content":"done at last","delta":true}`)
@@ -97,7 +98,7 @@ func TestRunStopsRetriesPastTheBound(t *testing.T) {
 						t.Errorf("message %q given %d times", m, n)
 					}
 				}
-				if strings.Contains(m, "status: 429") || strings.Contains(m, "at throwErrorIfNotOK") {
+				if strings.Contains(m, "status: 429") || strings.Contains(m, "at throwErrorIfNotOK") || strings.Contains(m, "message: '") {
 					t.Errorf("a fragment of the error dump became a notice: %q", m)
 				}
 			}
