@@ -55,20 +55,63 @@ func prepareDebugLog(path string) string {
 	return path
 }
 
+// DebugLog is how a program is made to keep a debug log of a run where
+// it tells its retries, for the structured modes (the TUIs set theirs
+// up in their own Args and Env, and read it with their record).
+type DebugLog struct {
+	// Env has the program write its debug log (path: Path's, for a
+	// program that takes one).
+	Env func(path string) []string
+	// Path is where the run writes it, once its session is known ("":
+	// not yet); owned says the file is yume-cli's, removed after.
+	Path func(l Launch) (path string, owned bool)
+	// Parse reads its lines: the retries, as ModelError events.
+	Parse func(l Launch) transcript.Parser
+}
+
+// Open follows the debug log of the run l: nil while its path is not
+// known. Close the source to remove an owned file.
+func (d *DebugLog) Open(l Launch) transcript.Source {
+	path, owned := d.Path(l)
+	if path == "" {
+		return nil
+	}
+	return &debugFile{Tail: transcript.NewTail(func() (string, bool) { return path, true }, d.Parse(l)), path: path, owned: owned}
+}
+
+// debugFile is a run's debug log, removed when closed if yume-cli's.
+type debugFile struct {
+	*transcript.Tail
+	path  string
+	owned bool
+}
+
+// Close implements io.Closer.
+func (f *debugFile) Close() error {
+	err := f.Tail.Close()
+	if !f.owned {
+		return err
+	}
+	if rerr := os.Remove(f.path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+		err = errors.Join(err, rerr)
+	}
+	return err
+}
+
 // withDebugLog is a session record read together with the run's debug log.
 type withDebugLog struct {
 	transcript.Source
-	debug *transcript.Tail
-	path  string
+	debug *debugFile
 }
 
 // addDebugLog reads rec and, where path is set, the debug log at path
-// with parse.
-func addDebugLog(rec transcript.Source, path string, parse transcript.Parser) transcript.Source {
+// with parse (owned: yume-cli's file, removed with the record).
+func addDebugLog(rec transcript.Source, path string, parse transcript.Parser, owned ...bool) transcript.Source {
 	if path == "" {
 		return rec
 	}
-	return &withDebugLog{Source: rec, path: path, debug: transcript.NewTail(func() (string, bool) { return path, true }, parse)}
+	own := len(owned) == 0 || owned[0]
+	return &withDebugLog{Source: rec, debug: &debugFile{Tail: transcript.NewTail(func() (string, bool) { return path, true }, parse), path: path, owned: own}}
 }
 
 // Poll implements transcript.Source: the record's events, then the debug
@@ -87,17 +130,13 @@ func (w *withDebugLog) Unwrap() transcript.Source { return w.Source }
 // names none a moment for these.
 func (w *withDebugLog) LogsRetries() bool { return true }
 
-// Close closes the record and removes the run's debug log.
+// Close closes the record and the debug log (removed if yume-cli's).
 func (w *withDebugLog) Close() error {
 	var err error
 	if c, ok := w.Source.(io.Closer); ok {
 		err = c.Close()
 	}
-	err = errors.Join(err, w.debug.Close())
-	if rerr := os.Remove(w.path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-		err = errors.Join(err, rerr)
-	}
-	return err
+	return errors.Join(err, w.debug.Close())
 }
 
 // claudeDebugLine is Claude Code's debug log line of a failed request:
@@ -120,6 +159,56 @@ func parseClaudeDebug(line []byte) []transcript.Event {
 // "[2026-11-26T14:57:36.626Z] [WARN] Attempt 1 failed with status 429.
 // Retrying with backoff... _ApiError: {"error":{"code":429,…}}".
 var geminiDebugLine = regexp.MustCompile(`^\[\S+\] \[(?:WARN|ERROR)\] (Attempt \d+ failed[^.]*\.(?: Retrying[^.]*\.\.\.)?)(.*)$`)
+
+// qwenDebugLine is Qwen Code's debug log line of a failed request
+// ("2026-11-26T15:20:01.123Z [WARN] [RETRY] Attempt 1 failed with status
+// 429. Retrying with backoff in 5s... {…}"; ERROR for a 5xx).
+var qwenDebugLine = regexp.MustCompile(`^(\S+) \[(?:WARN|ERROR)\] \[RETRY\](?: \[[^\]]*\])? (Attempt \d+ failed[^.]*\.(?: Retrying[^.]*\.\.\.)?)(.*)$`)
+
+// qwenDebug reads Qwen Code's debug log of the session (QWEN_DEBUG_LOG_FILE
+// on: <its runtime directory>/debug/<session>.txt), its lines before the
+// run (a resumed session's) left out.
+func qwenDebug(l Launch) transcript.Parser {
+	return func(line []byte) []transcript.Event {
+		m := qwenDebugLine.FindSubmatch(line)
+		if m == nil || !l.Started.IsZero() && stamp(string(m[1])).Before(l.Started) {
+			return nil
+		}
+		text := string(m[2])
+		if msg := jsonErrorMessage(string(m[3])); msg != "" {
+			text += " (" + msg + ")"
+		}
+		return []transcript.Event{{Kind: transcript.ModelError, Text: text}}
+	}
+}
+
+// qwenDebugPath is Qwen Code's debug log of the session of l ("" while
+// it is not known).
+func qwenDebugPath(l Launch) (string, bool) {
+	if l.Session == "" || safeName(l.Session) != l.Session {
+		return "", false
+	}
+	dir := l.Getenv("QWEN_RUNTIME_DIR")
+	if dir == "" {
+		dir = filepath.Join(l.Getenv("HOME"), ".qwen")
+	}
+	return filepath.Join(dir, "debug", l.Session+".txt"), false
+}
+
+// qwenDebugEnv turns Qwen Code's debug log on.
+func qwenDebugEnv(string) []string { return []string{"QWEN_DEBUG_LOG_FILE=1"} }
+
+// geminiDebugLog is Gemini CLI's debug log for the structured modes.
+var geminiDebugLog = &DebugLog{
+	Env: func(path string) []string { return []string{"GEMINI_DEBUG_LOG_FILE=" + path} },
+	Path: func(l Launch) (string, bool) {
+		return prepareDebugLog(debugLogPath("gemini", Launch{Started: l.Started})), true
+	},
+	Parse: func(Launch) transcript.Parser { return parseGeminiDebug },
+}
+
+// qwenDebugLog is Qwen Code's debug log for the structured modes.
+var qwenDebugLog = &DebugLog{Env: qwenDebugEnv, Path: qwenDebugPath, Parse: qwenDebug}
 
 // parseGeminiDebug reads a retried request from Gemini CLI's debug log.
 func parseGeminiDebug(line []byte) []transcript.Event {

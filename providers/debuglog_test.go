@@ -101,3 +101,31 @@ type emptyRecord struct{}
 
 func (*emptyRecord) Poll() ([]transcript.Event, error) { return nil, nil }
 func (*emptyRecord) Path() string                      { return "empty" }
+
+// TestQwenDebugLog: Qwen Code 0.24.4's debug log (QWEN_DEBUG_LOG_FILE=1)
+// of a 429 it retried: each attempt a model error with its status; a
+// line from before the run (a resumed session's file) is not this run's.
+func TestQwenDebugLog(t *testing.T) {
+	l := Launch{Session: "b402f7db-e352-4663-a4c9-2dc29902760a", Started: time.Date(2026, 11, 26, 15, 22, 28, 0, time.UTC),
+		Getenv: func(k string) string { return map[string]string{"HOME": "/home/u"}[k] }}
+	parse := qwenDebug(l)
+	evs := parse([]byte(`2026-11-26T15:22:28.668Z [WARN] [RETRY] Attempt 1 failed with status 429. Retrying with backoff in 2s... {`))
+	if len(evs) != 1 || evs[0].Text != "Attempt 1 failed with status 429. Retrying with backoff in 2s..." {
+		t.Fatalf("events %+v", evs)
+	}
+	if e := heuristics.ClassifyError(evs[0].Text); e == nil || e.Status != 429 || e.Class != heuristics.ErrorRateLimit || !e.Retrying {
+		t.Errorf("classified %+v", e)
+	}
+	if old := parse([]byte(`2026-11-26T15:00:00.000Z [WARN] [RETRY] Attempt 4 failed with status 500. Retrying with backoff in 9s... {`)); len(old) != 0 {
+		t.Errorf("an earlier run's retry: %+v", old)
+	}
+	if other := parse([]byte(`2026-11-26T15:22:29.000Z [DEBUG] [CONFIG] loaded settings`)); len(other) != 0 {
+		t.Errorf("a debug line read as a retry: %+v", other)
+	}
+	if p, owned := qwenDebugPath(l); p != "/home/u/.qwen/debug/b402f7db-e352-4663-a4c9-2dc29902760a.txt" || owned {
+		t.Errorf("path %q owned %v: want Qwen's own file, kept", p, owned)
+	}
+	if p, _ := qwenDebugPath(Launch{Session: "../x"}); p != "" {
+		t.Errorf("a session id that is no file name gives path %q", p)
+	}
+}

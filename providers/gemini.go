@@ -28,7 +28,9 @@ func init() {
 			{Name: ModeACP, Since: "0.20.0", Format: "acp", Command: acpCommand(), UsageFromRecord: true},
 			{Name: ModeJSON, Since: "0.11.0", Format: "gemini-stream-json", Resumes: true, Command: geminiJSON},
 		},
-		MapTool:  geminiTool,
+		MapTool: geminiTool,
+		// Over ACP its retries reach its stderr only when it exits.
+		DebugLog: geminiDebugLog,
 		Verified: [2]string{"0.57.0", "0.61.0"}, // make drift, 2026-11-25
 		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, SessionLog: geminiRecord, LogAfterRun: true, Cols: 500, Env: geminiEnv,
 			ModeName: func(l Launch) string { return "gemini --approval-mode " + geminiMode(l) }},

@@ -24,6 +24,10 @@ import (
 type Provider struct {
 	// Name is how --provider names it.
 	Name string
+	// DebugLog, where set, is a debug log the program keeps of a run in
+	// the structured modes, with its retries of a failed model request
+	// that its stream does not tell (debuglog.go).
+	DebugLog *DebugLog
 	// Aliases are other names callers use (Yume's spawner says "openai").
 	Aliases []string
 	// Title is the CLI's own name, for help and doctor.

@@ -23,7 +23,11 @@ import (
 // a reader reports nothing, and the next turn reports it first.
 func qwenRecord(l Launch) transcript.Source {
 	pattern := filepath.Join(l.Getenv("HOME"), ".qwen", "projects", "*", "chats", l.Session+".jsonl")
-	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, newQwenParser()))
+	rec := transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, newQwenParser()))
+	if path, _ := qwenDebugPath(l); path != "" && !l.Started.IsZero() {
+		return addDebugLog(rec, path, qwenDebug(l), false) // Qwen's own file: kept
+	}
+	return rec
 }
 
 type qwenPart struct {

@@ -72,6 +72,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	s.tr.setFirstRun(opts.FirstRun)
 	s.tr.onProviderSession(opts.OnSession)
 	s.tr.watch = watch
+	watch.followDebugLog(p.DebugLog, opts.debugAt, func() string { id, _ := s.sessionID.Load().(string); return id })
 	// Calls the agent's side requests made (Qwen's memory agent) are in
 	// its record only: read once it exited, before the result.
 	s.tr.reportSideCalls(providers.ByCommand(opts.Command), func() providers.Launch {

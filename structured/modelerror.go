@@ -11,6 +11,8 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // Model errors in the JSON and ACP modes: a provider that retries a
@@ -292,4 +294,46 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// debugEvery is how often a provider's debug log is read for its retries.
+const debugEvery = 250 * time.Millisecond
+
+// followDebugLog reads the provider's debug log of the run (l: its start
+// and environment; session: its session id once known) for the retries
+// its stream leaves out (providers.DebugLog), each told the GUI as it
+// comes, until the watch closes.
+func (e *errorWatch) followDebugLog(d *providers.DebugLog, l providers.Launch, session func() string) {
+	if e == nil || d == nil {
+		return
+	}
+	go func() {
+		var src transcript.Source
+		defer func() {
+			if c, ok := src.(io.Closer); ok {
+				_ = c.Close() // Best effort: an owned file is removed.
+			}
+		}()
+		tick := time.NewTicker(debugEvery)
+		defer tick.Stop()
+		for {
+			if src == nil {
+				l.Session = session()
+				src = d.Open(l)
+			}
+			if src != nil {
+				evs, _ := src.Poll() // Best effort: the log only adds words.
+				for _, ev := range evs {
+					if ev.Kind == transcript.ModelError {
+						e.sawText(ev.Text)
+					}
+				}
+			}
+			select {
+			case <-e.done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
 }

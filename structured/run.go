@@ -55,6 +55,8 @@ type Options struct {
 	// Cwd (credentials missing), for an error before its first word;
 	// called with screen "" (nil: nothing).
 	FirstRun func(screen string) string
+	// debugAt is the run as its debug log knows it (providers.DebugLog).
+	debugAt providers.Launch
 }
 
 // Run runs one turn of a provider in a structured mode and emits it on w,
@@ -132,6 +134,12 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 		return err
 	}
 	opts.Env = slices.Concat(opts.Env, inv.Env, side)
+	if d := p.DebugLog; d != nil {
+		// Its retries of a failed model request go to a debug log only.
+		opts.debugAt = providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: time.Now()}
+		path, _ := d.Path(opts.debugAt)
+		opts.Env = append(opts.Env, d.Env(path)...)
+	}
 	if mode.Name == providers.ModeACP {
 		return runACP(ctx, opts, w, mode, inv, path, note)
 	}
@@ -193,8 +201,18 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	tr.setDangers(opts.Dangers)
 	tr.setNote(note)
 	tr.setFirstRun(opts.FirstRun)
-	tr.onProviderSession(opts.OnSession)
+	var session atomic.Value // the provider's session id, once known
+	tr.onProviderSession(func(id string) {
+		session.Store(id)
+		if opts.OnSession != nil {
+			opts.OnSession(id)
+		}
+	})
 	tr.watch = watch
+	watch.followDebugLog(p.DebugLog, opts.debugAt, func() string {
+		id, _ := session.Load().(string)
+		return cmp.Or(id, inv.Session, opts.Resume)
+	})
 	var ends []func() error
 	if mode.RecordFillsGaps && p.TUI != nil && p.TUI.SessionLog != nil {
 		rec := p.TUI.SessionLog(providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
