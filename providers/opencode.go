@@ -145,8 +145,18 @@ func openCodeACP(name, prefix string) func(Request) Invocation {
 		if cfg := openCodeConfig(r.Model, r.APIBase); cfg != "" {
 			env = append(env, prefix+"_CONFIG_CONTENT="+cfg)
 		}
-		return Invocation{Args: []string{"acp"}, Env: env, KeepStdin: true}
+		return Invocation{Args: append([]string{"acp"}, openCodeLogs(r.Help)...), Env: env, KeepStdin: true}
 	}
+}
+
+// openCodeLogs has the program print its log on stderr, where yume-cli
+// reads a failed model request ("stream error … error.error=…"): it
+// retries a 429 or 500 for minutes with no word in its stream.
+func openCodeLogs(help string) []string {
+	if hasFlag(help, "--print-logs") {
+		return []string{"--print-logs"}
+	}
+	return nil
 }
 
 // openCodeRun is `NAME run --format json`, the prompt on stdin (as an
@@ -157,7 +167,7 @@ func openCodeRun(prefix string) func(Request) Invocation {
 		if cfg := openCodeConfig(r.Model, r.APIBase); cfg != "" {
 			env = append(env, prefix+"_CONFIG_CONTENT="+cfg)
 		}
-		args := appendFlag([]string{"run", "--format", "json"}, "--session", r.Resume)
+		args := appendFlag(append([]string{"run", "--format", "json"}, openCodeLogs(r.Help)...), "--session", r.Resume)
 		return Invocation{Args: args, Env: env, Stdin: r.Prompt}
 	}
 }

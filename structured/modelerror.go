@@ -185,6 +185,9 @@ func (e *errorWatch) Write(p []byte) (int, error) {
 	e.mu.Unlock()
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
+		if words, ok := logfmtError(t); ok {
+			t = words // a log line's error, without its fields
+		}
 		if strings.HasPrefix(t, "at ") || len(strings.Fields(t)) < 3 || dumpField.MatchString(t) {
 			continue // a stack trace's frames, a dump's fields
 		}
@@ -192,6 +195,29 @@ func (e *errorWatch) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// logfmtLine is a program's log line of an error in logfmt (opencode's
+// and Kilo's --print-logs: `… level=ERROR … message="stream error" …
+// error.error="AI_APICallError: fake error 429"`).
+var (
+	logfmtLine  = regexp.MustCompile(`\blevel=(?:ERROR|WARN)\b`)
+	logfmtError = func(line string) (string, bool) {
+		if !logfmtLine.MatchString(line) {
+			return "", false
+		}
+		m := logfmtValue.FindStringSubmatch(line)
+		if m == nil {
+			return "", false
+		}
+		msg := ""
+		if mm := logfmtMessage.FindStringSubmatch(line); mm != nil {
+			msg = strings.Trim(mm[1], `"`) + ": "
+		}
+		return msg + strings.Trim(m[1], `"`), true
+	}
+	logfmtValue   = regexp.MustCompile(`\berror(?:\.error|\.message)?=("[^"]*"|\S+)`)
+	logfmtMessage = regexp.MustCompile(`\bmessage=("[^"]*"|\S+)`)
+)
 
 // dumpField is a field of an object a program dumped on stderr
 // ("message: 'Internal error',"), not a message of its own.

@@ -164,3 +164,22 @@ func TestAdviseResult(t *testing.T) {
 		}
 	}
 }
+
+// TestLogfmtError: opencode's and Kilo's log line of a failed request
+// (--print-logs) is read as its error, without its fields (paths, ids).
+func TestLogfmtError(t *testing.T) {
+	for _, c := range []struct {
+		line, want string
+		ok         bool
+	}{
+		{`timestamp=2026-11-26T15:25:07.308Z level=ERROR run=89f244c1 message="stream error" providerID=fake modelID=m session.id=ses_x small=false agent=build mode=primary error.error="AI_APICallError: fake error 429"`,
+			"stream error: AI_APICallError: fake error 429", true},
+		{`timestamp=2026-11-26T15:25:00.555Z level=INFO run=89f244c1 message="creating instance" directory=/home/u/ws`, "", false},
+		{`Attempt 1 failed with status 429. Retrying with backoff...`, "", false},
+	} {
+		got, ok := logfmtError(c.line)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%.50s: %q %v, want %q %v", c.line, got, ok, c.want, c.ok)
+		}
+	}
+}
