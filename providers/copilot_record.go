@@ -22,7 +22,11 @@ func copilotRecord(l Launch) transcript.Source {
 		home = filepath.Join(l.Getenv("HOME"), ".copilot")
 	}
 	path := filepath.Join(home, "session-state", l.Session, "events.jsonl")
-	return transcript.NewTail(func() (string, bool) { return path, l.Session != "" }, ofRun(l, newCopilotParser()))
+	rec := transcript.NewTail(func() (string, bool) { return path, l.Session != "" }, ofRun(l, newCopilotParser()))
+	if l.Started.IsZero() {
+		return rec
+	}
+	return addFoundLog(rec, func() string { return copilotLogPath(l) }, copilotLog(l))
 }
 
 type copilotEvent struct {

@@ -79,6 +79,12 @@ func (d *DebugLog) Open(l Launch) transcript.Source {
 	return &debugFile{Tail: transcript.NewTail(func() (string, bool) { return path, true }, d.Parse(l)), path: path, owned: owned}
 }
 
+// Found is a DebugLog.Path for a program that names its log file itself:
+// the log is found once it is there (find: its path, or ""), and kept.
+func Found(find func(l Launch) string) func(l Launch) (string, bool) {
+	return func(l Launch) (string, bool) { return find(l), false }
+}
+
 // debugFile is a run's debug log, removed when closed if yume-cli's.
 type debugFile struct {
 	*transcript.Tail
@@ -89,7 +95,7 @@ type debugFile struct {
 // Close implements io.Closer.
 func (f *debugFile) Close() error {
 	err := f.Tail.Close()
-	if !f.owned {
+	if !f.owned || f.path == "" {
 		return err
 	}
 	if rerr := os.Remove(f.path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
@@ -112,6 +118,20 @@ func addDebugLog(rec transcript.Source, path string, parse transcript.Parser, ow
 	}
 	own := len(owned) == 0 || owned[0]
 	return &withDebugLog{Source: rec, debug: &debugFile{Tail: transcript.NewTail(func() (string, bool) { return path, true }, parse), path: path, owned: own}}
+}
+
+// addFoundLog reads rec and the program's own log, found by find once it
+// is there (kept: the program's file); shared, the log is read from its
+// end as it is now (transcript.Tail.SkipExisting).
+func addFoundLog(rec transcript.Source, find func() string, parse transcript.Parser, shared ...bool) transcript.Source {
+	tail := transcript.NewTail(func() (string, bool) {
+		p := find()
+		return p, p != ""
+	}, parse)
+	if len(shared) > 0 && shared[0] {
+		tail.SkipExisting()
+	}
+	return &withDebugLog{Source: rec, debug: &debugFile{Tail: tail}}
 }
 
 // Poll implements transcript.Source: the record's events, then the debug
@@ -270,4 +290,93 @@ func jsonErrorMessage(s string) string {
 		return ""
 	}
 	return body.Error.Message
+}
+
+// copilotLogLine is Copilot CLI's process log line of a failed model
+// request: "2026-11-26T15:07:37.487Z [WARNING] [rust:model_events::producer]
+// Model provider request failed {"stage":"inference",…,"http_status":401,…}".
+var copilotLogLine = regexp.MustCompile(`^(\S+) \[(?:WARNING|ERROR)\] \[[^\]]*model_events[^\]]*\] (Model provider request failed)\s*(\{.*\})?\s*$`)
+
+// copilotLog reads Copilot CLI's process log of a run
+// (<COPILOT_HOME or ~/.copilot>/logs/process-<start ms>-<pid>.log): each
+// failed model request with its status, which its screen and ACP tell
+// only as "Request failed due to a transient API error. Retrying..." or
+// not at all (429), before it gives up a minute later.
+func copilotLog(l Launch) transcript.Parser {
+	return func(line []byte) []transcript.Event {
+		m := copilotLogLine.FindSubmatch(line)
+		if m == nil || !l.Started.IsZero() && stamp(string(m[1])).Before(l.Started) {
+			return nil
+		}
+		var f struct {
+			Status int    `json:"http_status"`
+			Kind   string `json:"failure_kind"`
+		}
+		_ = json.Unmarshal(m[3], &f) // No fields: the words alone.
+		text := string(m[2])
+		if f.Status != 0 {
+			text += fmt.Sprintf(": HTTP %d", f.Status)
+		}
+		if f.Kind != "" {
+			text += " (" + f.Kind + ")"
+		}
+		return []transcript.Event{{Kind: transcript.ModelError, Text: text + "; retrying"}}
+	}
+}
+
+// copilotLogPath is the process log of the run of l: the newest one
+// started at or after it; "" until there is one.
+func copilotLogPath(l Launch) string {
+	home := l.Getenv("COPILOT_HOME")
+	if home == "" {
+		home = filepath.Join(l.Getenv("HOME"), ".copilot")
+	}
+	paths, _ := filepath.Glob(filepath.Join(home, "logs", "process-*.log"))
+	best, bestMS := "", int64(0)
+	for _, p := range paths {
+		f := strings.Split(strings.TrimSuffix(filepath.Base(p), ".log"), "-")
+		if len(f) < 2 {
+			continue
+		}
+		ms, err := strconv.ParseInt(f[1], 10, 64)
+		if err != nil || !l.Started.IsZero() && ms < l.Started.UnixMilli()-1000 || ms <= bestMS {
+			continue
+		}
+		best, bestMS = p, ms
+	}
+	return best
+}
+
+// copilotDebugLog is Copilot CLI's process log, for the structured modes.
+var copilotDebugLog = &DebugLog{Env: func(string) []string { return nil }, Path: Found(copilotLogPath), Parse: copilotLog}
+
+// openCodeLogLine is opencode's (and Kilo's) log line of a failed model
+// request, in logfmt: `timestamp=… level=ERROR … message="stream error" …
+// session.id=ses_… … error.error="AI_APICallError: fake error 429"`.
+var openCodeLogLine = regexp.MustCompile(`^timestamp=(\S+) level=(?:ERROR|WARN)\b.*\bmessage="stream error".*\bsession\.id=(\S+).*\berror\.error="([^"]*)"`)
+
+// openCodeLogErrors reads the program's shared log
+// (<XDG_DATA_HOME>/NAME/log/opencode.log) for the failed requests of the
+// session session() names, at or after the run's start: its TUI tells
+// a retried 429 or 500 late or not at all.
+func openCodeLogErrors(l Launch, session func() string) transcript.Parser {
+	return func(line []byte) []transcript.Event {
+		m := openCodeLogLine.FindSubmatch(line)
+		if m == nil || !l.Started.IsZero() && stamp(string(m[1])).Before(l.Started) {
+			return nil
+		}
+		if s := session(); s == "" || s != string(m[2]) {
+			return nil // another session's, or not known yet
+		}
+		return []transcript.Event{{Kind: transcript.ModelError, Text: "stream error: " + string(m[3]) + "; retrying"}}
+	}
+}
+
+// openCodeLogPath is the shared log of opencode or Kilo (name).
+func openCodeLogPath(name string, l Launch) string {
+	data := l.Getenv("XDG_DATA_HOME")
+	if data == "" {
+		data = filepath.Join(l.Getenv("HOME"), ".local", "share")
+	}
+	return filepath.Join(data, name, "log", "opencode.log")
 }

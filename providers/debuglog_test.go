@@ -129,3 +129,64 @@ func TestQwenDebugLog(t *testing.T) {
 		t.Errorf("a session id that is no file name gives path %q", p)
 	}
 }
+
+// TestProgramLogErrors: Copilot CLI 1.0.102's process log and opencode
+// 1.18.34's shared log, as they wrote a failed request to the fake model:
+// the status (Copilot's screen and ACP have none, or none before it gives
+// up), of this run only — and for opencode, whose log every session
+// shares, of this session only.
+func TestProgramLogErrors(t *testing.T) {
+	started := time.Date(2026, 11, 26, 15, 7, 37, 0, time.UTC)
+	cp := copilotLog(Launch{Started: started})
+	evs := cp([]byte(`2026-11-26T15:07:37.487Z [WARNING] [rust:model_events::producer] Model provider request failed {"stage":"inference","api_endpoint":"/chat/completions","http_status":401,"failure_kind":"http_error"}`))
+	if len(evs) != 1 || evs[0].Text != "Model provider request failed: HTTP 401 (http_error); retrying" {
+		t.Errorf("copilot: %+v", evs)
+	} else if e := heuristics.ClassifyError(evs[0].Text); e == nil || e.Status != 401 || !e.Final() {
+		t.Errorf("copilot's 401 classified %+v", e)
+	}
+	for _, line := range []string{
+		`2026-11-26T15:07:30.000Z [WARNING] [rust:model_events::producer] Model provider request failed {"http_status":429}`,
+		`2026-11-26T15:07:37.308Z [WARNING] [rust:events_engine::host_delivery] event was not delivered to its registered session host {"error":"GenericFailure"}`,
+	} {
+		if evs := cp([]byte(line)); len(evs) != 0 {
+			t.Errorf("copilot %q: %+v", line, evs)
+		}
+	}
+	session := "ses_de78a3651ffezhuzM6F2Jschod"
+	oc := openCodeLogErrors(Launch{Started: started}, func() string { return session })
+	line := `timestamp=2026-11-26T15:25:07.308Z level=ERROR run=89f244c1 message="stream error" providerID=fake modelID=m session.id=ses_de78a3651ffezhuzM6F2Jschod small=false agent=build mode=primary error.error="AI_APICallError: fake error 429"`
+	if evs := oc([]byte(line)); len(evs) != 1 || evs[0].Text != "stream error: AI_APICallError: fake error 429; retrying" {
+		t.Errorf("opencode: %+v", evs)
+	}
+	session = "ses_other"
+	if evs := oc([]byte(line)); len(evs) != 0 {
+		t.Errorf("another session's error: %+v", evs)
+	}
+	session = ""
+	if evs := oc([]byte(line)); len(evs) != 0 {
+		t.Errorf("an error before the session is known: %+v", evs)
+	}
+}
+
+// TestCopilotLogPath: the run's process log is the newest one started at
+// or after the run; an earlier run's is not.
+func TestCopilotLogPath(t *testing.T) {
+	home := t.TempDir()
+	started := time.UnixMilli(1795705657000)
+	for _, name := range []string{"process-1795705600000-10.log", "process-1795705657279-3338.log"} {
+		if err := os.MkdirAll(filepath.Join(home, "logs"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(home, "logs", name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := Launch{Started: started, Getenv: func(k string) string { return map[string]string{"COPILOT_HOME": home}[k] }}
+	if got := copilotLogPath(l); filepath.Base(got) != "process-1795705657279-3338.log" {
+		t.Errorf("path %q", got)
+	}
+	l.Started = time.UnixMilli(1795705700000)
+	if got := copilotLogPath(l); got != "" {
+		t.Errorf("a later run finds %q", got)
+	}
+}

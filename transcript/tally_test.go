@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -41,4 +43,27 @@ func TestTally(t *testing.T) {
 	if u := SplitUsage(100, 5, 80, 30); *u != (Usage{Input: 0, Output: 5, CacheRead: 80, CacheWrite: 30}) {
 		t.Errorf("SplitUsage past the prompt = %+v", *u)
 	}
+}
+
+// TestTailSkipExisting: a log every run appends to is read from where it
+// ended when the tail was made.
+func TestTailSkipExisting(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.log")
+	if err := os.WriteFile(path, []byte("old 1\nold 2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tail := NewTail(func() (string, bool) { return path, true }, func(line []byte) []Event {
+		return []Event{{Kind: Text, Text: string(line)}}
+	}).SkipExisting()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString("new\n")
+	f.Close()
+	evs, err := tail.Poll()
+	if err != nil || len(evs) != 1 || evs[0].Text != "new" {
+		t.Errorf("events %+v, %v; want the new line only", evs, err)
+	}
+	tail.Close()
 }
