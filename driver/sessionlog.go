@@ -128,6 +128,13 @@ func (d *driver) logEvent(e transcript.Event) {
 	switch e.Kind {
 	case transcript.Text:
 		d.reportUnasked(0) // calls before the text come first
+		if u := e.Usage; u != nil {
+			// The record has the text's request's tokens: its message
+			// carries them, as Claude Code's stream does.
+			d.out.MessageUsage(&emit.Usage{InputTokens: u.Input, OutputTokens: u.Output,
+				CacheReadInputTokens: u.CacheRead, CacheCreationInputTokens: u.CacheWrite})
+			defer d.out.MessageUsage(nil)
+		}
 		d.say(e.Text)
 	case transcript.ToolCall:
 		if d.log.calls == nil {

@@ -3,7 +3,9 @@
 package driver_test
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -57,6 +59,10 @@ func TestResultUsageFromLog(t *testing.T) {
 		// Recorded just as the program ends: read before the result.
 		{"recorded at the end", &tokenLog{late: []transcript.Event{tok("r1", 5, 7, 0, 0, 0.25)}},
 			map[string]any{"input_tokens": 5.0, "output_tokens": 7.0, "cache_read_input_tokens": 0.0, "cache_creation_input_tokens": 0.0}, 0.25},
+		// The record's text with its request's tokens: its message carries them.
+		{"text with its tokens", &tokenLog{early: []transcript.Event{tok("r1", 3, 4, 50, 6, 0),
+			{Kind: transcript.Text, Text: "from the record", Usage: &transcript.Usage{Input: 3, Output: 4, CacheRead: 50, CacheWrite: 6}}}},
+			map[string]any{"input_tokens": 3.0, "output_tokens": 4.0, "cache_read_input_tokens": 50.0, "cache_creation_input_tokens": 6.0}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,6 +82,18 @@ func TestResultUsageFromLog(t *testing.T) {
 			}
 			if got := res["total_cost_usd"]; !reflect.DeepEqual(got, tt.wantCost) {
 				t.Errorf("total_cost_usd = %v, want %v", got, tt.wantCost)
+			}
+			// Only a text the record gave with its tokens carries them.
+			for _, ev := range r.events {
+				msg, _ := ev["message"].(map[string]any)
+				if ev.str("type") != "assistant" {
+					continue
+				}
+				u, has := msg["usage"]
+				fromRecord := strings.Contains(fmt.Sprint(msg["content"]), "from the record")
+				if has != fromRecord || fromRecord && !reflect.DeepEqual(u, tt.wantUsage) {
+					t.Errorf("assistant message %v: usage %v", msg["content"], u)
+				}
 			}
 		})
 	}

@@ -84,16 +84,17 @@ func parseClaudeRecord(line []byte) []transcript.Event {
 			return nil // a prompt as a plain string
 		}
 		var out []transcript.Event
+		var usage *transcript.Usage // the line's request's, for its text too
 		if u := l.Message.Usage; l.Type == "assistant" && u != nil && !l.IsAPIError && u.InputTokens+u.OutputTokens+u.CacheReadInputTokens+u.CacheCreationInputTokens > 0 {
-			out = append(out, transcript.Event{Kind: transcript.Tokens, ID: l.Message.ID, At: stamp(l.Timestamp),
-				Usage: &transcript.Usage{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}})
+			usage = &transcript.Usage{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}
+			out = append(out, transcript.Event{Kind: transcript.Tokens, ID: l.Message.ID, At: stamp(l.Timestamp), Usage: usage})
 		}
 		for _, b := range blocks {
 			switch {
 			case l.Type == "assistant" && b.Type == "text" && b.Text != "" && l.IsAPIError:
 				out = append(out, transcript.Event{Kind: transcript.ModelError, Text: b.Text})
 			case l.Type == "assistant" && b.Type == "text" && b.Text != "":
-				out = append(out, transcript.Event{Kind: transcript.Text, Text: b.Text})
+				out = append(out, transcript.Event{Kind: transcript.Text, Text: b.Text, Usage: usage})
 			case l.Type == "assistant" && b.Type == "tool_use":
 				out = append(out, transcript.Event{Kind: transcript.ToolCall, ID: b.ID, Name: b.Name, Input: b.Input})
 			case l.Type == "user" && b.Type == "tool_result":

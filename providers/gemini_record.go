@@ -74,14 +74,15 @@ func newGeminiParser() transcript.Parser {
 			return nil
 		}
 		var out []transcript.Event
+		var usage *transcript.Usage
 		if t := l.Tokens; t != nil && t.Input+t.Output > 0 {
-			out = append(out, transcript.Event{Kind: transcript.Tokens, ID: l.ID, At: stamp(l.Timestamp),
-				Usage: transcript.SplitUsage(t.Input, t.Output, t.Cached, 0)})
+			usage = transcript.SplitUsage(t.Input, t.Output, t.Cached, 0)
+			out = append(out, transcript.Event{Kind: transcript.Tokens, ID: l.ID, At: stamp(l.Timestamp), Usage: usage})
 		}
 		if !seenMsg[l.ID] {
 			seenMsg[l.ID] = true
 			if text := blocksOrString(l.Content); text != "" && text != "null" {
-				out = append(out, transcript.Event{Kind: transcript.Text, Text: text})
+				out = append(out, transcript.Event{Kind: transcript.Text, Text: text, Usage: usage})
 			}
 		}
 		for _, c := range l.ToolCalls {

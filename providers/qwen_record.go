@@ -109,9 +109,10 @@ func newQwenParser() transcript.Parser {
 				out = append(out, transcript.Event{Kind: transcript.Prompt, Text: strings.Join(text, "")})
 			}
 		case "assistant":
+			var usage *transcript.Usage
 			if u := l.UsageMetadata; u != nil && u.PromptTokenCount+u.CandidatesTokenCount > 0 {
-				out = append(out, transcript.Event{Kind: transcript.Tokens, ID: l.UUID, At: stamp(l.Timestamp),
-					Usage: transcript.SplitUsage(u.PromptTokenCount, u.CandidatesTokenCount, u.CachedContentTokenCount, 0)})
+				usage = transcript.SplitUsage(u.PromptTokenCount, u.CandidatesTokenCount, u.CachedContentTokenCount, 0)
+				out = append(out, transcript.Event{Kind: transcript.Tokens, ID: l.UUID, At: stamp(l.Timestamp), Usage: usage})
 			}
 			for _, p := range l.Message.Parts {
 				switch {
@@ -119,7 +120,7 @@ func newQwenParser() transcript.Parser {
 					name, input := geminiTool(p.FunctionCall.Name, p.FunctionCall.Args)
 					out = append(out, transcript.Event{Kind: transcript.ToolCall, ID: p.FunctionCall.ID, Name: name, Input: input})
 				case p.Text != "" && !p.Thought:
-					out = append(out, transcript.Event{Kind: transcript.Text, Text: p.Text})
+					out = append(out, transcript.Event{Kind: transcript.Text, Text: p.Text, Usage: usage})
 				}
 			}
 		case "tool_result":

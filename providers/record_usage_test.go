@@ -28,13 +28,14 @@ func TestRecordsUsage(t *testing.T) {
 		parse    func() transcript.Parser
 		requests int
 		want     transcript.Usage
+		textHas  bool // its texts carry their request's tokens
 	}{
 		{"claude.jsonl", func() transcript.Parser { return parseClaudeRecord }, 2,
-			transcript.Usage{Input: 203, Output: 23, CacheRead: 2003, CacheWrite: 403}},
-		{"codex.jsonl", func() transcript.Parser { return parseCodexRecord }, 2, openAISplit},
-		{"gemini.jsonl", newGeminiParser, 2, openAISplit},
-		{"copilot.jsonl", newCopilotParser, 2, openAISplit},
-		{"qwen.jsonl", newQwenParser, 2, openAISplit},
+			transcript.Usage{Input: 203, Output: 23, CacheRead: 2003, CacheWrite: 403}, true},
+		{"codex.jsonl", func() transcript.Parser { return parseCodexRecord }, 2, openAISplit, false},
+		{"gemini.jsonl", newGeminiParser, 2, openAISplit, true},
+		{"copilot.jsonl", newCopilotParser, 2, openAISplit, false},
+		{"qwen.jsonl", newQwenParser, 2, openAISplit, true},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			f, err := os.Open(filepath.Join("testdata", "usage", c.file))
@@ -47,8 +48,15 @@ func TestRecordsUsage(t *testing.T) {
 			ids := map[string]bool{}
 			sc := bufio.NewScanner(f)
 			sc.Buffer(nil, 4<<20)
+			texts := 0
 			for sc.Scan() {
 				for _, e := range parse(bytes.Clone(sc.Bytes())) {
+					if e.Kind == transcript.Text {
+						texts++
+						if (e.Usage != nil) != c.textHas {
+							t.Errorf("text %q with usage %+v", e.Text, e.Usage)
+						}
+					}
 					if e.Kind != transcript.Tokens {
 						continue
 					}
@@ -61,6 +69,9 @@ func TestRecordsUsage(t *testing.T) {
 			}
 			if err := sc.Err(); err != nil {
 				t.Fatal(err)
+			}
+			if texts == 0 {
+				t.Error("no text in the record")
 			}
 			if len(ids) != c.requests {
 				t.Errorf("%d requests, want %d: %v", len(ids), c.requests, ids)

@@ -67,7 +67,8 @@ type Event struct {
 	Text string
 	// Session is the provider's session id.
 	Session string
-	// Usage is a Tokens event's tokens.
+	// Usage is a Tokens event's tokens, and a Text event's where the
+	// record has them with the text (its model request's).
 	Usage *Usage
 	// At is when the program recorded the event, where the record says
 	// (zero where it does not): a resumed session's record holds its
