@@ -24,6 +24,13 @@ const (
 	endSlack    = 10 * time.Second
 )
 
+// silentTries are the failed requests a CLI's HTTP client retries before
+// the CLI itself knows of the failure, and so before it can say a word:
+// Qwen Code's OpenAI client tries three times a request its own retry
+// then reports; Codex's five times a stream it then reports reconnecting.
+// The 2 s count from the first request the CLI can tell of.
+var silentTries = map[string]int{"qwen/429": 3, "qwen/500": 3, "codex/500": 5}
+
 // errorModes are each CLI's modes: the PTY, and its structured ones.
 var errorModes = map[string][]string{
 	"claude": {"pty", "json"}, "codex": {"pty", "json"}, "gemini": {"pty", "json", "acp"}, "copilot": {"pty", "json", "acp"},
@@ -73,6 +80,9 @@ func checkModelErrorRun(t *testing.T, r *run, provider, mode string, status int,
 		t.Fatalf("the CLI sent the model no request")
 	}
 	firstErr := reqs[0].At
+	if k := silentTries[fmt.Sprintf("%s/%d", provider, status)]; k > 0 {
+		firstErr = reqs[min(k, len(reqs))-1].At // the first the CLI knows of
+	}
 	var shown []event
 	var shownAt time.Time
 	results := 0

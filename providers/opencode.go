@@ -151,13 +151,11 @@ func openCodeACP(name, prefix string) func(Request) Invocation {
 
 // openCodeLogs has the program print its log on stderr, where yume-cli
 // reads a failed model request ("stream error … error.error=…"): it
-// retries a 429 or 500 for minutes with no word in its stream.
-func openCodeLogs(help string) []string {
-	if hasFlag(help, "--print-logs") {
-		return []string{"--print-logs"}
-	}
-	return nil
-}
+// retries a 429 or 500 for minutes with no word in its stream. Every
+// release of both has the flags (warnings and errors only); their --help
+// goes to stderr, where the probe does not read it, so they are not
+// looked for there.
+func openCodeLogs(string) []string { return []string{"--print-logs", "--log-level", "WARN"} }
 
 // openCodeRun is `NAME run --format json`, the prompt on stdin (as an
 // argument opencode would quote it), the session continued by --session.
