@@ -107,7 +107,10 @@ func (f *debugFile) Close() error {
 // withDebugLog is a session record read together with the run's debug log.
 type withDebugLog struct {
 	transcript.Source
-	debug *debugFile
+	debug interface {
+		transcript.Source
+		io.Closer
+	}
 }
 
 // addDebugLog reads rec and, where path is set, the debug log at path
@@ -121,17 +124,21 @@ func addDebugLog(rec transcript.Source, path string, parse transcript.Parser, ow
 }
 
 // addFoundLog reads rec and the program's own log, found by find once it
-// is there (kept: the program's file); shared, the log is read from its
-// end as it is now (transcript.Tail.SkipExisting).
-func addFoundLog(rec transcript.Source, find func() string, parse transcript.Parser, shared ...bool) transcript.Source {
+// is there (kept: the program's file).
+func addFoundLog(rec transcript.Source, find func() string, parse transcript.Parser) transcript.Source {
 	tail := transcript.NewTail(func() (string, bool) {
 		p := find()
 		return p, p != ""
 	}, parse)
-	if len(shared) > 0 && shared[0] {
-		tail.SkipExisting()
-	}
-	return &withDebugLog{Source: rec, debug: &debugFile{Tail: tail}}
+	return &withDebugLog{Source: rec, debug: tail}
+}
+
+// addSharedLog reads rec and a log every session of the program shares,
+// from its end as it is now (transcript.Tail.SkipExisting), for the
+// events of the session session() names.
+func addSharedLog(rec transcript.Source, path string, parse transcript.Parser, session func() string) transcript.Source {
+	tail := transcript.NewTail(func() (string, bool) { return path, true }, parse).SkipExisting()
+	return &withDebugLog{Source: rec, debug: &bySession{Source: tail, session: session}}
 }
 
 // Poll implements transcript.Source: the record's events, then the debug
@@ -356,20 +363,58 @@ var copilotDebugLog = &DebugLog{Env: func(string) []string { return nil }, Path:
 var openCodeLogLine = regexp.MustCompile(`^timestamp=(\S+) level=(?:ERROR|WARN)\b.*\bmessage="stream error".*\bsession\.id=(\S+).*\berror\.error="([^"]*)"`)
 
 // openCodeLogErrors reads the program's shared log
-// (<XDG_DATA_HOME>/NAME/log/opencode.log) for the failed requests of the
-// session session() names, at or after the run's start: its TUI tells
-// a retried 429 or 500 late or not at all.
-func openCodeLogErrors(l Launch, session func() string) transcript.Parser {
+// (<XDG_DATA_HOME>/NAME/log/opencode.log) for the failed requests at or
+// after the run's start, each with its session (bySession keeps the
+// run's): its TUI tells a retried 429 or 500 late or not at all.
+func openCodeLogErrors(l Launch) transcript.Parser {
 	return func(line []byte) []transcript.Event {
 		m := openCodeLogLine.FindSubmatch(line)
 		if m == nil || !l.Started.IsZero() && stamp(string(m[1])).Before(l.Started) {
 			return nil
 		}
-		if s := session(); s == "" || s != string(m[2]) {
-			return nil // another session's, or not known yet
-		}
-		return []transcript.Event{{Kind: transcript.ModelError, Text: "stream error: " + string(m[3]) + "; retrying"}}
+		return []transcript.Event{{Kind: transcript.ModelError, Session: string(m[2]), Text: "stream error: " + string(m[3]) + "; retrying"}}
 	}
+}
+
+// bySession is a log every session shares, read for the events of the
+// session session() names: those of another are dropped; those read
+// before the session is known wait until it is (at most maxWaiting).
+type bySession struct {
+	transcript.Source
+	session func() string
+	waiting []transcript.Event
+}
+
+const maxWaiting = 64
+
+// Poll implements transcript.Source.
+func (b *bySession) Poll() ([]transcript.Event, error) {
+	evs, err := b.Source.Poll()
+	b.waiting = append(b.waiting, evs...)
+	s := b.session()
+	if s == "" {
+		if n := len(b.waiting); n > maxWaiting {
+			b.waiting = b.waiting[n-maxWaiting:]
+		}
+		return nil, err
+	}
+	var out []transcript.Event
+	for _, e := range b.waiting {
+		if e.Session == s {
+			e.Session = ""
+			out = append(out, e)
+		}
+	}
+	b.waiting = nil
+	return out, err
+}
+
+// Close implements io.Closer.
+func (b *bySession) Close() error {
+	if c, ok := b.Source.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // openCodeLogPath is the shared log of opencode or Kilo (name).

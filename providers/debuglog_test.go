@@ -152,21 +152,42 @@ func TestProgramLogErrors(t *testing.T) {
 			t.Errorf("copilot %q: %+v", line, evs)
 		}
 	}
-	session := "ses_de78a3651ffezhuzM6F2Jschod"
-	oc := openCodeLogErrors(Launch{Started: started}, func() string { return session })
+	oc := openCodeLogErrors(Launch{Started: started})
 	line := `timestamp=2026-11-26T15:25:07.308Z level=ERROR run=89f244c1 message="stream error" providerID=fake modelID=m session.id=ses_de78a3651ffezhuzM6F2Jschod small=false agent=build mode=primary error.error="AI_APICallError: fake error 429"`
-	if evs := oc([]byte(line)); len(evs) != 1 || evs[0].Text != "stream error: AI_APICallError: fake error 429; retrying" {
+	evs = oc([]byte(line))
+	if len(evs) != 1 || evs[0].Text != "stream error: AI_APICallError: fake error 429; retrying" || evs[0].Session != "ses_de78a3651ffezhuzM6F2Jschod" {
 		t.Errorf("opencode: %+v", evs)
 	}
-	session = "ses_other"
-	if evs := oc([]byte(line)); len(evs) != 0 {
-		t.Errorf("another session's error: %+v", evs)
+	// The shared log keeps this session's: one read before the session
+	// is known waits for it; another session's is dropped.
+	session := ""
+	shared := &bySession{Source: &batches{[][]transcript.Event{
+		{{Kind: transcript.ModelError, Session: "ses_mine", Text: "early"}, {Kind: transcript.ModelError, Session: "ses_other", Text: "theirs"}},
+		{{Kind: transcript.ModelError, Session: "ses_mine", Text: "later"}},
+	}}, session: func() string { return session }}
+	if got, _ := shared.Poll(); len(got) != 0 {
+		t.Errorf("before the session is known: %+v", got)
 	}
-	session = ""
-	if evs := oc([]byte(line)); len(evs) != 0 {
-		t.Errorf("an error before the session is known: %+v", evs)
+	session = "ses_mine"
+	got, _ := shared.Poll()
+	if len(got) != 2 || got[0].Text != "early" || got[1].Text != "later" {
+		t.Errorf("the session's errors %+v, want early and later", got)
 	}
 }
+
+// batches hands out its events one batch per Poll.
+type batches struct{ b [][]transcript.Event }
+
+func (s *batches) Poll() ([]transcript.Event, error) {
+	if len(s.b) == 0 {
+		return nil, nil
+	}
+	out := s.b[0]
+	s.b = s.b[1:]
+	return out, nil
+}
+
+func (s *batches) Path() string { return "batches" }
 
 // TestCopilotLogPath: the run's process log is the newest one started at
 // or after the run; an earlier run's is not.

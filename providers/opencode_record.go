@@ -106,7 +106,7 @@ func openCodeRecord(name, prefix string) func(Launch) transcript.Source {
 			o.seen.since = l.Started.UnixMilli()
 			// Its TUI tells a retried 429 or 500 late or not at all; its
 			// shared log at once.
-			return addFoundLog(o, func() string { return openCodeLogPath(name, l) }, openCodeLogErrors(l, o.sessionID), true)
+			return addSharedLog(o, openCodeLogPath(name, l), openCodeLogErrors(l), o.sessionID)
 		}
 		return o
 	}

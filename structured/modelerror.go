@@ -323,7 +323,7 @@ func upperFirst(s string) string {
 }
 
 // debugEvery is how often a provider's debug log is read for its retries.
-const debugEvery = 250 * time.Millisecond
+const debugEvery = 100 * time.Millisecond
 
 // followDebugLog reads the provider's debug log of the run (l: its start
 // and environment; session: its session id once known) for the retries
