@@ -47,6 +47,9 @@ type errorWatch struct {
 	ready   bool
 	pending []shown
 	stop    func() // stops the provider (start)
+	// begin writes the turn's init, for a message that cannot wait for
+	// the provider's first word (nil: it waits).
+	begin func() error
 	// silent, where set (ACP), also stops a turn that produced nothing at
 	// all for twice the bound: an agent retrying its model service
 	// without a word (Gemini CLI on 429 and 500). began is the turn's
@@ -74,11 +77,24 @@ func (e *errorWatch) notify(subtype, msg string) {
 	e.mu.Lock()
 	if !e.ready {
 		e.pending = append(e.pending, shown{subtype, msg})
+		begin := e.begin
 		e.mu.Unlock()
+		if begin != nil {
+			// opencode's `run` says nothing on stdout until it gives up:
+			// the init goes out now, then what waited (markReady).
+			_ = begin() // Best effort: stdout errors surface on the next event.
+		}
 		return
 	}
 	e.mu.Unlock()
 	e.write(shown{subtype, msg})
+}
+
+// beginWith sets how a message that cannot wait writes the turn's init.
+func (e *errorWatch) beginWith(begin func() error) {
+	e.mu.Lock()
+	e.begin = begin
+	e.mu.Unlock()
 }
 
 // markReady says the turn's init is written and writes what waited.

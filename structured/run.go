@@ -209,6 +209,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 		}
 	})
 	tr.watch = watch
+	watch.beginWith(tr.ensureInit)
 	watch.followDebugLog(p.DebugLog, opts.debugAt, func() string {
 		id, _ := session.Load().(string)
 		return cmp.Or(id, inv.Session, opts.Resume)

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/permission"
@@ -18,12 +19,15 @@ type turn struct {
 	w        *emit.Writer
 	provider *providers.Provider
 	mode     string
-	inited   bool
-	text     strings.Builder // assistant text not yet written
-	last     string          // the last assistant text written: the result text
-	tools    *toolTracker
-	denied   map[string]string // tool_use ids denied by us, result not yet written -> message
-	ours     map[string]bool   // every tool_use id we denied this session
+	// initMu guards inited: the init may also be written for a model
+	// error the provider tells on stderr before its stream says a word.
+	initMu sync.Mutex
+	inited bool
+	text   strings.Builder // assistant text not yet written
+	last   string          // the last assistant text written: the result text
+	tools  *toolTracker
+	denied map[string]string // tool_use ids denied by us, result not yet written -> message
+	ours   map[string]bool   // every tool_use id we denied this session
 	// usage is the turn's tokens as the provider reported them so far;
 	// nil while it reported none (addUsage, setUsage).
 	usage *emit.Usage
@@ -78,10 +82,14 @@ func newTurn(w *emit.Writer, provider *providers.Provider, mode string) *turn {
 // provider's own session id, the handle that resumes it, to the session
 // (the init's session_id stays yume-cli's own, which Yume resumes with).
 func (t *turn) init(sessionID string, tools []string) error {
+	t.initMu.Lock()
 	if t.inited {
+		t.initMu.Unlock()
+		t.handle(sessionID) // an init written early knew no session yet
 		return nil
 	}
 	t.inited = true
+	t.initMu.Unlock()
 	if err := t.w.Init(t.mode, tools); err != nil {
 		return err
 	}
