@@ -106,7 +106,8 @@ func (d *driver) abort(reason string, interrupted bool) {
 	if interrupted {
 		d.emitErr(d.out.Interrupt())
 	}
-	d.emitErr(d.out.Result(emit.Result{IsError: true, Text: reason, Errors: []string{reason}}))
+	d.lastTokens()
+	d.emitErr(d.out.Result(d.withUsage(emit.Result{IsError: true, Text: reason, Errors: []string{reason}})))
 	d.to(stateEnded, reason)
 }
 
@@ -142,7 +143,8 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	if d.fault != nil {
 		return d.outcome, d.fault
 	}
-	r := emit.Result{Text: d.t.lastText}
+	d.lastTokens()
+	r := d.withUsage(emit.Result{Text: d.t.lastText})
 	// A turn that was over, left with Ctrl-C as its quit keys, may die of
 	// the SIGINT they raise: the way it was asked to go, not a failure.
 	// (or exit with status 130, 128+SIGINT, as Node and Bun programs do

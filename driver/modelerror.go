@@ -13,15 +13,19 @@ import (
 
 // Model errors: the model's service refused or failed a request, and the
 // program says so on its screen (a profile's error rule, or the generic
-// recogniser in heuristics) or in its record (transcript.ModelError). The
-// GUI hears each distinct message once, as a notice, while the program
-// retries. The turn ends with one error result in the program's words
-// and what to do as soon as the program gives up — its record says so,
-// it is back at rest (its ready input box, nothing busy) or its screen
-// stands still with the error on it, or it exits — or, when it retries
-// past heuristics.ErrorBound with no progress (no answer, no tool call),
-// yume-cli stops it and says so. A turn that made progress after an error
-// (the retry worked) is not failed by it.
+// recogniser in heuristics) or in its record (transcript.ModelError; the
+// debug log some programs keep of their retries is part of it). While the
+// program retries, the GUI hears each distinct message once, at once, as
+// a system message Yume shows (rate_limit for a rate limit or quota,
+// error for the rest), in the program's words. The turn ends with a
+// system error and an error result in the program's words and what to
+// do: at once for an error no retry can fix (refused credentials, no
+// such model); as soon as the program gives up — its record says so, it
+// is back at rest (its ready input box, nothing busy) or its screen
+// stands still with the error on it, or it exits — or, when it still
+// retries heuristics.ErrorBound after the first error with no progress
+// (no answer, no tool call), yume-cli stops it and says so. A turn that
+// made progress after an error (the retry worked) is not failed by it.
 
 // modelErrors is what the running turn saw of model errors: a part of the
 // driver, new with each turn (errorsOf).
@@ -42,11 +46,29 @@ type modelErrors struct {
 	stillAt  time.Duration
 	noticed  map[string]bool // messages told the GUI (heuristics.ModelError.Key)
 	stale    map[string]bool // messages from before progress: not news
+	// held are the screen's words of a retry that names no status, held
+	// for heldFor while the program's record may tell the same attempt
+	// with its status (Claude Code's screen: "API error · Retrying in
+	// 2s · attempt 3/10"; its debug log: "… HTTP 429 …"), which decides
+	// between rate_limit and error.
+	held map[string]heldError
 	// begun and start are when the part began and the turn's progress
 	// then: the silent bound counts from there.
 	begun time.Duration
 	start progress
 }
+
+// heldError is a message held back (modelErrors.held).
+type heldError struct {
+	e     *heuristics.ModelError
+	until time.Duration
+}
+
+// heldFor is how long the screen's words of a retry without a status wait
+// for the record's. The screen is read at most errorPoll after it
+// changed and the record every logEvery, so the GUI still hears of it
+// within 2 s.
+const heldFor = 500 * time.Millisecond
 
 // silentFactor times the error bound is how long a turn may show nothing
 // but work in progress — no answer, no tool call, no question, no error —
@@ -65,7 +87,8 @@ type progress struct {
 // errorsOf is the running turn's part, new for a new turn.
 func (d *driver) errorsOf() *modelErrors {
 	if d.merr.turn != d.t {
-		d.merr = modelErrors{turn: d.t, noticed: map[string]bool{}, stale: map[string]bool{}, begun: d.now(), start: d.progressNow()}
+		d.merr = modelErrors{turn: d.t, noticed: map[string]bool{}, stale: map[string]bool{}, held: map[string]heldError{},
+			begun: d.now(), start: d.progressNow()}
 		if d.inTurn() && d.at[timerError] == 0 {
 			d.at[timerError] = d.now() + errorPoll
 		}
@@ -87,6 +110,7 @@ func (d *driver) progressed(m *modelErrors) {
 	for k := range m.noticed {
 		m.stale[k] = true
 	}
+	clear(m.held) // the retry worked: no news
 	m.err, m.final = nil, false
 }
 
@@ -109,19 +133,79 @@ func (d *driver) sawModelError(e *heuristics.ModelError, where string) {
 	if m.err == nil || e.Status != 0 || m.err.Status == 0 {
 		m.err = e
 	}
-	if where == "record" {
-		m.final = true
+	if where == "record" && !e.Retrying {
+		m.final = true // it recorded the error it gave up on, not a retry
 	}
-	if m.noticed[k] {
+	fresh := !m.noticed[k]
+	m.noticed[k] = true
+	if fresh {
+		d.tr.state(fmt.Sprintf("model error (%s): %s (class %s)", where, e.Describe(), e.Class))
+	}
+	if e.Final() && m.sure && d.t.begun && d.st != stateBetween {
+		// No retry fixes refused credentials or a missing model: the
+		// program's retries would only keep the user waiting.
+		m.err = e
+		d.endOnModelError("no retry can fix this error", "no retry can fix this error ("+d.cfg.Profile.Name+" would retry it); yume-cli stopped it")
 		return
 	}
-	m.noticed[k] = true
-	retry := ""
-	if e.Retrying && !m.final {
-		retry = "; it retries"
+	if !fresh {
+		return
 	}
-	d.tr.state(fmt.Sprintf("model error (%s): %s (class %s)", where, e.Describe(), e.Class))
-	d.emitErr(d.out.Notice(fmt.Sprintf("%s: the model's service answered with an error%s: %s", d.cfg.Profile.Name, retry, e.Describe())))
+	if where == "record" {
+		delete(m.held, k) // the record's words, with the status, are told
+	} else if e.Status == 0 && e.Retrying && d.logFound() && d.logsRetries() {
+		m.noticed[k] = false
+		if _, ok := m.held[k]; !ok {
+			m.held[k] = heldError{e, d.now() + heldFor}
+		}
+		return
+	}
+	d.tellModelError(e)
+}
+
+// retryLogger is a session log that tells each retry of a failed model
+// request with its status (a program's debug log read with its record).
+type retryLogger interface{ LogsRetries() bool }
+
+// logsRetries reports whether the session log tells retries.
+func (d *driver) logsRetries() bool {
+	l, ok := transcript.As[retryLogger](d.cfg.SessionLog)
+	return ok && l.LogsRetries()
+}
+
+// tellHeld tells the GUI the held messages whose wait is over.
+func (d *driver) tellHeld() {
+	m := d.errorsOf()
+	for k, h := range m.held {
+		if d.now() < h.until || m.stale[k] {
+			continue
+		}
+		delete(m.held, k)
+		if !m.noticed[k] {
+			m.noticed[k] = true
+			d.tellModelError(h.e)
+		}
+	}
+}
+
+// tellModelError tells the GUI of a model error while the program goes
+// on: a system message Yume shows, rate_limit or error.
+func (d *driver) tellModelError(e *heuristics.ModelError) {
+	m := d.errorsOf()
+	name := d.cfg.Profile.Name
+	msg := fmt.Sprintf("%s: the model's service answered with an error: %s", name, e.Describe())
+	if e.Retrying && !m.final {
+		msg = fmt.Sprintf("%s: the model's service failed a request; %s retries: %s", name, name, e.Describe())
+	}
+	d.emitErr(d.showError(e.Subtype(), msg))
+}
+
+// showError writes a system message Yume shows: rate_limit or error.
+func (d *driver) showError(subtype, msg string) error {
+	if subtype == "rate_limit" {
+		return d.out.RateLimit(msg)
+	}
+	return d.out.SystemError(msg)
 }
 
 func (d *driver) errorBound() time.Duration {
@@ -158,9 +242,9 @@ func (d *driver) checkModelError() {
 	atRest := d.cfg.Profile.Ready != nil && d.cfg.Profile.Ready.MatchString(screen) && !busy
 	switch {
 	case m.final && !busy:
-		d.endOnModelError("the program recorded the error and stopped")
+		d.endOnModelError("the program recorded the error and stopped", "")
 	case atRest && m.shownAt == d.screen.Generation():
-		d.endOnModelError("the program is back at its input box with the error shown")
+		d.endOnModelError("the program is back at its input box with the error shown", "")
 	}
 }
 
@@ -195,13 +279,12 @@ func (d *driver) modelErrorTimer() {
 	}
 	switch {
 	case m.final && !busy:
-		d.endOnModelError("the program recorded the error and stopped")
+		d.endOnModelError("the program recorded the error and stopped", "")
 	case m.sure && d.now() >= m.since+d.errorBound():
-		why := fmt.Sprintf("%s retried a model error for %v without an answer; yume-cli stopped it", d.cfg.Profile.Name, d.errorBound())
-		d.emitErr(d.out.Notice("yume-cli: " + why))
-		d.endOnModelError(why)
+		said := fmt.Sprintf("%s still retried %v after the first error, without an answer; yume-cli stopped it", d.cfg.Profile.Name, d.errorBound())
+		d.endOnModelError("retried past the bound", said)
 	case !busy && m.shownAt == m.stillGen && d.now()-m.stillAt >= d.cfg.IdleTimeout:
-		d.endOnModelError(fmt.Sprintf("the program shows the error and nothing changed for %v", d.cfg.IdleTimeout))
+		d.endOnModelError(fmt.Sprintf("the program shows the error and nothing changed for %v", d.cfg.IdleTimeout), "")
 	}
 }
 
@@ -224,16 +307,20 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// endOnModelError ends the turn with the model error (failTurn).
-func (d *driver) endOnModelError(why string) {
+// endOnModelError ends the turn with the model error (failTurn), said in
+// a system error Yume shows (its error result shows only "error during
+// execution"): what happened — said, when yume-cli stopped the program,
+// then the program's words — and what to do.
+func (d *driver) endOnModelError(why, said string) {
 	msg := d.modelErrorMessage()
 	if msg == "" {
 		return
 	}
-	d.tr.state("the turn ends on the model error: " + why)
-	if m := d.errorsOf(); m.err.Class == heuristics.ErrorAuth {
-		d.emitErr(d.out.SystemError(msg)) // an auth failure, as the protocol has it
+	if said != "" {
+		msg = said + ". " + msg
 	}
+	d.tr.state("the turn ends on the model error: " + why)
+	d.emitErr(d.out.SystemError(msg))
 	d.failTurn(msg, why)
 }
 
@@ -251,7 +338,8 @@ func (d *driver) failTurn(msg, why string) {
 	}
 	d.endCapture(nil)
 	d.dropQuestion("the turn ended on a model error")
-	d.emitErr(d.out.Result(emit.Result{IsError: true, Text: msg, Errors: []string{msg}}))
+	d.lastTokens()
+	d.emitErr(d.out.Result(d.withUsage(emit.Result{IsError: true, Text: msg, Errors: []string{msg}})))
 	d.to(stateBetween, why)
 	d.nextTurn()
 	if !d.policy.Channel() {
@@ -265,7 +353,7 @@ func (d *driver) modelErrorEndsTurn(why string) bool {
 	if d.st == stateEnded || d.st == stateBetween || d.modelErrorMessage() == "" {
 		return false
 	}
-	d.endOnModelError(why + ", after a model error and no answer")
+	d.endOnModelError(why+", after a model error and no answer", "")
 	return true
 }
 
@@ -277,6 +365,7 @@ func (d *driver) modelErrorAtExit(r *emit.Result) {
 		return
 	}
 	d.outcome.Failed = true
+	d.emitErr(d.out.SystemError(msg))
 	r.IsError, r.Text, r.Errors = true, msg, []string{msg}
 }
 
@@ -289,15 +378,29 @@ func (d *driver) logModelError(e transcript.Event) {
 // prompt down (all of it when the prompt is not shown), not counting the
 // rows of answers already emitted: in the words of a profile error rule
 // (rule: true), else as the generic recogniser reads it; nil when none.
+// The prompt is looked for from the bottom up: a TUI may echo it in its
+// footer too (Codex: "GPT-5.5 default · DIR · make the file"), below the
+// error.
 func (d *driver) screenModelError() (e *heuristics.ModelError, rule bool) {
-	rows := d.screen.Lines()
+	all := d.screen.Lines()
 	head := promptHead(d.t.prompt)
-	for i := len(rows) - 1; i >= 0 && head != ""; i-- {
-		if strings.Contains(normalText(rows[i]), cutRunes(head, 16)) {
-			rows = rows[i+1:]
-			break
+	found := false
+	for i := len(all) - 1; i >= 0 && head != ""; i-- {
+		if strings.Contains(normalText(all[i]), cutRunes(head, 16)) {
+			found = true
+			if e, rule := d.modelErrorIn(all[i+1:]); e != nil {
+				return e, rule
+			}
 		}
 	}
+	if found {
+		return nil, false
+	}
+	return d.modelErrorIn(all)
+}
+
+// modelErrorIn is screenModelError's reading of rows.
+func (d *driver) modelErrorIn(rows []string) (e *heuristics.ModelError, rule bool) {
 	text := strings.Join(rows, "\n")
 	if e := d.ruleError(text); e != nil {
 		return e, true
@@ -401,6 +504,6 @@ func (d *driver) silentTimer(m *modelErrors) {
 	why := fmt.Sprintf("%s worked for %v with no answer, no tool call and no word of progress on screen or in its record; "+
 		"yume-cli stopped it. A CLI that retries a failing model service silently looks like this (Gemini CLI does so on "+
 		"HTTP 429 and 500): check the service's status and the key's quota, then try again", d.cfg.Profile.Name, silentFactor*d.errorBound())
-	d.emitErr(d.out.Notice("yume-cli: " + why))
+	d.emitErr(d.out.SystemError("yume-cli: " + why))
 	d.failTurn(why, "no progress for "+(silentFactor*d.errorBound()).String())
 }

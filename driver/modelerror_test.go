@@ -3,13 +3,16 @@
 package driver_test
 
 import (
+	"cmp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // errorTUIProfile reads the fake model-error TUIs below: a ready input
@@ -80,6 +83,15 @@ printf '\033[H\033[2J> say hello\n\n  | curl: Error: 500 Internal Server Error\n
 trap 'exit 0' INT
 while :; do sleep 0.05; done
 `
+	// Retries a refused key ten times, as Claude Code does.
+	refusedKey = `i=0
+printf '\033[?1049h'
+while :; do
+  i=$((i+1))
+  printf '\033[H\033[2J> say hello\n\n* Working (esc to interrupt)\n  API Error: 401 invalid x-api-key · Retrying in 1s · attempt %s/10\n' "$i"
+  sleep 0.3
+done
+`
 	// Its own wording, known to the profile's error rule only.
 	ownWords = `printf '\033[?1049h\033[H\033[2J> say hello\n\n!! the robot is tired, come back tomorrow\n\nREADY>\n'
 while :; do sleep 0.05; done
@@ -97,33 +109,46 @@ func TestDriveModelErrors(t *testing.T) {
 		want         []string // in the result
 		minNotices   int
 		maxTook      time.Duration
+		bound        time.Duration // 0: 1.5 s
 	}{
-		{"gives up at its input box", givesUp, true, []string{"429 rate limited", "wait"}, 2, 5 * time.Second},
-		{"retries past the bound", retriesForever, true, []string{"500 Internal Server Error", "try again later"}, 2, 6 * time.Second},
-		{"exits 0 after the error", exitsZero, true, []string{"401 Unauthorized", "check the API key"}, 1, 5 * time.Second},
-		{"the retry works", recovers, false, []string{"Finished: said hi."}, 1, 5 * time.Second},
-		{"retries without a word", silent, true, []string{"no answer, no tool call", "stopped it"}, 1, 7 * time.Second},
-		{"output that reads like an error", outputLikeAnError, false, []string{"Finished: said hi."}, 0, 6 * time.Second},
-		{"the profile's own words", ownWords, true, []string{"the robot is tired, come back tomorrow"}, 1, 5 * time.Second},
+		{"gives up at its input box", givesUp, true, []string{"429 rate limited", "wait"}, 2, 5 * time.Second, 0},
+		{"retries past the bound", retriesForever, true, []string{"500 Internal Server Error", "try again later", "stopped it"}, 2, 6 * time.Second, 0},
+		{"exits 0 after the error", exitsZero, true, []string{"401 Unauthorized", "check the API key"}, 1, 5 * time.Second, 0},
+		{"the retry works", recovers, false, []string{"Finished: said hi."}, 1, 5 * time.Second, 0},
+		{"retries without a word", silent, true, []string{"no answer, no tool call", "stopped it"}, 1, 7 * time.Second, 0},
+		{"output that reads like an error", outputLikeAnError, false, []string{"Finished: said hi."}, 0, 6 * time.Second, 0},
+		{"the profile's own words", ownWords, true, []string{"the robot is tired, come back tomorrow"}, 1, 5 * time.Second, 0},
+		// No retry fixes a refused key: the turn ends at once, not at the bound.
+		{"a refused key retried", refusedKey, true, []string{"no retry can fix", "401", "check the API key"}, 1, 4 * time.Second, time.Minute},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
 			r := driveWith(t, t.TempDir(), prof, permission.Default, nil, nil, nil, func(c *driver.Config) {
-				c.ErrorBound = 1500 * time.Millisecond
+				c.ErrorBound = cmp.Or(tt.bound, 1500*time.Millisecond)
 				c.IdleTimeout = 3 * time.Second
 			}, "sh", "-c", tt.script)
 			took := time.Since(start)
 			if r.err != nil {
 				t.Fatal(r.err)
 			}
+			// What Yume shows: system error and rate_limit; notices are
+			// hidden, so no model error may be one.
 			results, notices := 0, map[string]int{}
+			var last string
 			for _, ev := range r.events {
 				switch {
 				case ev.str("type") == "result":
 					results++
-				case ev.str("type") == "system" && ev.str("subtype") == "notice":
+				case ev.str("type") == "system" && (ev.str("subtype") == "error" || ev.str("subtype") == "rate_limit"):
 					notices[ev.str("message")]++
+					last = ev.str("message")
+					retrying := strings.Contains(last, "retries:") || strings.Contains(last, "answered with an error:")
+					if retrying && strings.Contains(last, "429") != (ev.str("subtype") == "rate_limit") {
+						t.Errorf("%s %q: a 429 is rate_limit, the rest error", ev.str("subtype"), last)
+					}
+				case ev.str("type") == "system" && strings.Contains(ev.str("message"), "model's service"):
+					t.Errorf("a model error as %s, which Yume hides: %q", ev.str("subtype"), ev.str("message"))
 				}
 			}
 			res := r.result(t)
@@ -138,10 +163,13 @@ func TestDriveModelErrors(t *testing.T) {
 					t.Errorf("result %q does not say %q", res.str("result"), w)
 				}
 			}
+			if tt.wantErr && last != res.str("result") && last != "yume-cli: "+res.str("result") {
+				t.Errorf("the last system message %q does not say the result %q", last, res.str("result"))
+			}
 			errNotices := 0
 			for m, n := range notices {
 				if n > 1 {
-					t.Errorf("notice %q given %d times, want once", m, n)
+					t.Errorf("message %q given %d times, want once", m, n)
 				}
 				if strings.Contains(m, "model's service") || strings.Contains(m, "stopped it") {
 					errNotices++
@@ -152,6 +180,74 @@ func TestDriveModelErrors(t *testing.T) {
 			}
 			if took > tt.maxTook {
 				t.Errorf("took %v, want at most %v", took, tt.maxTook)
+			}
+		})
+	}
+}
+
+// errorLog is a program's record that tells, from its nth read on, the
+// status of the retry its screen shows without one.
+type errorLog struct {
+	mu    sync.Mutex
+	reads int
+	from  int
+	text  string
+}
+
+func (l *errorLog) Path() string { return "error log" }
+
+func (l *errorLog) LogsRetries() bool { return true }
+
+func (l *errorLog) Poll() ([]transcript.Event, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.reads++
+	if l.reads == l.from {
+		return []transcript.Event{{Kind: transcript.ModelError, Text: l.text}}, nil
+	}
+	return nil, nil
+}
+
+// TestRetryWordsWaitForTheStatus: the screen's words of a retry that
+// names no status ("API error · Retrying in 1s · attempt 1/10", Claude
+// Code's) wait a moment for the record's, which name it: a 429 told by
+// the record reaches the GUI once, as rate_limit; with no word from the
+// record the screen's words do, as an error, still within 2 s.
+func TestRetryWordsWaitForTheStatus(t *testing.T) {
+	prof, err := heuristics.ParseProfile("errtui.yaml", []byte(errorTUIProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := `printf '\033[?1049h'
+i=0
+while :; do
+  i=$((i+1))
+  printf '\033[H\033[2J> say hello\n\n* Working %s (esc to interrupt)\n  API error · Retrying in 1s · attempt 1/10\n' "$i"
+  sleep 0.1
+done
+`
+	for _, tc := range []struct {
+		name    string
+		log     *errorLog
+		subtype string
+		words   string
+	}{
+		{"the record names the status", &errorLog{from: 2, text: "API error (attempt 1/11): HTTP 429 rate_limit_error: slow down"}, "rate_limit", "HTTP 429"},
+		{"no word from the record", &errorLog{from: -1}, "error", "API error · Retrying in 1s · attempt 1/10"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := driveWith(t, t.TempDir(), prof, permission.Default, nil, nil, nil, func(c *driver.Config) {
+				c.ErrorBound = 2500 * time.Millisecond
+				c.SessionLog = tc.log
+			}, "sh", "-c", script)
+			var told []event
+			for _, ev := range r.events {
+				if ev.str("type") == "system" && strings.Contains(ev.str("message"), "retries:") {
+					told = append(told, ev)
+				}
+			}
+			if len(told) != 1 || told[0].str("subtype") != tc.subtype || !strings.Contains(told[0].str("message"), tc.words) {
+				t.Errorf("told %v, want one %s saying %q", told, tc.subtype, tc.words)
 			}
 		})
 	}

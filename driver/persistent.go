@@ -17,7 +17,8 @@ import (
 // program open for the next prompt.
 func (d *driver) betweenTurns(why string) {
 	d.tr.state("the turn is done (" + why + "); the program stays open for the next prompt")
-	d.emitErr(d.out.Result(emit.Result{Text: d.t.lastText}))
+	d.lastTokens()
+	d.emitErr(d.out.Result(d.withUsage(emit.Result{Text: d.t.lastText})))
 	d.rememberAnswer(d.t.lastText)
 	d.to(stateBetween, why)
 	d.nextTurn()
@@ -49,7 +50,7 @@ func (d *driver) interruptTurn(reason string) {
 	}
 	d.send(interruptRule, "interrupt", d.cfg.Profile.Interrupt)
 	d.emitErr(d.out.Interrupt())
-	d.emitErr(d.out.Result(emit.Result{IsError: true, Text: reason, Errors: []string{reason}}))
+	d.emitErr(d.out.Result(d.withUsage(emit.Result{IsError: true, Text: reason, Errors: []string{reason}})))
 	d.to(stateBetween, reason)
 	d.nextTurn()
 	if !d.policy.Channel() {

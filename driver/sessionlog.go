@@ -116,6 +116,9 @@ func (d *driver) pollLog() {
 		d.logEvent(e)
 	}
 	d.reportOverdue()
+	if d.inTurn() {
+		d.tellHeld()
+	}
 	if w := d.t.log.waiting; w != nil && (d.pendingCall() != nil || d.now() >= d.t.log.waitEnd || d.logReadSinceAsked()) {
 		d.t.log.waiting = nil
 		d.ask(w)
@@ -129,6 +132,13 @@ func (d *driver) logEvent(e transcript.Event) {
 	switch e.Kind {
 	case transcript.Text:
 		d.reportUnasked(0) // calls before the text come first
+		if u := e.Usage; u != nil {
+			// The record has the text's request's tokens: its message
+			// carries them, as Claude Code's stream does.
+			d.out.MessageUsage(&emit.Usage{InputTokens: u.Input, OutputTokens: u.Output,
+				CacheReadInputTokens: u.CacheRead, CacheCreationInputTokens: u.CacheWrite})
+			defer d.out.MessageUsage(nil)
+		}
 		d.say(e.Text)
 	case transcript.ToolCall:
 		if d.log.calls == nil {
@@ -146,6 +156,8 @@ func (d *driver) logEvent(e transcript.Event) {
 		d.t.log.ended = true
 	case transcript.ModelError:
 		d.logModelError(e)
+	case transcript.Tokens:
+		d.t.usage.Add(e)
 	case transcript.Prompt:
 		// Only this turn's own prompt says it began: a resumed program may
 		// log the earlier ones again.

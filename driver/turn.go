@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // turn is what belongs to one turn: a new turn is a new value (nextTurn),
@@ -54,6 +55,9 @@ type turn struct {
 	nobody            nobodySeen // a question no rule knows and nobody can answer (unasked.go)
 	log               turnLog    // what the session log said of this turn
 	lastText          string     // the turn's answer so far
+	// usage is the tokens of the turn's model requests, as the session
+	// log told them (usage.go).
+	usage transcript.Tally
 }
 
 func newTurn(prompt string) *turn {

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,79 +13,147 @@ import (
 	"github.com/yume-cli/yume-cli/internal/fakemodel/offline"
 )
 
-// errorBound is the model-error bound the live runs give yume-cli
-// (YUME_MODEL_ERROR_BOUND), shorter than the default so that Gemini CLI,
-// which retries 429 and 500 without a word, is stopped (after twice the
-// bound with nothing produced) well inside the harness's run timeout.
-// Copilot's own retries on 429 take about 55 s: it is stopped at the
-// bound, or gives up first, in its own words either way.
-const errorBound = 50 * time.Second
+// The bounds a Yume user is promised (issue 30): a model error is shown
+// within shownWithin of the CLI getting it; one no retry can fix (401)
+// ends the turn at once (finalWithin, for the CLI and yume-cli to wind
+// down); any other when the CLI gives up or heuristics.ModelErrorBound
+// after the first error (plus endSlack for the stop itself).
+const (
+	shownWithin = 2 * time.Second
+	finalWithin = 5 * time.Second
+	endSlack    = 10 * time.Second
+)
+
+// silentTries are the failed requests a CLI's HTTP client retries before
+// the CLI itself knows of the failure, and so before it can say a word:
+// Qwen Code's OpenAI client tries three times a request its own retry
+// then reports; Codex's five times a stream it then reports reconnecting.
+// The 2 s count from the first request the CLI can tell of.
+var silentTries = map[string]int{"qwen/429": 3, "qwen/500": 3, "codex/500": 5}
+
+// errorModes are each CLI's modes: the PTY, and its structured ones.
+var errorModes = map[string][]string{
+	"claude": {"pty", "json"}, "codex": {"pty", "json"}, "gemini": {"pty", "json", "acp"}, "copilot": {"pty", "json", "acp"},
+	"opencode": {"pty", "json", "acp"}, "kilo": {"pty", "json", "acp"}, "qwen": {"pty", "json", "acp"},
+}
 
 // TestLiveModelErrors: the fake model answers every request with 401, 429
-// or 500. In the PTY, the JSON and the ACP mode, every CLI's turn ends with one
-// error result that quotes the error (its status or message) or says
-// yume-cli stopped the retries, says what to do, within the bound, and
-// yume-cli exits non-zero; the error reaches the GUI as a notice or a
-// system error first.
+// or 500, and each CLI, started as Yume starts it (the CLI's own retries
+// left on: Claude Code retries even a 401 ten times), retries as it
+// does. In every mode, what Yume shows — system error and rate_limit,
+// never a hidden notice — tells the error within 2 s of the first failed
+// request, in the CLI's words, each message once, a 429 as rate_limit;
+// a 401 ends the turn at once, a 429 or 500 when the CLI gives up or 60 s
+// after the first error; the turn's end is a system error that says what
+// happened and what to do, then one error result, and yume-cli exits
+// non-zero. Each run logs its times (TIMING lines).
 func TestLiveModelErrors(t *testing.T) {
-	for _, mode := range []string{"pty", "json", "acp"} {
-		for _, provider := range providers {
+	for _, provider := range append(slices.Clone(providers), agents...) {
+		for _, mode := range errorModes[provider] {
 			for _, status := range []int{401, 429, 500} {
 				t.Run(fmt.Sprintf("%s/%s/%d", mode, provider, status), func(t *testing.T) {
 					cliPath(t, provider)
-					if mode == "acp" && provider != "gemini" && provider != "copilot" {
-						t.Skipf("%s has no ACP mode", provider)
-					}
 					t.Parallel()
 					msg := fmt.Sprintf("fake error %d", status)
 					script := fakemodel.Script{Replies: []fakemodel.Reply{{Status: status, ErrorMessage: msg}}, RepeatLast: true}
-					bound := func(sb *offline.Sandbox) {
-						sb.Env = append(sb.Env, "YUME_MODEL_ERROR_BOUND="+errorBound.String())
+					asYume := func(sb *offline.Sandbox) {
+						// The sandbox's fail-fast switch is no user's.
+						sb.Env = slices.DeleteFunc(sb.Env, func(kv string) bool { return strings.HasPrefix(kv, "CLAUDE_CODE_MAX_RETRIES=") })
+					}
+					flags := []string{"--mode", mode, "--prompt", "make the file"}
+					if mode == "json" && slices.Contains(agents, provider) {
+						flags = append(flags, "--permission-mode", "auto") // their JSON modes cannot ask
 					}
 					r := runYumeWith(t, provider, func(string) fakemodel.Script { return script },
-						gui{answer: func(int) bool { return true }}, bound, "--mode", mode, "--prompt", "make the file")
-					results, told := 0, 0
-					for _, e := range r.events {
-						switch {
-						case e.str("type") == "result":
-							results++
-						case e.str("type") == "system" && (e.str("subtype") == "notice" || e.str("subtype") == "error") &&
-							(strings.Contains(e.str("message"), strconv.Itoa(status)) || strings.Contains(e.str("message"), "model") ||
-								heuristics.FindModelError(e.str("message")) != nil || heuristics.SaysRetry(e.str("message"))):
-							told++
-						}
-					}
-					res := r.final()
-					if results != 1 || res == nil {
-						t.Fatalf("%d results, want one", results)
-					}
-					text := res.str("result")
-					if res["is_error"] != true {
-						t.Errorf("result is not an error: %v", res)
-					}
-					// The status, the service's message, or the CLI's own
-					// words for them (Codex: "high demand" for a 500).
-					quoted := strings.Contains(text, strconv.Itoa(status)) || strings.Contains(text, msg) || heuristics.FindModelError(cliWords(text)) != nil
-					if !quoted && !strings.Contains(text, "stopped it") {
-						t.Errorf("the result quotes no model error, nor says yume-cli stopped it: %q", text)
-					}
-					if !strings.Contains(strings.ToLower(text), "try again") {
-						t.Errorf("the result does not say what to do: %q", text)
-					}
-					if told == 0 {
-						t.Errorf("no notice or system error told the GUI of the model error before the result")
-					}
-					if limit := 2*errorBound + 30*time.Second; r.took > limit {
-						t.Errorf("took %v, want at most %v", r.took, limit)
-					}
-					if r.exit == 0 {
-						t.Errorf("yume-cli exited 0 after a failed turn")
-					}
-					t.Logf("%s %s %d after %v: %s", mode, provider, status, r.took.Round(time.Second), text)
+						gui{answer: func(int) bool { return true }}, asYume, flags...)
+					checkModelErrorRun(t, r, provider, mode, status, msg)
 				})
 			}
 		}
 	}
+}
+
+func checkModelErrorRun(t *testing.T, r *run, provider, mode string, status int, msg string) {
+	t.Helper()
+	reqs := r.srv.AgentRequests()
+	if len(reqs) == 0 {
+		t.Fatalf("the CLI sent the model no request")
+	}
+	firstErr := reqs[0].At
+	if k := silentTries[fmt.Sprintf("%s/%d", provider, status)]; k > 0 {
+		firstErr = reqs[min(k, len(reqs))-1].At // the first the CLI knows of
+	}
+	var shown []event
+	var shownAt time.Time
+	results := 0
+	told := map[string]int{}
+	for i, e := range r.events {
+		switch {
+		case e.str("type") == "result":
+			results++
+		case e.str("type") == "system" && (e.str("subtype") == "error" || e.str("subtype") == "rate_limit"):
+			if shownAt.IsZero() {
+				shownAt = r.at[i]
+			}
+			shown = append(shown, e)
+			told[e.str("message")]++
+		case e.str("type") == "system" && e.str("subtype") == "notice" && heuristics.FindModelError(e.str("message")) != nil:
+			t.Errorf("a model error as a notice, which Yume hides: %q", e.str("message"))
+		}
+	}
+	res := r.final()
+	if results != 1 || res == nil {
+		t.Fatalf("%d results, want one", results)
+	}
+	text := res.str("result")
+	if res["is_error"] != true {
+		t.Errorf("result is not an error: %v", res)
+	}
+	if _, ok := res["usage"]; ok {
+		t.Errorf("a failed turn with usage %v: no tokens were reported", res["usage"])
+	}
+	// The status, the service's message, or the CLI's own words for them
+	// (Codex: "high demand" for a 500), or yume-cli's stop.
+	quoted := strings.Contains(text, strconv.Itoa(status)) || strings.Contains(text, msg) || heuristics.FindModelError(cliWords(text)) != nil
+	if !quoted && !strings.Contains(text, "stopped it") {
+		t.Errorf("the result quotes no model error, nor says yume-cli stopped it: %q", text)
+	}
+	if !strings.Contains(strings.ToLower(text), "try again") {
+		t.Errorf("the result does not say what to do: %q", text)
+	}
+	if len(shown) == 0 {
+		t.Fatalf("nothing Yume shows told of the model error")
+	}
+	if last := shown[len(shown)-1]; last.str("subtype") != "error" || !strings.Contains(strings.ToLower(last.str("message")), "try again") {
+		t.Errorf("the turn's end is not a system error saying what to do: %v", last)
+	}
+	for m, n := range told {
+		if n > 1 {
+			t.Errorf("%q told %d times, want once", m, n)
+		}
+	}
+	for _, e := range shown[:len(shown)-1] {
+		// Told while the CLI retries: a 429 is rate_limit, the rest error.
+		if strings.Contains(e.str("message"), "retries:") && (status == 429) != (e.str("subtype") == "rate_limit") {
+			t.Errorf("%s while retrying a %d: %q", e.str("subtype"), status, e.str("message"))
+		}
+	}
+	visible, end := shownAt.Sub(firstErr), r.took-reqs[0].At.Sub(r.started)
+	if visible > shownWithin {
+		t.Errorf("shown %v after the first failed request, want within %v", visible.Round(10*time.Millisecond), shownWithin)
+	}
+	limit := heuristics.ModelErrorBound + endSlack
+	if status == 401 {
+		limit = finalWithin
+	}
+	if end > limit {
+		t.Errorf("the turn ended %v after the first failed request, want within %v", end.Round(10*time.Millisecond), limit)
+	}
+	if r.exit == 0 {
+		t.Errorf("yume-cli exited 0 after a failed turn")
+	}
+	t.Logf("TIMING %s %s %d: shown +%.2fs, ended +%.2fs, %d requests, %d messages: %s",
+		mode, provider, status, visible.Seconds(), end.Seconds(), len(reqs), len(shown), shown[0].str("message"))
 }
 
 // cliWords is the CLI's part of an error result, without yume-cli's

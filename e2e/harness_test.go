@@ -43,6 +43,8 @@ type result struct {
 // run is one yume-cli session and what the test saw.
 type run struct {
 	events  []event
+	at      []time.Time // when each event arrived
+	started time.Time   // when yume-cli was started
 	raw     []byte
 	stderr  string
 	trace   string
@@ -140,6 +142,7 @@ func (h *home) runAsSet(t testing.TB, g gui, flags ...string) *run {
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	start := time.Now()
+	r.started = start
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -156,6 +159,7 @@ func (h *home) runAsSet(t testing.TB, g gui, flags ...string) *run {
 			continue
 		}
 		r.events = append(r.events, ev)
+		r.at = append(r.at, time.Now())
 		before := len(r.uses)
 		r.collect(ev)
 		if g.early && len(r.uses) > before && g.answer != nil {

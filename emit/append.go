@@ -64,11 +64,18 @@ func (m assistantMessage) appendJSON(dst []byte) ([]byte, error) {
 	}
 	dst = appendKey(append(dst, ','), "stop_reason")
 	dst = appendStringPtr(dst, m.StopReason)
-	dst = appendKey(append(dst, ','), "usage")
-	dst = appendKey(append(dst, '{'), "input_tokens")
-	dst = strconv.AppendInt(dst, int64(m.Usage.InputTokens), 10)
-	dst = appendKey(append(dst, ','), "output_tokens")
-	return append(strconv.AppendInt(dst, int64(m.Usage.OutputTokens), 10), '}', '}'), nil
+	if u := m.Usage; u != nil {
+		dst = appendKey(append(dst, ','), "usage")
+		dst = appendKey(append(dst, '{'), "input_tokens")
+		dst = strconv.AppendInt(dst, int64(u.InputTokens), 10)
+		dst = appendKey(append(dst, ','), "output_tokens")
+		dst = strconv.AppendInt(dst, int64(u.OutputTokens), 10)
+		dst = appendKey(append(dst, ','), "cache_creation_input_tokens")
+		dst = strconv.AppendInt(dst, int64(u.CacheCreationInputTokens), 10)
+		dst = appendKey(append(dst, ','), "cache_read_input_tokens")
+		dst = append(strconv.AppendInt(dst, int64(u.CacheReadInputTokens), 10), '}')
+	}
+	return append(dst, '}'), nil
 }
 
 func (m userMessage) appendJSON(dst []byte) ([]byte, error) {

@@ -63,9 +63,24 @@ func (w *Writer) assistantLine(block any) messageLine {
 			Role:    "assistant",
 			Model:   model,
 			Content: []any{block},
+			Usage:   w.msgUsage,
 		},
 		SessionID: w.sessionID,
 		UUID:      NewUUID(),
+	}
+}
+
+// MessageUsage sets the usage the assistant messages written from now on
+// carry in message.usage: the tokens of the model request they come from,
+// where the provider reports them with its message (as Claude Code does).
+// nil (the start) leaves message.usage out. The turn's usage is still
+// Result.Usage alone.
+func (w *Writer) MessageUsage(u *Usage) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.msgUsage = nil
+	if u != nil {
+		w.msgUsage = u.json()
 	}
 }
 
@@ -216,8 +231,12 @@ func (w *Writer) Deny(toolUseID, name string, input any, message string) error {
 // Usage writes the flat live-progress event
 // {"type":"usage","input_tokens":…,"output_tokens":…} (both protocols).
 // Yume's context bar reads it; the turn's billed usage is result.usage.
-// Negative counts are written as 0.
+// Negative counts are written as 0; a usage of no input and no output
+// (a provider that reported nothing) is not written.
 func (w *Writer) Usage(in, out int) error {
+	if in <= 0 && out <= 0 {
+		return nil
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.emitLocked(usageLine{head{"usage"}, max(in, 0), max(out, 0), NewUUID()})
@@ -236,6 +255,11 @@ func (w *Writer) SystemError(msg string) error { return w.system("error", msg) }
 // Warning writes {"type":"system","subtype":"warning","message":…}: a
 // call the person should look at twice (a dangerous command).
 func (w *Writer) Warning(msg string) error { return w.system("warning", msg) }
+
+// RateLimit writes {"type":"system","subtype":"rate_limit","message":…},
+// which Yume shows: the model's service limits the account's requests or
+// its quota is used up. The message is redacted. It does not end the turn.
+func (w *Writer) RateLimit(msg string) error { return w.system("rate_limit", msg) }
 
 func (w *Writer) system(subtype, msg string) error {
 	w.mu.Lock()

@@ -32,8 +32,10 @@ func normalise(out []byte) []byte {
 // goldenSession is a two-turn session that touches every event shape.
 func goldenSession(w *Writer, clock *fakeClock) {
 	_ = w.Init("default", []string{"Bash"})
+	w.MessageUsage(&Usage{InputTokens: 3, OutputTokens: 1, CacheCreationInputTokens: 40, CacheReadInputTokens: 500})
 	_ = w.Text("I'll run the tests.")
 	_ = w.ToolUse("toolu_01", "Bash", map[string]string{"command": "npm test"})
+	w.MessageUsage(nil)
 	_, _ = w.PermissionRequest("toolu_01", "Bash", map[string]string{"command": "npm test"})
 	_ = w.Notice("auto-approved: npm test")
 	_ = w.ToolResult("toolu_01", "ok <3 & \"done\"\n", false)
@@ -41,9 +43,10 @@ func goldenSession(w *Writer, clock *fakeClock) {
 	_ = w.Deny("toolu_02", "Bash", map[string]string{"command": "git push"}, "")
 	_ = w.Usage(10, 20)
 	clock.Advance(1234 * time.Millisecond)
-	_ = w.Result(Result{Text: "Tests pass.", Usage: Usage{InputTokens: 10, OutputTokens: 20}})
+	_ = w.Result(Result{Text: "Tests pass.", Usage: &Usage{InputTokens: 10, OutputTokens: 20, CacheReadInputTokens: 500}, CostUSD: Cost(0.0125)})
 	w.NewTurn()
 	_ = w.SessionChanged("sess-golden-2")
+	_ = w.RateLimit("API Error: 429 rate_limit_error · Retrying in 2s · attempt 1/10")
 	_ = w.Interrupt()
 	clock.Advance(5 * time.Millisecond)
 	_ = w.Fail(errors.New("interrupted by the user"))

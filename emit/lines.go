@@ -61,18 +61,16 @@ type messageLine struct {
 }
 
 type assistantMessage struct {
-	ID         string       `json:"id"`
-	Type       string       `json:"type"` // "message"
-	Role       string       `json:"role"` // "assistant"
-	Model      string       `json:"model"`
-	Content    []any        `json:"content"`
-	StopReason *string      `json:"stop_reason"` // always null
-	Usage      messageUsage `json:"usage"`       // zeros: the turn's usage is result.usage
-}
-
-type messageUsage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	ID         string  `json:"id"`
+	Type       string  `json:"type"` // "message"
+	Role       string  `json:"role"` // "assistant"
+	Model      string  `json:"model"`
+	Content    []any   `json:"content"`
+	StopReason *string `json:"stop_reason"` // always null
+	// Usage is the model request's tokens where the provider reports them
+	// with the message (MessageUsage); left out where it does not. The
+	// turn's usage is result.usage.
+	Usage *usageJSON `json:"usage,omitempty"`
 }
 
 type userMessage struct {
@@ -153,17 +151,17 @@ type bareLine struct {
 
 type resultLine struct {
 	head
-	Subtype           string    `json:"subtype"`
-	IsError           bool      `json:"is_error"`
-	SessionID         string    `json:"session_id"`
-	DurationMS        int64     `json:"duration_ms"`
-	NumTurns          int       `json:"num_turns"`
-	Result            string    `json:"result"`
-	TotalCostUSD      float64   `json:"total_cost_usd"`
-	Usage             usageJSON `json:"usage"`
-	PermissionDenials []denial  `json:"permission_denials"`
-	Errors            []string  `json:"errors,omitempty"`
-	UUID              string    `json:"uuid"`
+	Subtype           string     `json:"subtype"`
+	IsError           bool       `json:"is_error"`
+	SessionID         string     `json:"session_id"`
+	DurationMS        int64      `json:"duration_ms"`
+	NumTurns          int        `json:"num_turns"`
+	Result            string     `json:"result"`
+	TotalCostUSD      *float64   `json:"total_cost_usd,omitempty"`
+	Usage             *usageJSON `json:"usage,omitempty"`
+	PermissionDenials []denial   `json:"permission_denials"`
+	Errors            []string   `json:"errors,omitempty"`
+	UUID              string     `json:"uuid"`
 }
 
 type usageJSON struct {

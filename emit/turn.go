@@ -27,18 +27,56 @@ type Result struct {
 	Errors []string
 	// NumTurns defaults to 1.
 	NumTurns int
-	// Usage is the only top-level usage object of the turn: Yume's backend
-	// adds up every top-level usage it sees. Zero when the provider reports
-	// no tokens; never estimated.
-	Usage Usage
-	// CostUSD is total_cost_usd, 0 when unknown.
-	CostUSD float64
+	// Usage is the turn's tokens as the provider reported them, the only
+	// top-level usage object of the turn (Yume's backend adds up every
+	// top-level usage it sees); nil when the provider reported none, and
+	// the result then has no usage. Never estimated, never zeros: Yume
+	// takes a result whose input_tokens and output_tokens are both 0 for a
+	// compaction (it replaces the answer and forgets the session id), so
+	// such a usage is left out unless Compacted says that is what happened.
+	Usage *Usage
+	// Compacted: the provider compacted the conversation in this turn.
+	Compacted bool
+	// CostUSD is total_cost_usd; nil (left out) when unknown.
+	CostUSD *float64
 }
 
-// Usage counts the tokens of a turn.
+// Usage counts the tokens of a turn (or of one model request), in
+// Claude's split: InputTokens are the prompt tokens neither read from nor
+// written to the cache, so cache reads + cache creation + input is the
+// whole prompt (Yume's context gauge).
 type Usage struct {
 	InputTokens, OutputTokens                      int
 	CacheCreationInputTokens, CacheReadInputTokens int
+}
+
+// Add is the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{u.InputTokens + v.InputTokens, u.OutputTokens + v.OutputTokens,
+		u.CacheCreationInputTokens + v.CacheCreationInputTokens, u.CacheReadInputTokens + v.CacheReadInputTokens}
+}
+
+// IsZero reports whether u counts no token at all.
+func (u Usage) IsZero() bool { return u == Usage{} }
+
+// Compaction reports whether Yume would take u in a result for a
+// compaction: input and output both 0.
+func (u Usage) Compaction() bool { return u.InputTokens <= 0 && u.OutputTokens <= 0 }
+
+// Split is a usage reported the way OpenAI's and Gemini's APIs (and the
+// CLIs built on them) report it, prompt tokens including the cached ones,
+// in Claude's split: input is what remains of prompt once cacheRead and
+// cacheWrite are taken out (never below 0).
+func Split(prompt, output, cacheRead, cacheWrite int) Usage {
+	return Usage{InputTokens: max(prompt-cacheRead-cacheWrite, 0), OutputTokens: output,
+		CacheReadInputTokens: cacheRead, CacheCreationInputTokens: cacheWrite}
+}
+
+// Cost is a known total_cost_usd, for Result.CostUSD.
+func Cost(usd float64) *float64 { return &usd }
+
+func (u Usage) json() *usageJSON {
+	return &usageJSON{max(u.InputTokens, 0), max(u.OutputTokens, 0), max(u.CacheCreationInputTokens, 0), max(u.CacheReadInputTokens, 0)}
 }
 
 // Result ends the turn: it writes the result line and then message_stop.
@@ -59,6 +97,7 @@ func (w *Writer) resultLocked(r Result) error {
 	// second result.
 	w.turnEnded = true
 	w.lastFailed = r.IsError
+	w.msgUsage = nil // the next turn's messages say their own
 	line := resultLine{
 		head:              head{"result"},
 		Subtype:           ValidUTF8(r.Subtype),
@@ -67,10 +106,21 @@ func (w *Writer) resultLocked(r Result) error {
 		DurationMS:        max(w.now().Sub(w.start).Milliseconds(), 0),
 		NumTurns:          r.NumTurns,
 		Result:            Redact(ValidUTF8(r.Text)),
-		TotalCostUSD:      max(r.CostUSD, 0),
-		Usage:             usageJSON{max(r.Usage.InputTokens, 0), max(r.Usage.OutputTokens, 0), max(r.Usage.CacheCreationInputTokens, 0), max(r.Usage.CacheReadInputTokens, 0)},
 		PermissionDenials: append([]denial{}, w.denials...),
 		UUID:              NewUUID(),
+	}
+	if r.CostUSD != nil {
+		line.TotalCostUSD = Cost(max(*r.CostUSD, 0))
+	}
+	if r.Usage != nil && (!r.Usage.Compaction() || r.Compacted) {
+		line.Usage = r.Usage.json()
+	}
+	if r.Compacted {
+		// Claude's own mark of a compaction, before the result Yume reads
+		// as one.
+		if err := w.emitLocked(systemLine{head{"system"}, "compact_boundary", "the provider compacted the conversation", w.sessionID, NewUUID()}); err != nil {
+			return err
+		}
 	}
 	// A denial recorded from here on (say, between turns of a persistent
 	// session) belongs to the next turn's result.

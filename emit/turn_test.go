@@ -17,11 +17,10 @@ func TestResultShapes(t *testing.T) {
 		want map[string]any
 	}{
 		{"defaults", Result{}, map[string]any{
-			"subtype": "success", "is_error": false, "num_turns": 1.0, "result": "", "total_cost_usd": 0.0,
-			"usage":              map[string]any{"input_tokens": 0.0, "output_tokens": 0.0, "cache_creation_input_tokens": 0.0, "cache_read_input_tokens": 0.0},
-			"permission_denials": []any{}, "errors": nil,
+			"subtype": "success", "is_error": false, "num_turns": 1.0, "result": "", "total_cost_usd": nil,
+			"usage": nil, "permission_denials": []any{}, "errors": nil,
 		}},
-		{"success with usage", Result{Text: "done", NumTurns: 3, CostUSD: 0.25, Usage: Usage{1, 2, 3, 4}}, map[string]any{
+		{"success with usage", Result{Text: "done", NumTurns: 3, CostUSD: Cost(0.25), Usage: &Usage{1, 2, 3, 4}}, map[string]any{
 			"subtype": "success", "result": "done", "num_turns": 3.0, "total_cost_usd": 0.25,
 			"usage": map[string]any{"input_tokens": 1.0, "output_tokens": 2.0, "cache_creation_input_tokens": 3.0, "cache_read_input_tokens": 4.0},
 		}},
@@ -32,9 +31,20 @@ func TestResultShapes(t *testing.T) {
 		{"error with messages", Result{IsError: true, Subtype: "error_max_turns", Errors: []string{"a", "b"}}, map[string]any{
 			"subtype": "error_max_turns", "errors": []any{"a", "b"}, "result": "a; b",
 		}},
-		{"negative counts clamp", Result{NumTurns: -1, Usage: Usage{InputTokens: -3}, CostUSD: -1}, map[string]any{
+		{"negative counts clamp", Result{NumTurns: -1, Usage: &Usage{InputTokens: -3, OutputTokens: 1}, CostUSD: Cost(-1)}, map[string]any{
 			"num_turns": 1.0, "total_cost_usd": 0.0,
+			"usage": map[string]any{"input_tokens": 0.0, "output_tokens": 1.0, "cache_creation_input_tokens": 0.0, "cache_read_input_tokens": 0.0},
 		}},
+		// Yume takes input and output both 0 for a compaction: a usage
+		// that says so is left out, whatever its cache counts.
+		{"zero usage left out", Result{Text: "hi", Usage: &Usage{}}, map[string]any{"usage": nil}},
+		{"zero input and output left out", Result{Text: "hi", Usage: &Usage{CacheReadInputTokens: 900}}, map[string]any{"usage": nil}},
+		{"error with zero usage", Result{IsError: true, Errors: []string{"HTTP 429"}, Usage: &Usage{}}, map[string]any{"usage": nil, "total_cost_usd": nil}},
+		{"only output", Result{Usage: &Usage{OutputTokens: 7}}, map[string]any{
+			"usage": map[string]any{"input_tokens": 0.0, "output_tokens": 7.0, "cache_creation_input_tokens": 0.0, "cache_read_input_tokens": 0.0}}},
+		{"compaction", Result{Usage: &Usage{}, Compacted: true}, map[string]any{
+			"usage": map[string]any{"input_tokens": 0.0, "output_tokens": 0.0, "cache_creation_input_tokens": 0.0, "cache_read_input_tokens": 0.0}}},
+		{"known zero cost", Result{Text: "x", CostUSD: Cost(0)}, map[string]any{"total_cost_usd": 0.0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,6 +53,9 @@ func TestResultShapes(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := decodeLines(t, buf.Bytes())
+			if tt.in.Compacted && len(lines) == 4 && lines[1]["subtype"] == "compact_boundary" {
+				lines = append(lines[:1], lines[2:]...) // the compaction's own mark first
+			}
 			if len(lines) != 3 || lines[1]["type"] != "result" || lines[2]["type"] != "message_stop" {
 				t.Fatalf("want init, result, message_stop; got %v", lines)
 			}

@@ -74,6 +74,7 @@ type Writer struct {
 	requests   map[string]string // permission request id -> tool_use id
 	open       map[string]bool   // tool_use ids written without a result yet
 	denials    []denial          // this turn's denied tools
+	msgUsage   *usageJSON        // the usage of the assistant messages written now (MessageUsage)
 	scratch    []byte            // reused to encode each line (see encodeLine)
 }
 

@@ -35,7 +35,7 @@ func TestWriterConformance(t *testing.T) {
 			must(w.Usage(120, 30))
 			must(w.SessionChanged("sess-next"))
 			clock.Advance(time.Second)
-			must(w.Result(Result{Text: "done", Usage: Usage{InputTokens: 120, OutputTokens: 30}}))
+			must(w.Result(Result{Text: "done", Usage: &Usage{InputTokens: 120, OutputTokens: 30}}))
 
 			w.NewTurn()
 			must(w.Text("second turn"))

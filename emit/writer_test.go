@@ -173,6 +173,12 @@ func TestUsageClampsNegative(t *testing.T) {
 	if _, has := line["usage"]; has {
 		t.Error("flat usage event has a top-level usage object")
 	}
+	n := buf.Len()
+	_ = w.Usage(0, 0)
+	_ = w.Usage(-1, 0)
+	if buf.Len() != n {
+		t.Errorf("a usage of no tokens was written: %s", buf.Bytes()[n:])
+	}
 }
 
 func TestSystemMessagesRedacted(t *testing.T) {
@@ -288,7 +294,7 @@ func TestConcurrentUse(t *testing.T) {
 					} else {
 						_ = w.ToolResult(id, "ok", false)
 					}
-					_ = w.Usage(i, i)
+					_ = w.Usage(i+1, i)
 				}
 			}()
 		}

@@ -25,6 +25,7 @@ type ErrorClass string
 // The classes of model errors.
 const (
 	ErrorAuth       ErrorClass = "auth"        // 401/403, invalid key, not logged in
+	ErrorNoModel    ErrorClass = "no_model"    // the model does not exist or the key has no access to it
 	ErrorRateLimit  ErrorClass = "rate_limit"  // 429, quota, too many requests
 	ErrorOverloaded ErrorClass = "overloaded"  // 503/529, overloaded, unavailable
 	ErrorServer     ErrorClass = "server"      // 500/502/504, internal server error
@@ -41,12 +42,13 @@ type ModelError struct {
 	Retrying bool
 }
 
-// ModelErrorBound is how long a CLI may retry a model error without
-// progress (no answer, no tool call) before yume-cli stops it and ends
-// the turn with the error. CLIs that retry longer (Claude Code backs off
-// for minutes) are cut here; the env YUME_MODEL_ERROR_BOUND (a Go
+// ModelErrorBound is how long after its first model error a CLI may
+// retry without progress (no answer, no tool call) before yume-cli stops
+// it and ends the turn with the error. CLIs that retry longer (Claude
+// Code backs off for minutes) are cut here; an error no retry can fix
+// (Final) ends the turn at once. The env YUME_MODEL_ERROR_BOUND (a Go
 // duration) changes it, for tests.
-const ModelErrorBound = 75 * time.Second
+const ModelErrorBound = 60 * time.Second
 
 // ErrorBound is ModelErrorBound, or YUME_MODEL_ERROR_BOUND when set to a
 // valid positive duration.
@@ -62,6 +64,8 @@ func (e *ModelError) Advice() string {
 	switch e.Class {
 	case ErrorAuth:
 		return "the model's service refused the credentials: check the API key (or log in again in the CLI), then try again"
+	case ErrorNoModel:
+		return "the model is not there for this key or account: pick another model (--model, or the CLI's own setting), or check the key's access to it, then try again"
 	case ErrorRateLimit:
 		return "the model's service is rate limiting this account or its quota is used up: wait a while (or check the plan's quota), then try again"
 	case ErrorOverloaded:
@@ -72,12 +76,33 @@ func (e *ModelError) Advice() string {
 	return "the model's service answered with an error: check the CLI's configuration (key, endpoint, model) and try again"
 }
 
+// Final reports whether no retry can fix the error: the credentials were
+// refused, or the model is not there for them. The turn ends at once,
+// however long the CLI would go on retrying.
+func (e *ModelError) Final() bool { return e.Class == ErrorAuth || e.Class == ErrorNoModel }
+
+// Subtype is the system subtype that shows the error in Yume: rate_limit
+// for a rate limit or a used-up quota, error for anything else.
+func (e *ModelError) Subtype() string {
+	if e.Class == ErrorRateLimit {
+		return "rate_limit"
+	}
+	return "error"
+}
+
 // Key identifies the message for "once per distinct message": a
 // countdown ("retrying in 9s… 8s…") is one message; another attempt
-// number is another.
+// number is another. A retry that names its attempt is that attempt,
+// whoever tells it: the screen and the program's debug log both say
+// attempt 3, in their own words, and the GUI hears it once.
 func (e *ModelError) Key() string {
+	if m := attemptRe.FindStringSubmatch(e.Text); m != nil && e.Retrying {
+		return "attempt|" + m[1]
+	}
 	return string(e.Class) + "|" + countdown.ReplaceAllString(strings.ToLower(e.Text), "#")
 }
+
+var attemptRe = regexp.MustCompile(`(?i)\battempt\s*#?(\d+)\b`)
 
 var countdown = regexp.MustCompile(`\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|m|min|minutes?)\b|\d{1,2}:\d\d`)
 
@@ -88,13 +113,20 @@ var (
 		`|\b([45]\d\d)\s+(?:too many requests|unauthori[sz]ed|forbidden|internal server error|service unavailable|bad gateway|gateway time-?out|overloaded)`)
 	authRe = regexp.MustCompile(`(?i)invalid[ _-]?(?:x-)?api[ _-]?key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|missing)|incorrect api key|unauthori[sz]ed|authentication[_ ](?:error|failed)|failed to authenticate|not logged in|please (?:run )?/login|invalid (?:authentication|credentials|bearer token|token)|permission_denied|\bforbidden\b`)
 	rateRe = regexp.MustCompile(`(?i)rate[ _-]?limit|too many requests|quota|resource[_ ]exhausted|usage limit`)
-	overRe = regexp.MustCompile(`(?i)overloaded|service unavailable|\bunavailable\b|at capacity|high demand`)
-	servRe = regexp.MustCompile(`(?i)internal server error|server error|bad gateway|gateway time-?out|internal error`)
+	// The model is not there: the service does not know it, or the key
+	// may not use it.
+	noModelRe = regexp.MustCompile(`(?i)model[^\n]{0,80}?(?:not[ _]found|does not exist|doesn't exist|is not (?:available|supported)|not supported|unknown)|(?:unknown|invalid|unsupported) model|(?:no|not have|doesn't have|does not have) access to (?:the )?model|model_not_found|not_found_error[^\n]{0,80}model`)
+	// A retry announced after a failed request, with no status or phrase
+	// to class it ("API error · Retrying in 2s · attempt 3/10", "Attempt
+	// 1 failed. Retrying with backoff..."): a model error of another kind.
+	retryErrRe = regexp.MustCompile(`(?i)\b(?:api|request|model|server|service|connection|network|stream)\s+(?:error|failed|failure)\b|\battempt\s*#?\d+\s+failed\b`)
+	overRe     = regexp.MustCompile(`(?i)overloaded|service unavailable|\bunavailable\b|at capacity|high demand`)
+	servRe     = regexp.MustCompile(`(?i)internal server error|server error|bad gateway|gateway time-?out|internal error`)
 	// An error word: without one, a phrase is talk about errors, not one.
 	errWordRe = regexp.MustCompile(`(?i)\berrors?\b|\bfail(?:ed|ure)?\b|exceeded|\bunable\b|could ?n[o']t|invalid|reached|\bhit\b|refused|✕|✗|⚠|■`)
 	retryRe   = regexp.MustCompile(`(?i)\bretrying\b|\bretry(?:ing)? (?:in|after)\b|\battempt\s*#?\d+\s*(?:/|of)\s*\d+|\bretry\s*\d+\s*(?:/|of)\s*\d+|reconnecting|will retry|trying again`)
 	// Box and bullet characters a TUI draws around a line.
-	frame = "│┃║╎┆└├╰╭╮╯┌┐┘┤─ \t●○•✦✕✗✘⎿■▪⚠!×>❯›·-"
+	frame = "│┃║╎┆└├╰╭╮╯┌┐┘┤─ \t●○•✦✕✗✘⎿■▪⚠!×>❯›·-✻✽✶✳✢"
 )
 
 // ClassifyError reads one text (a line, a record's message) as a model
@@ -115,6 +147,8 @@ func ClassifyError(text string) *ModelError {
 		e.Status, _ = strconv.Atoi(code)
 	}
 	switch {
+	case (e.Status == 404 || e.Status == 400 || e.Status == 403 || e.Status == 0) && noModelRe.MatchString(t):
+		e.Class = ErrorNoModel
 	case e.Status == 401 || e.Status == 403 || authRe.MatchString(t) && e.Status == 0:
 		e.Class = ErrorAuth
 	case e.Status == 429 || rateRe.MatchString(t) && e.Status == 0:
@@ -124,6 +158,8 @@ func ClassifyError(text string) *ModelError {
 	case e.Status >= 500 || servRe.MatchString(t) && e.Status == 0:
 		e.Class = ErrorServer
 	case e.Status >= 400:
+		e.Class = ErrorOther
+	case retryRe.MatchString(t) && retryErrRe.MatchString(t):
 		e.Class = ErrorOther
 	default:
 		return nil

@@ -153,6 +153,56 @@ func TestClassifyErrorPhrases(t *testing.T) {
 	}
 }
 
+// TestClassifyRetryAndModel: a retry announced with no status ("API error
+// · Retrying in 2s · attempt 3/10", Claude Code's words at every attempt)
+// is a model error of another kind, retrying; a model the key cannot use
+// is no_model; both are told apart from prose about retries and models.
+// Only credentials and a missing model are final (no retry fixes them),
+// and only a rate limit is shown as rate_limit.
+func TestClassifyRetryAndModel(t *testing.T) {
+	for _, c := range []struct {
+		text     string
+		class    ErrorClass
+		status   int
+		retrying bool
+	}{
+		{"✻ API error · Retrying in 2s · attempt 3/10", ErrorOther, 0, true},
+		{"API error (attempt 1/4): HTTP 401 authentication_error: fake error 401", ErrorAuth, 401, true},
+		{"Attempt 1 failed. Retrying with backoff...", ErrorOther, 0, true},
+		{"Request failed due to a transient API error. Retrying...", ErrorOther, 0, true},
+		{"stream error, reconnecting 2/5", ErrorOther, 0, true},
+		{"API Error: 404 {\"type\":\"error\",\"error\":{\"type\":\"not_found_error\",\"message\":\"model: claude-x\"}}", ErrorNoModel, 404, false},
+		{"Error: The model `gpt-9` does not exist or you do not have access to it.", ErrorNoModel, 0, false},
+		{"[API Error: models/gemini-9 is not found for API version v1beta]", ErrorNoModel, 0, false},
+		{"unexpected status 400 Bad Request: Unsupported model", ErrorNoModel, 400, false},
+		{"Error: 429 Too Many Requests · Retrying in 5s", ErrorRateLimit, 429, true},
+	} {
+		e := ClassifyError(c.text)
+		if e == nil || e.Class != c.class || e.Status != c.status || e.Retrying != c.retrying {
+			t.Errorf("%q: got %+v, want class %s status %d retrying %v", c.text, e, c.class, c.status, c.retrying)
+		}
+	}
+	for _, text := range []string{"I'll retry the failed test in a moment", "Retrying the build now", "attempt 2/3 at the puzzle",
+		"the model is fast", "pick a model from the list", "retry after lunch"} {
+		if e := ClassifyError(text); e != nil {
+			t.Errorf("%q read as an error: %+v", text, *e)
+		}
+	}
+	for _, c := range []struct {
+		class   ErrorClass
+		final   bool
+		subtype string
+	}{
+		{ErrorAuth, true, "error"}, {ErrorNoModel, true, "error"}, {ErrorRateLimit, false, "rate_limit"},
+		{ErrorOverloaded, false, "error"}, {ErrorServer, false, "error"}, {ErrorOther, false, "error"},
+	} {
+		e := &ModelError{Class: c.class}
+		if e.Final() != c.final || e.Subtype() != c.subtype {
+			t.Errorf("%s: final %v subtype %s, want %v %s", c.class, e.Final(), e.Subtype(), c.final, c.subtype)
+		}
+	}
+}
+
 // TestModelErrorKey: a countdown is one message, another attempt another.
 func TestModelErrorKey(t *testing.T) {
 	a := ClassifyError("API Error (429) · Retrying in 9 seconds… (attempt 2/10)")
@@ -167,7 +217,16 @@ func TestModelErrorKey(t *testing.T) {
 	if a.Key() == c.Key() {
 		t.Errorf("another attempt gives the same key %q", a.Key())
 	}
-	for _, cl := range []ErrorClass{ErrorAuth, ErrorRateLimit, ErrorOverloaded, ErrorServer, ErrorOther} {
+	// The screen and the debug log tell one attempt in their own words.
+	screen := ClassifyError("✻ API error · Retrying in 2s · attempt 3/10")
+	logged := ClassifyError("API error (attempt 3/11): HTTP 429 rate_limit_error: fake error 429")
+	if screen == nil || logged == nil || screen.Key() != logged.Key() || screen.Text != "API error · Retrying in 2s · attempt 3/10" {
+		t.Errorf("one attempt, told twice: %+v and %+v", screen, logged)
+	}
+	if nth := ClassifyError("API error (attempt 4/11): HTTP 429 rate_limit_error: fake error 429"); nth == nil || nth.Key() == logged.Key() {
+		t.Errorf("attempt 4 has attempt 3's key: %+v", nth)
+	}
+	for _, cl := range []ErrorClass{ErrorAuth, ErrorNoModel, ErrorRateLimit, ErrorOverloaded, ErrorServer, ErrorOther} {
 		e := &ModelError{Class: cl}
 		if adv := e.Advice(); !strings.Contains(adv, "try again") && !strings.Contains(adv, "check") {
 			t.Errorf("%s: advice %q says nothing to do", cl, adv)
@@ -207,7 +266,7 @@ func TestProfileErrorRules(t *testing.T) {
 		{"codex", "› make the file\n\n• Reconnecting... 1/5 (5s • esc to interrupt)\n  └ We’re currently experiencing high demand, which may cause temporary errors.\n",
 			"reconnecting", "Reconnecting... 1/5 (5s • esc to interrupt)\n└ We’re currently experiencing high demand, which may cause temporary errors.", ErrorOverloaded},
 		{"copilot", "  ❯ make the file\n ● Request failed due to a transient API error. Retrying...\n",
-			"model-error", "Request failed due to a transient API error. Retrying...", ""},
+			"model-error", "Request failed due to a transient API error. Retrying...", ErrorOther},
 		{"gemini", " > make the file\n✕ [API Error: {\"error\":{\"code\":401,\"message\":\"fake error 401\",\"status\":\"UNAUTHENTICATED\"}}]\n\n\nℹ This request failed. Press F12 for diagnostics.\n",
 			"api-error", "[API Error: {\"error\":{\"code\":401,\"message\":\"fake error 401\",\"status\":\"UNAUTHENTICATED\"}}]", ErrorAuth},
 	} {

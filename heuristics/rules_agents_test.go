@@ -51,3 +51,33 @@ func TestQwenScreens(t *testing.T) {
 
 // tuiCommand40 is the command the agents' screens show.
 const tuiCommand40 = `printf 'alpha\nbeta\n' > made.txt && echo wrote made.txt && seq 1 40`
+
+// TestOpenCodeReady: opencode's and Kilo's TUIs are at their input box
+// with either footer — before the model reported tokens ("tab agents")
+// and after, when their count takes its place — and busy while "esc
+// interrupt" shows (the footer is there then too).
+func TestOpenCodeReady(t *testing.T) {
+	for _, name := range []string{"opencode", "kilo"} {
+		p, err := LoadProfile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			footer      string
+			ready, busy bool
+		}{
+			{"   /home/u/ws                                     tab agents  ctrl+p commands", true, false},
+			{"   /home/u/ws                                           9.5K  ctrl+p commands", true, false},
+			{"   ⬝⬝⬝⬝⬝⬝⬝■  esc interrupt                                   9.5K  ctrl+p commands", true, true},
+			{"   /home/u/ws", false, false},
+		} {
+			screen := "  ┃  make the file\n\n     ▣  Build · m\n" + c.footer + "\n"
+			if got := p.Ready.MatchString(screen); got != c.ready {
+				t.Errorf("%s %q: ready %v, want %v", name, c.footer, got, c.ready)
+			}
+			if got := p.Busy.MatchString(screen); got != c.busy {
+				t.Errorf("%s %q: busy %v, want %v", name, c.footer, got, c.busy)
+			}
+		}
+	}
+}

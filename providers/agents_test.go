@@ -18,15 +18,15 @@ func TestAgentCommands(t *testing.T) {
 		args     []string
 		env      []string // exact entries
 	}{
-		{"opencode", Request{Prompt: "hi"}, []string{"acp"}, []string{`OPENCODE_PERMISSION={"bash":"ask","edit":"ask"}`}},
-		{"opencode", Request{Prompt: "hi", Auto: true}, []string{"acp"}, []string{`OPENCODE_PERMISSION={"bash":"allow","edit":"allow"}`}},
-		{"opencode", Request{Prompt: "hi", Model: "anthropic/claude-sonnet-4-5"}, []string{"acp"},
+		{"opencode", Request{Prompt: "hi"}, []string{"acp", "--print-logs", "--log-level", "WARN"}, []string{`OPENCODE_PERMISSION={"bash":"ask","edit":"ask"}`}},
+		{"opencode", Request{Prompt: "hi", Auto: true}, []string{"acp", "--print-logs", "--log-level", "WARN"}, []string{`OPENCODE_PERMISSION={"bash":"allow","edit":"allow"}`}},
+		{"opencode", Request{Prompt: "hi", Model: "anthropic/claude-sonnet-4-5"}, []string{"acp", "--print-logs", "--log-level", "WARN"},
 			[]string{`OPENCODE_PERMISSION={"bash":"ask","edit":"ask"}`, `OPENCODE_CONFIG_CONTENT={"model":"anthropic/claude-sonnet-4-5"}`}},
-		{"opencode", Request{Prompt: "hi", Model: "fake/m", APIBase: "http://127.0.0.1:1/v1"}, []string{"acp"},
+		{"opencode", Request{Prompt: "hi", Model: "fake/m", APIBase: "http://127.0.0.1:1/v1"}, []string{"acp", "--print-logs", "--log-level", "WARN"},
 			[]string{`OPENCODE_PERMISSION={"bash":"ask","edit":"ask"}`, `OPENCODE_CONFIG_CONTENT={"model":"fake/m","provider":{"fake":{"options":{"baseURL":"http://127.0.0.1:1/v1"}}}}`}},
-		{"kilo", Request{Prompt: "--yolo", Model: "-m/x"}, []string{"acp"},
+		{"kilo", Request{Prompt: "--yolo", Model: "-m/x"}, []string{"acp", "--print-logs", "--log-level", "WARN"},
 			[]string{`KILO_PERMISSION={"bash":"ask","edit":"ask"}`, `KILO_CONFIG_CONTENT={"model":"-m/x"}`}},
-		{"kilo", Request{Prompt: "hi", Auto: true}, []string{"acp"}, []string{`KILO_PERMISSION={"bash":"allow","edit":"allow"}`}},
+		{"kilo", Request{Prompt: "hi", Auto: true}, []string{"acp", "--print-logs", "--log-level", "WARN"}, []string{`KILO_PERMISSION={"bash":"allow","edit":"allow"}`}},
 		{"qwen", Request{Prompt: "hi"}, []string{"--acp", "--approval-mode", "default"}, nil},
 		{"qwen", Request{Prompt: "hi", Auto: true, Model: "qwen3-coder"}, []string{"--acp", "--approval-mode", "yolo", "--model", "qwen3-coder"}, nil},
 		{"qwen", Request{Prompt: "--approval-mode=yolo", Model: "--yolo"}, []string{"--acp", "--approval-mode", "default", "--model=--yolo"}, nil},
@@ -103,10 +103,10 @@ func TestAgentRunCommands(t *testing.T) {
 		args     []string
 		env      []string
 	}{
-		{"opencode", Request{Prompt: "--yolo", Auto: true}, []string{"run", "--format", "json"}, []string{`OPENCODE_PERMISSION={"bash":"allow","edit":"allow"}`}},
-		{"opencode", Request{Prompt: "hi", Resume: "ses_1", Model: "fake/m"}, []string{"run", "--format", "json", "--session", "ses_1"},
+		{"opencode", Request{Prompt: "--yolo", Auto: true}, []string{"run", "--format", "json", "--print-logs", "--log-level", "WARN"}, []string{`OPENCODE_PERMISSION={"bash":"allow","edit":"allow"}`}},
+		{"opencode", Request{Prompt: "hi", Resume: "ses_1", Model: "fake/m"}, []string{"run", "--format", "json", "--print-logs", "--log-level", "WARN", "--session", "ses_1"},
 			[]string{`OPENCODE_PERMISSION={"bash":"ask","edit":"ask"}`, `OPENCODE_CONFIG_CONTENT={"model":"fake/m"}`}},
-		{"kilo", Request{Prompt: "hi", Resume: "-x"}, []string{"run", "--format", "json", "--session=-x"}, []string{`KILO_PERMISSION={"bash":"ask","edit":"ask"}`}},
+		{"kilo", Request{Prompt: "hi", Resume: "-x"}, []string{"run", "--format", "json", "--print-logs", "--log-level", "WARN", "--session=-x"}, []string{`KILO_PERMISSION={"bash":"ask","edit":"ask"}`}},
 	}
 	for _, c := range cases {
 		p, _ := Lookup(c.provider)

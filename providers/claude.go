@@ -54,10 +54,24 @@ func claudeTUI(l Launch) ([]string, error) {
 		args = append(args, "--session-id", l.Session)
 	}
 	args = appendFlag(args, "--model", l.Model)
+	if path := prepareDebugLog(claudeDebugLog(l)); path != "" {
+		// Its screen says "API error · Retrying in 2s · attempt 3/10";
+		// its debug log says which status (debuglog.go).
+		args = append(args, "--debug-file", path)
+	}
 	if l.Prompt != "" {
 		args = append(args, "--", l.Prompt)
 	}
 	return args, nil
+}
+
+// claudeDebugLog is the debug log of a TUI run; "" for a release without
+// --debug-file.
+func claudeDebugLog(l Launch) string {
+	if !hasFlag(l.Help, "--debug-file") {
+		return ""
+	}
+	return debugLogPath("claude", l)
 }
 
 // claudeMode picks --permission-mode from the values this release lists:

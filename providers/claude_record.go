@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"time"
 
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -13,14 +14,17 @@ import (
 // <config> is $CLAUDE_CONFIG_DIR or ~/.claude. The assistant's text and
 // tool calls (Claude's own tool names) are there before a permission
 // question is drawn, tool results after a call ran, and a system
-// "turn_duration" line when the turn ends.
+// "turn_duration" line when the turn ends. Each assistant line carries its
+// model request's usage (message.id names the request; a request's
+// blocks are lines of their own, each with the usage so far).
 func claudeRecord(l Launch) transcript.Source {
 	dir := l.Getenv("CLAUDE_CONFIG_DIR")
 	if dir == "" {
 		dir = filepath.Join(l.Getenv("HOME"), ".claude")
 	}
 	pattern := filepath.Join(dir, "projects", "*", l.Session+".jsonl")
-	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, parseClaudeRecord)
+	rec := transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, parseClaudeRecord))
+	return addDebugLog(rec, claudeDebugLog(l), parseClaudeDebug)
 }
 
 // firstMatch is the first file matching pattern.
@@ -39,9 +43,17 @@ type claudeRecordLine struct {
 	SessionID   string `json:"sessionId"`
 	// IsAPIError marks the text of an assistant line as Claude Code's
 	// report of a failed API request, not the model's answer.
-	IsAPIError bool `json:"isApiErrorMessage"`
+	IsAPIError bool   `json:"isApiErrorMessage"`
+	Timestamp  string `json:"timestamp"`
 	Message    *struct {
+		ID      string          `json:"id"`
 		Content json.RawMessage `json:"content"`
+		Usage   *struct {
+			InputTokens              int `json:"input_tokens"`
+			OutputTokens             int `json:"output_tokens"`
+			CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+			CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+		} `json:"usage"`
 	} `json:"message"`
 }
 
@@ -72,12 +84,17 @@ func parseClaudeRecord(line []byte) []transcript.Event {
 			return nil // a prompt as a plain string
 		}
 		var out []transcript.Event
+		var usage *transcript.Usage // the line's request's, for its text too
+		if u := l.Message.Usage; l.Type == "assistant" && u != nil && !l.IsAPIError && u.InputTokens+u.OutputTokens+u.CacheReadInputTokens+u.CacheCreationInputTokens > 0 {
+			usage = &transcript.Usage{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}
+			out = append(out, transcript.Event{Kind: transcript.Tokens, ID: l.Message.ID, At: stamp(l.Timestamp), Usage: usage})
+		}
 		for _, b := range blocks {
 			switch {
 			case l.Type == "assistant" && b.Type == "text" && b.Text != "" && l.IsAPIError:
 				out = append(out, transcript.Event{Kind: transcript.ModelError, Text: b.Text})
 			case l.Type == "assistant" && b.Type == "text" && b.Text != "":
-				out = append(out, transcript.Event{Kind: transcript.Text, Text: b.Text})
+				out = append(out, transcript.Event{Kind: transcript.Text, Text: b.Text, Usage: usage})
 			case l.Type == "assistant" && b.Type == "tool_use":
 				out = append(out, transcript.Event{Kind: transcript.ToolCall, ID: b.ID, Name: b.Name, Input: b.Input})
 			case l.Type == "user" && b.Type == "tool_result":
@@ -91,6 +108,33 @@ func parseClaudeRecord(line []byte) []transcript.Event {
 		return out
 	}
 	return nil
+}
+
+// ofRun is parse without the tokens an earlier run recorded: a resumed
+// session's record holds its earlier requests too, which are not this
+// run's usage. (The record's times are the program's clock, the same as
+// Started's on one machine.)
+func ofRun(l Launch, parse transcript.Parser) transcript.Parser {
+	if l.Started.IsZero() {
+		return parse
+	}
+	return func(line []byte) []transcript.Event {
+		evs := parse(line)
+		out := evs[:0]
+		for _, e := range evs {
+			if e.Kind == transcript.Tokens && !e.At.IsZero() && e.At.Before(l.Started) {
+				continue
+			}
+			out = append(out, e)
+		}
+		return out
+	}
+}
+
+// stamp reads a record's RFC 3339 time; zero when it is not one.
+func stamp(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
 }
 
 var claudeNoOutput = regexp.MustCompile(`^\(\w+ completed with no output\)$`)

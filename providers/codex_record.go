@@ -3,6 +3,7 @@ package providers
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,7 +34,7 @@ func codexRecord(l Launch) transcript.Source {
 		}
 		return newestFor(pattern, l, codexCwd)
 	}
-	return transcript.NewTail(locate, parseCodexRecord)
+	return transcript.NewTail(locate, ofRun(l, parseCodexRecord))
 }
 
 // newestFor is the newest file matching pattern, modified since the
@@ -99,8 +100,9 @@ func codexCwd(first []byte) string {
 }
 
 type codexRolloutLine struct {
-	Type    string `json:"type"`
-	Payload struct {
+	Type      string `json:"type"`
+	Timestamp string `json:"timestamp"`
+	Payload   struct {
 		Type      string          `json:"type"`
 		ID        string          `json:"id"`
 		Role      string          `json:"role"`
@@ -117,7 +119,24 @@ type codexRolloutLine struct {
 			Message string `json:"message"`
 		} `json:"error"`
 		Message string `json:"message"` // an error event's
+		// Info is a token_count event's: the last request's tokens and
+		// the session's so far (null in an event that only tells rate
+		// limits).
+		Info *struct {
+			Total codexTokens `json:"total_token_usage"`
+			Last  codexTokens `json:"last_token_usage"`
+		} `json:"info"`
 	} `json:"payload"`
+}
+
+// codexTokens counts tokens the OpenAI way: input_tokens include the
+// cached ones.
+type codexTokens struct {
+	InputTokens           int `json:"input_tokens"`
+	CachedInputTokens     int `json:"cached_input_tokens"`
+	CacheWriteInputTokens int `json:"cache_write_input_tokens"`
+	OutputTokens          int `json:"output_tokens"`
+	TotalTokens           int `json:"total_tokens"`
 }
 
 // parseCodexRecord reads one rollout line.
@@ -136,6 +155,13 @@ func parseCodexRecord(line []byte) []transcript.Event {
 		return []transcript.Event{{Kind: transcript.TurnEnd}}
 	case l.Type == "event_msg" && (p.Type == "error" || p.Type == "stream_error") && p.Message != "":
 		return []transcript.Event{{Kind: transcript.ModelError, Text: p.Message}}
+	case l.Type == "event_msg" && p.Type == "token_count" && p.Info != nil && p.Info.Last.TotalTokens > 0:
+		// One per model request, told again with each rate-limit update:
+		// the session's running total names the request.
+		t, last := p.Info.Total, p.Info.Last
+		id := fmt.Sprintf("%d/%d/%d/%d", t.InputTokens, t.CachedInputTokens, t.OutputTokens, t.TotalTokens)
+		return []transcript.Event{{Kind: transcript.Tokens, ID: id, At: stamp(l.Timestamp),
+			Usage: transcript.SplitUsage(last.InputTokens, last.OutputTokens, last.CachedInputTokens, last.CacheWriteInputTokens)}}
 	case l.Type != "response_item":
 		return nil
 	case p.Type == "message" && p.Role == "assistant":

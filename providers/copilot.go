@@ -25,9 +25,12 @@ func init() {
 		},
 		Structured: []Mode{
 			{Name: ModeACP, Since: "0.0.397", Format: "acp", Resumes: true, Command: acpCommand("--stdio")},
-			{Name: ModeJSON, Since: "0.0.422", Format: "copilot-json", Resumes: true, Command: copilotJSON},
+			{Name: ModeJSON, Since: "0.0.422", Format: "copilot-json", Resumes: true, Command: copilotJSON, UsageFromRecord: true},
 		},
-		MapTool:  copilotTool,
+		MapTool: copilotTool,
+		// Its streams tell a failed request's status late or never (429
+		// over ACP: a minute, when it gives up); its process log at once.
+		DebugLog: copilotDebugLog,
 		Verified: [2]string{"1.0.87", "1.0.102"}, // make drift, 2026-11-25
 		TUI: &TUI{LogEndsTurns: true, Args: copilotTUI, NewSession: newUUID, SessionLog: copilotRecord, Env: copilotEnv,
 			ModeName: func(l Launch) string {

@@ -14,19 +14,26 @@ import (
 // ~/.copilot): assistant.message with its text and tool requests,
 // permission.requested before a question is drawn, tool.execution_complete
 // with the output, and assistant.turn_end after each model round — the
-// last round of a turn requested no tools.
+// last round of a turn requested no tools; session.usage_record after
+// each model request, with its tokens (input counting the cached ones).
 func copilotRecord(l Launch) transcript.Source {
 	home := l.Getenv("COPILOT_HOME")
 	if home == "" {
 		home = filepath.Join(l.Getenv("HOME"), ".copilot")
 	}
 	path := filepath.Join(home, "session-state", l.Session, "events.jsonl")
-	return transcript.NewTail(func() (string, bool) { return path, l.Session != "" }, newCopilotParser())
+	rec := transcript.NewTail(func() (string, bool) { return path, l.Session != "" }, ofRun(l, newCopilotParser()))
+	if l.Started.IsZero() {
+		return rec
+	}
+	return addFoundLog(rec, func() string { return copilotLogPath(l) }, copilotLog(l))
 }
 
 type copilotEvent struct {
-	Type string `json:"type"`
-	Data struct {
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	Timestamp string `json:"timestamp"`
+	Data      struct {
 		SessionID    string `json:"sessionId"`
 		Content      string `json:"content"`
 		ToolRequests []struct {
@@ -43,6 +50,13 @@ type copilotEvent struct {
 		// Message is session.error's: "Authentication failed with
 		// provider at … (HTTP 401). Check your COPILOT_PROVIDER_API_KEY…".
 		Message string `json:"message"`
+		Usage   *struct {
+			InputTokens      int     `json:"inputTokens"`
+			OutputTokens     int     `json:"outputTokens"`
+			CacheReadTokens  int     `json:"cacheReadTokens"`
+			CacheWriteTokens int     `json:"cacheWriteTokens"`
+			Cost             float64 `json:"cost"`
+		} `json:"usage"`
 	} `json:"data"`
 }
 
@@ -61,6 +75,13 @@ func newCopilotParser() transcript.Parser {
 			return []transcript.Event{{Kind: transcript.Session, Session: e.Data.SessionID}}
 		case "assistant.turn_start":
 			roundHadTools = false
+		case "session.usage_record":
+			if u := e.Data.Usage; u != nil {
+				ev := transcript.Event{Kind: transcript.Tokens, ID: e.ID, At: stamp(e.Timestamp),
+					Usage: transcript.SplitUsage(u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens)}
+				ev.Usage.CostUSD = u.Cost
+				return []transcript.Event{ev}
+			}
 		case "session.error":
 			if e.Data.Message != "" {
 				return []transcript.Event{{Kind: transcript.ModelError, Text: e.Data.Message}}

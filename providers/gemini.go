@@ -25,12 +25,14 @@ func init() {
 			// ACP's session/load finds no session, not even one its own ACP
 			// server recorded (verified with 0.61.0); `gemini --resume`
 			// continues both kinds, so a resumed turn uses json.
-			{Name: ModeACP, Since: "0.20.0", Format: "acp", Command: acpCommand()},
+			{Name: ModeACP, Since: "0.20.0", Format: "acp", Command: acpCommand(), UsageFromRecord: true},
 			{Name: ModeJSON, Since: "0.11.0", Format: "gemini-stream-json", Resumes: true, Command: geminiJSON},
 		},
-		MapTool:  geminiTool,
+		MapTool: geminiTool,
+		// Over ACP its retries reach its stderr only when it exits.
+		DebugLog: geminiDebugLog,
 		Verified: [2]string{"0.57.0", "0.61.0"}, // make drift, 2026-11-25
-		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, SessionLog: geminiRecord, LogAfterRun: true, Cols: 500,
+		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, SessionLog: geminiRecord, LogAfterRun: true, Cols: 500, Env: geminiEnv,
 			ModeName: func(l Launch) string { return "gemini --approval-mode " + geminiMode(l) }},
 	})
 }
@@ -66,6 +68,16 @@ func approvalModeTUI(name string, l Launch, checkSession func(Launch) error) ([]
 		args = append(args, "--prompt-interactive="+l.Prompt)
 	}
 	return args, nil
+}
+
+// geminiEnv has the TUI keep a debug log of the run: the only word of its
+// retries of a failed model request (HTTP 429 and 500), which its screen
+// shows as a spinner alone (debuglog.go).
+func geminiEnv(l Launch) []string {
+	if path := prepareDebugLog(debugLogPath("gemini", l)); path != "" {
+		return []string{"GEMINI_DEBUG_LOG_FILE=" + path}
+	}
+	return nil
 }
 
 func geminiMode(l Launch) string {

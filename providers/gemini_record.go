@@ -15,21 +15,29 @@ import (
 // message is written as it arrives and written again, whole, once its
 // tool calls ran, with their results: calls reach the log only after they
 // ran, so a question's command comes from the screen. Nothing in the log
-// marks the end of a turn.
+// marks the end of a turn. A model message carries its request's tokens
+// (input counting the cached ones, as the Gemini API does).
 func geminiRecord(l Launch) transcript.Source {
 	short := l.Session
 	if len(short) > 8 {
 		short = short[:8]
 	}
 	pattern := filepath.Join(l.Getenv("HOME"), ".gemini", "tmp", "*", "chats", "session-*-"+short+".jsonl")
-	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, newGeminiParser())
+	rec := transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, newGeminiParser()))
+	return addDebugLog(rec, debugLogPath("gemini", l), parseGeminiDebug)
 }
 
 type geminiLogLine struct {
 	SessionID string          `json:"sessionId"`
 	ID        string          `json:"id"`
 	Type      string          `json:"type"`
+	Timestamp string          `json:"timestamp"`
 	Content   json.RawMessage `json:"content"`
+	Tokens    *struct {
+		Input  int `json:"input"`
+		Output int `json:"output"`
+		Cached int `json:"cached"`
+	} `json:"tokens"`
 	ToolCalls []struct {
 		ID     string         `json:"id"`
 		Name   string         `json:"name"`
@@ -66,10 +74,15 @@ func newGeminiParser() transcript.Parser {
 			return nil
 		}
 		var out []transcript.Event
+		var usage *transcript.Usage
+		if t := l.Tokens; t != nil && t.Input+t.Output > 0 {
+			usage = transcript.SplitUsage(t.Input, t.Output, t.Cached, 0)
+			out = append(out, transcript.Event{Kind: transcript.Tokens, ID: l.ID, At: stamp(l.Timestamp), Usage: usage})
+		}
 		if !seenMsg[l.ID] {
 			seenMsg[l.ID] = true
 			if text := blocksOrString(l.Content); text != "" && text != "null" {
-				out = append(out, transcript.Event{Kind: transcript.Text, Text: text})
+				out = append(out, transcript.Event{Kind: transcript.Text, Text: text, Usage: usage})
 			}
 		}
 		for _, c := range l.ToolCalls {

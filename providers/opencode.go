@@ -57,7 +57,7 @@ func openCodeFamily(s openCodeSpec) *Provider {
 		},
 		Structured: []Mode{
 			{Name: ModeACP, Since: "0.1.0", Format: "acp", Resumes: true, Command: openCodeACP(s.name, s.env),
-				AutoName: s.env + "_PERMISSION " + openCodePermission(true)},
+				AutoName: s.env + "_PERMISSION " + openCodePermission(true), InputOmitsCache: true},
 			// `run` without a terminal rejects every permission it would
 			// ask: only auto and deny mode can use it.
 			{Name: ModeJSON, Since: "0.1.0", Format: "opencode-json", Resumes: true, Command: openCodeRun(s.env),
@@ -146,9 +146,17 @@ func openCodeACP(name, prefix string) func(Request) Invocation {
 		if cfg := openCodeConfig(r.Model, r.APIBase); cfg != "" {
 			env = append(env, prefix+"_CONFIG_CONTENT="+cfg)
 		}
-		return Invocation{Args: []string{"acp"}, Env: env, KeepStdin: true}
+		return Invocation{Args: append([]string{"acp"}, openCodeLogs(r.Help)...), Env: env, KeepStdin: true}
 	}
 }
+
+// openCodeLogs has the program print its log on stderr, where yume-cli
+// reads a failed model request ("stream error … error.error=…"): it
+// retries a 429 or 500 for minutes with no word in its stream. Every
+// release of both has the flags (warnings and errors only); their --help
+// goes to stderr, where the probe does not read it, so they are not
+// looked for there.
+func openCodeLogs(string) []string { return []string{"--print-logs", "--log-level", "WARN"} }
 
 // openCodeRun is `NAME run --format json`, the prompt on stdin (as an
 // argument opencode would quote it), the session continued by --session.
@@ -158,7 +166,7 @@ func openCodeRun(prefix string) func(Request) Invocation {
 		if cfg := openCodeConfig(r.Model, r.APIBase); cfg != "" {
 			env = append(env, prefix+"_CONFIG_CONTENT="+cfg)
 		}
-		args := appendFlag([]string{"run", "--format", "json"}, "--session", r.Resume)
+		args := appendFlag(append([]string{"run", "--format", "json"}, openCodeLogs(r.Help)...), "--session", r.Resume)
 		return Invocation{Args: args, Env: env, Stdin: r.Prompt}
 	}
 }

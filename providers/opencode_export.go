@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -15,7 +16,8 @@ import (
 // SESSION` prints one session as JSON (the TUI's server gives the same
 // messages: opencode_server.go): {info, messages:[{info, parts}]},
 // each message's info with its role, times (ms) and, for an assistant
-// step, finish ("tool-calls" while the turn goes on, "stop" at its end);
+// step, finish ("tool-calls" while the turn goes on, "stop" at its end)
+// and its model request's tokens and cost;
 // its parts the text, and each tool call with its state: status
 // (pending, running: input known, asked about or running; completed:
 // output; error: the error, such as a rejection), input and output.
@@ -41,6 +43,26 @@ type openCodeExport struct {
 				Created   int64 `json:"created"`
 				Completed int64 `json:"completed"`
 			} `json:"time"`
+			// Tokens and Cost are an assistant step's: one model
+			// request, input without the cache's tokens.
+			Tokens *struct {
+				Input  int `json:"input"`
+				Output int `json:"output"`
+				Cache  struct {
+					Read  int `json:"read"`
+					Write int `json:"write"`
+				} `json:"cache"`
+			} `json:"tokens"`
+			Cost float64 `json:"cost"`
+			// Error is a step the model's service failed (name
+			// "APIError", data.message and data.statusCode).
+			Error *struct {
+				Name string `json:"name"`
+				Data struct {
+					Message    string `json:"message"`
+					StatusCode int    `json:"statusCode"`
+				} `json:"data"`
+			} `json:"error"`
 		} `json:"info"`
 		Parts []openCodePart `json:"parts"`
 	} `json:"messages"`
@@ -140,6 +162,17 @@ func (s *openCodeSeen) events(x *openCodeExport) []transcript.Event {
 			case p.Type == "tool" && p.State != nil && p.CallID != "":
 				out = append(out, s.call(p)...)
 			}
+		}
+		if t := m.Info.Tokens; m.Info.Role == "assistant" && m.Info.Time.Completed > 0 && t != nil && t.Input+t.Output+t.Cache.Read > 0 {
+			add("tokens:"+m.Info.ID, transcript.Event{Kind: transcript.Tokens, ID: m.Info.ID,
+				Usage: &transcript.Usage{Input: t.Input, Output: t.Output, CacheRead: t.Cache.Read, CacheWrite: t.Cache.Write, CostUSD: m.Info.Cost}})
+		}
+		if e := m.Info.Error; m.Info.Role == "assistant" && e != nil && (e.Name == "APIError" || e.Data.StatusCode != 0) {
+			text := e.Name + ": " + e.Data.Message
+			if e.Data.StatusCode != 0 {
+				text += fmt.Sprintf(" (HTTP %d)", e.Data.StatusCode)
+			}
+			add("error:"+m.Info.ID, transcript.Event{Kind: transcript.ModelError, Text: text})
 		}
 		if m.Info.Role == "assistant" && m.Info.Time.Completed > 0 && m.Info.Finish != "tool-calls" {
 			add("end:"+m.Info.ID, transcript.Event{Kind: transcript.TurnEnd})

@@ -104,9 +104,19 @@ func openCodeRecord(name, prefix string) func(Launch) transcript.Source {
 		}
 		if !l.Started.IsZero() {
 			o.seen.since = l.Started.UnixMilli()
+			// Its TUI tells a retried 429 or 500 late or not at all; its
+			// shared log at once.
+			return addSharedLog(o, openCodeLogPath(name, l), openCodeLogErrors(l), o.sessionID)
 		}
 		return o
 	}
+}
+
+// sessionID is the session being read ("" until it is found).
+func (o *openCodeLog) sessionID() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.session
 }
 
 // Path names what is read: the export of the session, or (a new session

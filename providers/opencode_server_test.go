@@ -3,6 +3,7 @@ package providers
 import (
 	"context"
 	"encoding/json"
+	"github.com/yume-cli/yume-cli/transcript"
 	"io"
 	"net"
 	"net/http"
@@ -90,8 +91,12 @@ func TestOpenCodeServerRecord(t *testing.T) {
 	if p, _ := strconv.Atoi(args[1]); p == 0 {
 		t.Fatalf("port %q", args[1])
 	}
-	o := openCodeRecord("opencode", "OPENCODE")(l).(*openCodeLog)
-	defer o.Close()
+	rec := openCodeRecord("opencode", "OPENCODE")(l)
+	defer rec.(io.Closer).Close()
+	o, ok := transcript.As[*openCodeLog](rec)
+	if !ok {
+		t.Fatalf("the record %T is no opencode log", rec)
+	}
 	if o.srv == nil || !strings.HasSuffix(o.srv.base, ":"+args[1]) {
 		t.Fatalf("the record does not read the TUI's server on port %s", args[1])
 	}

@@ -24,6 +24,10 @@ import (
 type Provider struct {
 	// Name is how --provider names it.
 	Name string
+	// DebugLog, where set, is a debug log the program keeps of a run in
+	// the structured modes, with its retries of a failed model request
+	// that its stream does not tell (debuglog.go).
+	DebugLog *DebugLog
 	// Aliases are other names callers use (Yume's spawner says "openai").
 	Aliases []string
 	// Title is the CLI's own name, for help and doctor.
@@ -172,6 +176,15 @@ type Mode struct {
 	// WaitsForSideAgents: the program waits for its side requests before
 	// its result, so each call they make is in its record by then.
 	WaitsForSideAgents bool
+	// UsageFromRecord: the stream tells no tokens (Copilot's -p JSON), or
+	// none split by the cache (Gemini's ACP counts the cached tokens into
+	// its input), so the turn's usage is read from the program's own
+	// record of the run (TUI.SessionLog), which has them split.
+	UsageFromRecord bool
+	// InputOmitsCache: the agent's ACP usage counts input without the
+	// cache's tokens (opencode and Kilo count their own way), not with
+	// them as the OpenAI API and Copilot do.
+	InputOmitsCache bool
 }
 
 // The structured mode names.

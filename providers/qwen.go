@@ -33,8 +33,11 @@ func init() {
 		// Its TUI's chat record has each call before it runs, with its
 		// whole output after; the screen says when it asks and when the
 		// turn is over.
-		TUI: &TUI{Args: qwenTUI, NewSession: newUUID, SessionLog: qwenRecord,
+		TUI: &TUI{Args: qwenTUI, NewSession: newUUID, SessionLog: qwenRecord, Env: func(Launch) []string { return qwenDebugEnv("") },
 			ModeName: func(l Launch) string { return "qwen --approval-mode " + geminiMode(l) }},
+		// It retries a failed model request (429, 500) for minutes with no
+		// word on its screen or in its streams: its debug log tells.
+		DebugLog: qwenDebugLog,
 	})
 }
 

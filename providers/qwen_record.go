@@ -23,7 +23,11 @@ import (
 // a reader reports nothing, and the next turn reports it first.
 func qwenRecord(l Launch) transcript.Source {
 	pattern := filepath.Join(l.Getenv("HOME"), ".qwen", "projects", "*", "chats", l.Session+".jsonl")
-	return transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, newQwenParser())
+	rec := transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, newQwenParser()))
+	if path, _ := qwenDebugPath(l); path != "" && !l.Started.IsZero() {
+		return addDebugLog(rec, path, qwenDebug(l), false) // Qwen's own file: kept
+	}
+	return rec
 }
 
 type qwenPart struct {
@@ -48,9 +52,17 @@ type qwenRecordLine struct {
 	Timestamp  string `json:"timestamp"` // RFC 3339
 	Type       string `json:"type"`
 	Provenance string `json:"provenance"`
+	UUID       string `json:"uuid"`
 	Message    struct {
 		Parts []qwenPart `json:"parts"`
 	} `json:"message"`
+	// UsageMetadata is an assistant entry's tokens, as the Gemini API
+	// counts them (the prompt includes the cached tokens).
+	UsageMetadata *struct {
+		PromptTokenCount        int `json:"promptTokenCount"`
+		CandidatesTokenCount    int `json:"candidatesTokenCount"`
+		CachedContentTokenCount int `json:"cachedContentTokenCount"`
+	} `json:"usageMetadata"`
 	ToolCallResult *struct {
 		CallID        string `json:"callId"`
 		Status        string `json:"status"`
@@ -97,13 +109,18 @@ func newQwenParser() transcript.Parser {
 				out = append(out, transcript.Event{Kind: transcript.Prompt, Text: strings.Join(text, "")})
 			}
 		case "assistant":
+			var usage *transcript.Usage
+			if u := l.UsageMetadata; u != nil && u.PromptTokenCount+u.CandidatesTokenCount > 0 {
+				usage = transcript.SplitUsage(u.PromptTokenCount, u.CandidatesTokenCount, u.CachedContentTokenCount, 0)
+				out = append(out, transcript.Event{Kind: transcript.Tokens, ID: l.UUID, At: stamp(l.Timestamp), Usage: usage})
+			}
 			for _, p := range l.Message.Parts {
 				switch {
 				case p.FunctionCall != nil:
 					name, input := geminiTool(p.FunctionCall.Name, p.FunctionCall.Args)
 					out = append(out, transcript.Event{Kind: transcript.ToolCall, ID: p.FunctionCall.ID, Name: name, Input: input})
 				case p.Text != "" && !p.Thought:
-					out = append(out, transcript.Event{Kind: transcript.Text, Text: p.Text})
+					out = append(out, transcript.Event{Kind: transcript.Text, Text: p.Text, Usage: usage})
 				}
 			}
 		case "tool_result":

@@ -44,3 +44,20 @@ func TestRecordsModelErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenCodeExportModelError: Kilo 7.7.9's export of a turn the fake
+// model refused (401) holds the error on the assistant step, its TUI
+// showing nothing of it: a model error in its words, with the status.
+func TestOpenCodeExportModelError(t *testing.T) {
+	x := readExport(t, "kilo-export-401.json")
+	var seen openCodeSeen
+	var errs []string
+	for _, e := range seen.events(x) {
+		if e.Kind == transcript.ModelError {
+			errs = append(errs, e.Text)
+		}
+	}
+	if len(errs) != 1 || errs[0] != "APIError: fake error 401 (HTTP 401)" {
+		t.Errorf("model errors %q, want the step's", errs)
+	}
+}

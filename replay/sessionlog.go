@@ -66,6 +66,9 @@ type wireEvent struct {
 	IsError bool              `json:"is_error,omitempty"`
 	Text    string            `json:"text,omitempty"`
 	Session string            `json:"session,omitempty"`
+	// Usage is a tokens event's (its time is the marker's: the replay
+	// is one run).
+	Usage *transcript.Usage `json:"usage,omitempty"`
 }
 
 // LogEventMarker is the label of the marker holding e, its text passed
@@ -75,7 +78,7 @@ func LogEventMarker(e transcript.Event, redact func(string) string) string {
 		redact = func(s string) string { return s }
 	}
 	w := wireEvent{Kind: e.Kind.String(), ID: e.ID, Name: e.Name, Input: redactMap(e.Input, redact),
-		Output: redact(e.Output), IsError: e.IsError, Text: redact(e.Text), Session: e.Session}
+		Output: redact(e.Output), IsError: e.IsError, Text: redact(e.Text), Session: e.Session, Usage: e.Usage}
 	for _, a := range e.Also {
 		w.Also = append(w.Also, transcript.Call{Name: a.Name, Input: redactMap(a.Input, redact)})
 	}
@@ -162,7 +165,8 @@ func recordedLog(c *recordings.Cast) (*driver.RecordedLog, *LogConfig, error) {
 				return nil, nil, fmt.Errorf("the session log marker at %.3fs: unknown kind %q", e.Time.Seconds(), w.Kind)
 			}
 			log.Events = append(log.Events, driver.LoggedEvent{At: e.Time, Event: transcript.Event{Kind: k, ID: w.ID,
-				Name: w.Name, Input: w.Input, Also: w.Also, Output: w.Output, IsError: w.IsError, Text: w.Text, Session: w.Session}})
+				Name: w.Name, Input: w.Input, Also: w.Also, Output: w.Output, IsError: w.IsError, Text: w.Text, Session: w.Session,
+				Usage: w.Usage}})
 		default:
 			return nil, nil, fmt.Errorf("the session log marker at %.3fs: unknown %q", e.Time.Seconds(), what)
 		}

@@ -61,6 +61,7 @@ func foldedTurn(log bool) *recordings.Cast {
 	add(recordings.CodeInput, "y\r")
 	add(recordings.CodeOutput, "y\r\nRan 1 command\r\n")
 	mark(replay.LogEventMarker(transcript.Event{Kind: transcript.ToolResult, ID: "c1", Output: "file1\nfile2"}, nil))
+	mark(replay.LogEventMarker(transcript.Event{Kind: transcript.Tokens, ID: "r1", Usage: &transcript.Usage{Input: 12, Output: 3, CacheRead: 900}}, nil))
 	add(recordings.CodeOutput, "ANSWER: two files\r\n\r\nREADY> ")
 	mark(replay.LogEventMarker(transcript.Event{Kind: transcript.TurnEnd}, nil))
 	at += 300 * time.Millisecond
@@ -82,9 +83,11 @@ func TestReplayReadsTheRecordedSessionLog(t *testing.T) {
 	for _, tc := range []struct {
 		log                bool
 		wantInput, wantOut string
+		wantUsage          string // the result's, as JSON ("null": none)
 	}{
-		{true, `{"command":"ls -la","description":"List the files"}`, "file1\nfile2"},
-		{false, `{"command":"ls -la"}`, "(the program showed no output for this command, and the recording holds no record of it: a live run reads it from the program's session log)"},
+		{true, `{"command":"ls -la","description":"List the files"}`, "file1\nfile2",
+			`{"input_tokens":12,"output_tokens":3,"cache_creation_input_tokens":0,"cache_read_input_tokens":900}`},
+		{false, `{"command":"ls -la"}`, "(the program showed no output for this command, and the recording holds no record of it: a live run reads it from the program's session log)", "null"},
 	} {
 		var out bytes.Buffer
 		var trace bytes.Buffer
@@ -93,8 +96,11 @@ func TestReplayReadsTheRecordedSessionLog(t *testing.T) {
 			t.Fatalf("log %v: err %v, mismatches %v, pending %q\n%s\n%s", tc.log, r.Err, r.Mismatches, r.Pending, out.String(), trace.String())
 		}
 		var inputs, results []string
+		usage := ""
 		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 			var ev struct {
+				Type    string          `json:"type"`
+				Usage   json.RawMessage `json:"usage"`
 				Message struct {
 					Content []struct {
 						Type    string          `json:"type"`
@@ -105,6 +111,12 @@ func TestReplayReadsTheRecordedSessionLog(t *testing.T) {
 			}
 			if err := json.Unmarshal([]byte(line), &ev); err != nil {
 				t.Fatalf("%q: %v", line, err)
+			}
+			if ev.Type == "result" {
+				usage = string(ev.Usage)
+				if usage == "" {
+					usage = "null"
+				}
 			}
 			for _, b := range ev.Message.Content {
 				switch b.Type {
@@ -120,6 +132,9 @@ func TestReplayReadsTheRecordedSessionLog(t *testing.T) {
 		}
 		if len(results) != 1 || results[0] != tc.wantOut {
 			t.Errorf("log %v: tool_results %q, want [%q]", tc.log, results, tc.wantOut)
+		}
+		if usage != tc.wantUsage {
+			t.Errorf("log %v: result usage %s, want %s", tc.log, usage, tc.wantUsage)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package structured
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -38,3 +40,24 @@ func TestErrorOnlyAnswer(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// TestACPStatusLine: an agent's retry said as text (Copilot over ACP:
+// "Info: Request failed due to a transient API error. Retrying...")
+// reaches the GUI at once as a system error Yume shows, once; its answer
+// text is not read as an error.
+func TestACPStatusLine(t *testing.T) {
+	var out strings.Builder
+	a := &acpTranslator{turn: newTurn(emit.NewWriter(&out, emit.Config{}), prov("copilot"), "default")}
+	chunk := func(text string) {
+		b, _ := json.Marshal(map[string]any{"update": map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": text}}})
+		if err := a.update(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chunk("Info: Request failed due to a transient API error. Retrying...")
+	chunk("Info: Request failed due to a transient API error. Retrying...")
+	chunk("I will retry the failed test. Retrying...")
+	if n := strings.Count(out.String(), `"subtype":"error"`); n != 1 || !strings.Contains(out.String(), "copilot retries: Request failed due to a transient API error") {
+		t.Errorf("%d system errors:\n%s", n, out.String())
+	}
+}

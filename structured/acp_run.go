@@ -31,7 +31,11 @@ type acpSession struct {
 
 	mu      sync.Mutex // guards tr
 	started time.Time
-	agent   string // the agent's name in messages
+	mode    providers.Mode
+	// tally counts the tokens the agent's record holds of the turn
+	// (UsageFromRecord).
+	tally transcript.Tally
+	agent string // the agent's name in messages
 	// authMethods are the agent's ways to log in (initialize), for the
 	// error that says how when it answers auth_required.
 	authMethods []acpAuthMethod
@@ -72,7 +76,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 		return err
 	}
 	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p, opts.PermissionMode)}, started: time.Now(), agent: p.Name,
-		cwd: cwd, allowed: map[string]bool{}, terms: &acpTerminals{byID: map[string]*acpTerm{}, env: opts.Env}}
+		cwd: cwd, allowed: map[string]bool{}, terms: &acpTerminals{byID: map[string]*acpTerm{}, env: opts.Env}, mode: mode}
 	s.tr.terminalOutput = s.terms.outputOf
 	if p.Bin == "" {
 		s.agent = filepath.Base(path) // any ACP agent: named by its program
@@ -87,6 +91,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	s.tr.setFirstRun(opts.FirstRun)
 	s.tr.onProviderSession(opts.OnSession)
 	s.tr.watch = watch
+	watch.followDebugLog(p.DebugLog, opts.debugAt, func() string { id, _ := s.sessionID.Load().(string); return id })
 	// Calls the agent's side requests made (Qwen's memory agent) are in
 	// its record only: read once it exited, before the result.
 	s.tr.reportSideCalls(providers.ByCommand(opts.Command), func() providers.Launch {
@@ -245,12 +250,16 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 		p = known // any ACP agent that is one yume-cli knows: its record too
 	}
 	if p.TUI != nil && p.TUI.SessionLog != nil {
-		rec := p.TUI.SessionLog(providers.Launch{Session: sessionID, Cwd: cwd, Getenv: getenv(s.opts.Env), Started: s.started})
+		var rec transcript.Source = p.TUI.SessionLog(providers.Launch{Session: sessionID, Cwd: cwd, Getenv: getenv(s.opts.Env), Started: s.started})
+		if s.mode.UsageFromRecord {
+			rec = &tallied{Source: rec, tally: &s.tally}
+		}
 		s.mu.Lock()
 		s.record, s.tr.recorded = rec, recordedOutput(rec)
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
+	s.tally.Since = time.Now()
 	err = s.tr.init(sessionID, s.opts.Provider.Tools)
 	s.mu.Unlock()
 	if err != nil {
@@ -272,8 +281,13 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 		return "", fmt.Errorf("session/prompt result %s: %w", res, err)
 	}
 	s.mu.Lock()
-	s.tr.usage = pr.usage()
+	if u := pr.usage(s.mode.InputOmitsCache); u != nil {
+		s.tr.setUsage(*u)
+	}
 	s.mu.Unlock()
+	if s.mode.UsageFromRecord {
+		s.usageFromRecord()
+	}
 	return pr.StopReason, nil
 }
 
@@ -380,13 +394,15 @@ func recordedOutput(rec transcript.Source) func(id string) (string, bool) {
 }
 
 // promptResult is a session/prompt response. Token counts are not in ACP v1;
-// Copilot reports them in "usage", Gemini in "_meta.quota.token_count".
+// Copilot, opencode and Kilo report them in "usage", Gemini in
+// "_meta.quota.token_count" (Qwen Code with each message: acpTranslator).
 type promptResult struct {
 	StopReason string `json:"stopReason"`
 	Usage      *struct {
-		InputTokens      int `json:"inputTokens"`
-		OutputTokens     int `json:"outputTokens"`
-		CachedReadTokens int `json:"cachedReadTokens"`
+		InputTokens       int `json:"inputTokens"`
+		OutputTokens      int `json:"outputTokens"`
+		CachedReadTokens  int `json:"cachedReadTokens"`
+		CachedWriteTokens int `json:"cachedWriteTokens"`
 	} `json:"usage"`
 	Meta struct {
 		Quota struct {
@@ -398,13 +414,39 @@ type promptResult struct {
 	} `json:"_meta"`
 }
 
-func (p promptResult) usage() emit.Usage {
-	switch {
-	case p.Usage != nil:
-		return emit.Usage{InputTokens: p.Usage.InputTokens - p.Usage.CachedReadTokens,
-			OutputTokens: p.Usage.OutputTokens, CacheReadInputTokens: p.Usage.CachedReadTokens}
+// usage is the turn's tokens the response tells, in Claude's split; nil
+// when it tells none. Copilot's inputTokens count the cached tokens too
+// (as the OpenAI API does), opencode's and Kilo's do not (omitsCache);
+// Gemini's input_tokens count them with no word of how many.
+func (p promptResult) usage(omitsCache bool) *emit.Usage {
+	switch u := p.Usage; {
+	case u != nil && omitsCache:
+		return &emit.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+			CacheReadInputTokens: u.CachedReadTokens, CacheCreationInputTokens: u.CachedWriteTokens}
+	case u != nil:
+		s := emit.Split(u.InputTokens, u.OutputTokens, u.CachedReadTokens, u.CachedWriteTokens)
+		return &s
 	case p.Meta.Quota.TokenCount != nil:
-		return emit.Usage{InputTokens: p.Meta.Quota.TokenCount.InputTokens, OutputTokens: p.Meta.Quota.TokenCount.OutputTokens}
+		return &emit.Usage{InputTokens: p.Meta.Quota.TokenCount.InputTokens, OutputTokens: p.Meta.Quota.TokenCount.OutputTokens}
 	}
-	return emit.Usage{}
+	return nil
+}
+
+// usageFromRecord sets the turn's usage from the agent's record, where it
+// is split by the cache, once the agent answered the prompt: what the
+// record gained by now (one more read a moment later if none yet). The
+// response's own count stays when the record has none.
+func (s *acpSession) usageFromRecord() {
+	s.mu.Lock()
+	rec := s.record
+	s.mu.Unlock()
+	if rec == nil {
+		return
+	}
+	u, ok := pollUsage(rec, &s.tally)
+	if ok {
+		s.mu.Lock()
+		s.tr.setUsage(u)
+		s.mu.Unlock()
+	}
 }

@@ -48,7 +48,10 @@ func replayACP(t *testing.T, provider string, rec []byte) []byte {
 			if err := json.Unmarshal(m.Result, &pr); err != nil {
 				t.Fatal(err)
 			}
-			tr.usage = pr.usage()
+			acp, _ := prov(provider).ModeFor("acp", "")
+			if u := pr.usage(acp.InputOmitsCache); u != nil {
+				tr.setUsage(*u)
+			}
 			if err := tr.stop(pr.StopReason); err != nil {
 				t.Fatal(err)
 			}

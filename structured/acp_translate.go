@@ -50,10 +50,19 @@ type acpUpdate struct {
 	RawOutput     json.RawMessage `json:"rawOutput"`
 	// Name is the agent's own tool name (ACP's optional "name").
 	Name string `json:"name"`
+	// Meta.ClaudeCode.ToolName is Claude's own name of a tool (Claude
+	// Code's adapters); Meta.Usage is the tokens of the model request a
+	// message chunk ends (Qwen Code: an empty chunk after each request,
+	// input counting the cached tokens).
 	Meta struct {
 		ClaudeCode struct {
 			ToolName string `json:"toolName"`
 		} `json:"claudeCode"`
+		Usage *struct {
+			InputTokens      int `json:"inputTokens"`
+			OutputTokens     int `json:"outputTokens"`
+			CachedReadTokens int `json:"cachedReadTokens"`
+		} `json:"usage"`
 	} `json:"_meta"`
 	Locations []struct {
 		Path string `json:"path"`
@@ -85,7 +94,19 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 			if err := a.ensureInit(); err != nil {
 				return err
 			}
-			return a.buffer(c.Text)
+			if err := a.buffer(c.Text); err != nil {
+				return err
+			}
+			a.statusLine(c.Text)
+		}
+		if mu := u.Meta.Usage; mu != nil {
+			// The request's text is its message.
+			ru := emit.Split(mu.InputTokens, mu.OutputTokens, mu.CachedReadTokens, 0)
+			a.addUsage(ru)
+			a.w.MessageUsage(&ru)
+			err := a.flush()
+			a.w.MessageUsage(nil)
+			return err
 		}
 	case "tool_call", "tool_call_update":
 		if err := a.track(u, false); err != nil {
@@ -106,6 +127,20 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 		return a.toolResult(id, "plan updated", false)
 	}
 	return nil // thoughts, commands, modes, usage: not shown.
+}
+
+// statusLine tells the GUI of a model error an agent says as text while
+// it retries ("Info: Request failed due to a transient API error.
+// Retrying...", Copilot's), at once; its answer text is not read so.
+func (a *acpTranslator) statusLine(text string) {
+	for _, part := range strings.SplitAfter(text, "...") {
+		part = strings.TrimSpace(part)
+		for _, p := range []string{"Info: ", "Warning: ", "Error: "} {
+			if rest, ok := strings.CutPrefix(part, p); ok && heuristics.SaysRetry(rest) {
+				a.watch.sawText(rest)
+			}
+		}
+	}
 }
 
 // use writes the tool_use of an ACP tool call now, with what is known of
@@ -304,9 +339,9 @@ func (a *acpTranslator) stop(reason string) error {
 		if msg := a.errorOnlyAnswer(); msg != "" {
 			// Its answer is its failure to get one (Copilot: "Info: Request
 			// failed… Retrying…Error: Authentication failed… (HTTP 401)").
-			return a.end(emit.Result{IsError: true, Errors: []string{msg}, Usage: a.usage})
+			return a.end(emit.Result{IsError: true, Errors: []string{msg}})
 		}
-		return a.end(emit.Result{Usage: a.usage})
+		return a.end(emit.Result{})
 	case "cancelled":
 		return a.abort()
 	case "max_turn_requests":

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
 )
 
 // claudeTranslator translates `claude -p --output-format stream-json
@@ -20,6 +21,11 @@ type claudeTranslator struct {
 	control func(req claudeControl) error
 	// cancel handles control_cancel_request (a withdrawn permission request).
 	cancel func(requestID string)
+	// inputHasCache: the input_tokens it reports include the cache's
+	// reads and writes, as the OpenAI and Gemini APIs count them (Qwen
+	// Code); Claude Code's leave them out.
+	inputHasCache bool
+	compacted     bool // the turn compacted the conversation
 }
 
 type claudeLine struct {
@@ -30,16 +36,17 @@ type claudeLine struct {
 	Message   *claudeMessage  `json:"message"`
 	Error     json.RawMessage `json:"error"`
 	// result
-	IsError    bool     `json:"is_error"`
-	Result     string   `json:"result"`
-	Errors     []string `json:"errors"`
-	NumTurns   int      `json:"num_turns"`
-	TotalCost  float64  `json:"total_cost_usd"`
-	Usage      *claudeUsage
-	Denials    []claudeDenial `json:"permission_denials"`
-	Attempt    int            `json:"attempt"`
-	MaxRetries int            `json:"max_retries"`
-	Status     int            `json:"error_status"`
+	IsError      bool     `json:"is_error"`
+	Result       string   `json:"result"`
+	Errors       []string `json:"errors"`
+	NumTurns     int      `json:"num_turns"`
+	TotalCost    *float64 `json:"total_cost_usd"`
+	Usage        *claudeUsage
+	Denials      []claudeDenial `json:"permission_denials"`
+	Attempt      int            `json:"attempt"`
+	MaxRetries   int            `json:"max_retries"`
+	Status       int            `json:"error_status"`
+	RetryDelayMS int            `json:"retry_delay_ms"`
 	// control
 	RequestID string        `json:"request_id"`
 	Request   claudeControl `json:"request"`
@@ -63,6 +70,9 @@ type claudeControl struct {
 
 type claudeMessage struct {
 	Content claudeContent `json:"content"`
+	// Usage is the model request's tokens so far (Claude Code writes a
+	// message's blocks as they end, before its final output count).
+	Usage *claudeUsage `json:"usage"`
 }
 
 // claudeContent is message content: a string (a prompt) or blocks,
@@ -150,10 +160,24 @@ func (c *claudeTranslator) system(l claudeLine) error {
 	case "init":
 		// Claude repeats init every turn; only the first one is ours to send.
 		return c.init(l.SessionID, l.Tools)
+	case "compact_boundary":
+		// /compact: the turn's result may rightly carry no tokens.
+		c.compacted = true
+		return nil
 	case "api_retry":
-		msg := fmt.Sprintf("claude: API request failed (HTTP %d), retry %d of %d", l.Status, l.Attempt, l.MaxRetries)
-		c.watch.sawText(msg, false)
-		return c.notice(msg)
+		// Claude Code's own words on screen are "API error · Retrying in
+		// 2s · attempt 3/10"; its stream adds the status and the error.
+		msg := fmt.Sprintf("API error (HTTP %d", l.Status)
+		var kind string
+		if json.Unmarshal(l.Error, &kind) == nil && kind != "" {
+			msg += " " + kind
+		}
+		msg += fmt.Sprintf(") · Retrying in %.1fs · attempt %d/%d", float64(l.RetryDelayMS)/1000, l.Attempt, l.MaxRetries)
+		if err := c.ensureInit(); err != nil {
+			return err
+		}
+		c.watch.sawText(msg)
+		return nil
 	}
 	return nil // status, hooks, tasks, compaction bookkeeping: not shown.
 }
@@ -166,9 +190,14 @@ func (c *claudeTranslator) assistant(l claudeLine) error {
 		return fmt.Errorf("%w: assistant line without message", ErrMalformed)
 	}
 	blocks := l.Message.Content.Blocks
+	if u := l.Message.Usage; u != nil && !failed(l) && *u != (claudeUsage{}) {
+		mu := c.split(*u)
+		c.w.MessageUsage(&mu)
+		defer c.w.MessageUsage(nil)
+	}
 	// An API failure arrives as a synthetic assistant message carrying the
 	// error text; Yume should show it as an error, not as the answer.
-	failed := len(l.Error) > 0 && string(l.Error) != "null"
+	failed := failed(l)
 	for _, b := range blocks {
 		switch b.Type {
 		case "text":
@@ -196,6 +225,17 @@ func (c *claudeTranslator) assistant(l claudeLine) error {
 	return nil
 }
 
+// failed reports whether an assistant line is an API failure's report.
+func failed(l claudeLine) bool { return len(l.Error) > 0 && string(l.Error) != "null" }
+
+// split is a reported usage in Claude's split.
+func (c *claudeTranslator) split(u claudeUsage) emit.Usage {
+	if c.inputHasCache {
+		return emit.Split(u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+	}
+	return emit.Usage(u)
+}
+
 func (c *claudeTranslator) user(l claudeLine) error {
 	if l.Message == nil || l.Message.Content.IsText {
 		return nil // A plain-string user message is a prompt replay.
@@ -213,9 +253,9 @@ func (c *claudeTranslator) user(l claudeLine) error {
 
 func (c *claudeTranslator) result(l claudeLine) error {
 	r := emit.Result{IsError: l.IsError, Subtype: l.Subtype, Text: l.Result, Errors: l.Errors,
-		NumTurns: l.NumTurns, CostUSD: l.TotalCost}
+		NumTurns: l.NumTurns, CostUSD: l.TotalCost, Compacted: c.compacted}
 	if l.Usage != nil {
-		r.Usage = emit.Usage(*l.Usage)
+		c.setUsage(c.split(*l.Usage))
 	}
 	if r.IsError {
 		if r.Subtype == "success" {
@@ -224,6 +264,11 @@ func (c *claudeTranslator) result(l claudeLine) error {
 		}
 		if len(r.Errors) == 0 && l.Result != "" {
 			r.Errors = []string{l.Result}
+		}
+		if len(r.Errors) == 0 && c.last != "" && heuristics.FindModelError(c.last) != nil {
+			// Its failure was its last words (Qwen Code: "[API Error:
+			// 401 …]" as an answer, then a result with no text).
+			r.Errors = []string{c.last}
 		}
 	}
 	// Denials Claude made on its own (no permission prompt) already went

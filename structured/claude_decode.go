@@ -11,6 +11,7 @@ var (
 	claudeLineFields    = jsonNames(claudeLine{})
 	claudeMessageFields = jsonNames(claudeMessage{})
 	claudeBlockFields   = jsonNames(claudeBlock{})
+	claudeUsageFields   = jsonNames(claudeUsage{})
 )
 
 // fastDecode decodes an assistant or user line; other shapes fall back.
@@ -47,14 +48,47 @@ func (m *claudeMessage) fastDecode(v []byte) bool {
 	}
 	seen := false
 	return jsonfast.EachMember(v, func(key []byte, esc bool, v []byte) bool {
-		if string(key) != "content" {
-			return !foldsToField(key, esc, claudeMessageFields)
+		switch string(key) {
+		case "content":
+			if seen {
+				return false
+			}
+			seen = true
+			return m.Content.fastDecode(v)
+		case "usage":
+			if m.Usage != nil {
+				return false // a repeated object merges in encoding/json
+			}
+			if isNull(v) {
+				return true
+			}
+			m.Usage = &claudeUsage{}
+			return m.Usage.fastDecode(v)
 		}
-		if seen {
-			return false
+		return !foldsToField(key, esc, claudeMessageFields)
+	})
+}
+
+// fastDecode reads the four counts of a usage object; its other members
+// (details, tiers) are skipped.
+func (u *claudeUsage) fastDecode(v []byte) bool {
+	if v[0] != '{' {
+		return false
+	}
+	return jsonfast.EachMember(v, func(key []byte, esc bool, v []byte) (ok bool) {
+		switch string(key) {
+		case "input_tokens":
+			u.InputTokens, ok = jint(v)
+		case "output_tokens":
+			u.OutputTokens, ok = jint(v)
+		case "cache_creation_input_tokens":
+			u.CacheCreationInputTokens, ok = jint(v)
+		case "cache_read_input_tokens":
+			u.CacheReadInputTokens, ok = jint(v)
+		default:
+			return !foldsToField(key, esc, claudeUsageFields)
 		}
-		seen = true
-		return m.Content.fastDecode(v)
+		return ok
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
 )
 
 // codexTranslator translates `codex exec --json`. Codex numbers its items
@@ -26,9 +27,10 @@ type codexLine struct {
 		Message string `json:"message"`
 	} `json:"error"`
 	Usage *struct {
-		InputTokens       int `json:"input_tokens"`
-		CachedInputTokens int `json:"cached_input_tokens"`
-		OutputTokens      int `json:"output_tokens"`
+		InputTokens           int `json:"input_tokens"`
+		CachedInputTokens     int `json:"cached_input_tokens"`
+		CacheWriteInputTokens int `json:"cache_write_input_tokens"`
+		OutputTokens          int `json:"output_tokens"`
 	} `json:"usage"`
 }
 
@@ -82,13 +84,12 @@ func (c *codexTranslator) Line(line []byte) error {
 		}
 		return c.item(l.Type, l.Item)
 	case "turn.completed":
-		u := emit.Usage{}
-		if l.Usage != nil {
-			// Codex counts cached tokens inside input_tokens; Claude does not.
-			u = emit.Usage{InputTokens: l.Usage.InputTokens - l.Usage.CachedInputTokens,
-				OutputTokens: l.Usage.OutputTokens, CacheReadInputTokens: l.Usage.CachedInputTokens}
+		if u := l.Usage; u != nil {
+			// Codex counts the cache's tokens inside input_tokens, as the
+			// OpenAI API does; Claude does not.
+			c.setUsage(emit.Split(u.InputTokens, u.OutputTokens, u.CachedInputTokens, u.CacheWriteInputTokens))
 		}
-		return c.end(emit.Result{Usage: u})
+		return c.end(emit.Result{})
 	case "turn.failed":
 		msg := "codex turn failed"
 		if l.Error != nil && l.Error.Message != "" {
@@ -97,8 +98,14 @@ func (c *codexTranslator) Line(line []byte) error {
 		return c.end(emit.Result{IsError: true, Errors: []string{msg}})
 	case "error":
 		// Reconnect attempts and other stream errors; turn.failed follows if
-		// it was fatal.
-		c.watch.sawText(l.Message, false)
+		// it was fatal. A model error is shown; anything else is a notice.
+		if heuristics.ClassifyError(l.Message) != nil {
+			if err := c.ensureInit(); err != nil {
+				return err
+			}
+			c.watch.sawText(l.Message)
+			return nil
+		}
 		return c.notice(l.Message)
 	case "":
 		return fmt.Errorf("%w: no \"type\" field", ErrMalformed)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/heuristics"
 )
 
 // copilotTranslator translates `copilot -p … --output-format json` (JSONL
@@ -41,12 +42,17 @@ type copilotData struct {
 	} `json:"result"`
 	Error json.RawMessage `json:"error"`
 	// assistant.usage
-	InputTokens     int `json:"inputTokens"`
-	OutputTokens    int `json:"outputTokens"`
-	CacheReadTokens int `json:"cacheReadTokens"`
+	InputTokens      int `json:"inputTokens"`
+	OutputTokens     int `json:"outputTokens"`
+	CacheReadTokens  int `json:"cacheReadTokens"`
+	CacheWriteTokens int `json:"cacheWriteTokens"`
 	// session.error
 	Message   string `json:"message"`
 	ErrorType string `json:"errorType"`
+	// model.call_failure: the status of a failed model request, and
+	// which retry it was (0: the first try)
+	StatusCode   int `json:"statusCode"`
+	RetryAttempt int `json:"retryAttempt"`
 }
 
 // copilotToolRequest is one tool call of an assistant.message.
@@ -62,7 +68,7 @@ var copilotSkipped = map[string]bool{
 	"session.skills_loaded": true, "session.mcp_servers_loaded": true, "session.tools_updated": true,
 	"user.message": true, "assistant.turn_start": true, "assistant.turn_end": true,
 	"model.call_start": true, "model.call_finished": true, "model.call_final_result": true,
-	"model.call_failure": true, "assistant.message_start": true, "assistant.tool_call_delta": true,
+	"assistant.message_start": true, "assistant.tool_call_delta": true,
 	"assistant.reasoning_delta": true, "assistant.reasoning": true, "assistant.idle": true,
 	"session.background_tasks_changed": true, "tool.execution_partial_result": true,
 	"assistant.turn_retry": true,
@@ -126,12 +132,24 @@ func (c *copilotTranslator) Line(line []byte) error {
 	case "tool.execution_complete":
 		return c.complete(d)
 	case "assistant.usage":
-		c.usage.InputTokens += d.InputTokens
-		c.usage.OutputTokens += d.OutputTokens
-		c.usage.CacheReadInputTokens += d.CacheReadTokens
-		return c.w.Usage(c.usage.InputTokens+c.usage.CacheReadInputTokens, c.usage.OutputTokens)
+		// Older releases; 1.0.102 prints no usage (its record has it).
+		c.addUsage(emit.Split(d.InputTokens, d.OutputTokens, d.CacheReadTokens, d.CacheWriteTokens))
+		return c.w.Usage(c.usage.InputTokens+c.usage.CacheReadInputTokens+c.usage.CacheCreationInputTokens, c.usage.OutputTokens)
+	case "model.call_failure":
+		// Each failed try, at once (its retries say "Request failed due
+		// to a transient API error. Retrying..." a second later, with no
+		// status).
+		if d.StatusCode != 0 {
+			c.watch.sawText(fmt.Sprintf("model request failed with HTTP %d (attempt %d); retrying", d.StatusCode, d.RetryAttempt+1))
+		}
 	case "session.error":
 		c.failure = d.Message
+		if heuristics.ClassifyError(d.Message) != nil {
+			// Its result follows: the system error there says it with
+			// what to do.
+			c.errs = append(c.errs, d.Message)
+			return nil
+		}
 		return c.systemError(d.Message)
 	case "session.info", "session.warning":
 		if d.Message != "" && !l.Ephemeral {
@@ -201,13 +219,13 @@ func (c *copilotTranslator) result(l copilotLine) error {
 	c.handle(l.SessionID) // the provider's own id: what resumes it
 	failed := c.failure != "" || (l.ExitCode != nil && *l.ExitCode != 0)
 	if !failed {
-		return c.end(emit.Result{Usage: c.usage})
+		return c.end(emit.Result{})
 	}
 	msg := c.failure
 	if msg == "" {
 		msg = fmt.Sprintf("copilot exited with code %d", *l.ExitCode)
 	}
-	return c.end(emit.Result{IsError: true, Errors: []string{msg}, Usage: c.usage})
+	return c.end(emit.Result{IsError: true, Errors: []string{msg}})
 }
 
 // Finish implements Translator.

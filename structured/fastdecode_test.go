@@ -15,6 +15,13 @@ import (
 var fastDecodeCases = []string{
 	`{"type":"assistant","message":{"content":[{"type":"text","text":"hi"}]}}`,
 	`{"type":"assistant","message":{"content":"prompt"}}`,
+	`{"type":"assistant","message":{"content":[],"usage":{"input_tokens":3,"cache_creation_input_tokens":40,"cache_read_input_tokens":500,"output_tokens":1,"server_tool_use":{"web_search_requests":0},"service_tier":"standard"}}}`,
+	`{"type":"assistant","message":{"usage":null,"content":[]}}`,
+	`{"type":"assistant","message":{"usage":{"input_tokens":null,"output_tokens":2}}}`,
+	`{"type":"assistant","message":{"usage":{"input_tokens":1.5}}}`,
+	`{"type":"assistant","message":{"usage":{"Input_Tokens":1}}}`,
+	`{"type":"assistant","message":{"usage":{"input_tokens":1},"usage":{"output_tokens":2}}}`,
+	`{"type":"assistant","message":{"usage":[1]}}`,
 	`{"type":"assistant","message":{"content":null}}`,
 	`{"type":"assistant","message":{"content":[null,{"type":"tool_use","id":"t","name":"Bash","input":{ "command" : "ls" }}]}}`,
 	`{"type":"assistant","message":null,"error":"rate_limit"}`,

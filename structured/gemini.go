@@ -71,20 +71,18 @@ func (g *geminiTranslator) Line(line []byte) error {
 		}
 		return g.notice(l.Message)
 	case "result":
-		stats := emit.Usage{}
-		if l.Stats != nil {
+		if s := l.Stats; s != nil {
 			// Gemini's input_tokens include the cached ones; Claude's do not.
-			stats = emit.Usage{InputTokens: l.Stats.InputTokens - l.Stats.Cached,
-				OutputTokens: l.Stats.OutputTokens, CacheReadInputTokens: l.Stats.Cached}
+			g.setUsage(emit.Split(s.InputTokens, s.OutputTokens, s.Cached, 0))
 		}
 		if l.Status == "error" {
 			msg := "gemini reported an error"
 			if l.Error != nil && l.Error.Message != "" {
 				msg = l.Error.Message
 			}
-			return g.end(emit.Result{IsError: true, Errors: []string{msg}, Usage: stats})
+			return g.end(emit.Result{IsError: true, Errors: []string{msg}})
 		}
-		return g.end(emit.Result{Usage: stats})
+		return g.end(emit.Result{})
 	case "":
 		return errors.Join(ErrMalformed, errors.New(`no "type" field`))
 	}

@@ -4,23 +4,29 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// Model errors in the JSON modes: a provider that retries a failing model
-// service says so in its stream (Claude's api_retry, Codex's
-// "Reconnecting…") or only on its stderr (Gemini CLI's "Attempt 1 failed
-// with status 429. Retrying with backoff…"). errorWatch tells the GUI
-// each distinct message once, as a notice, and stops a provider that
-// retried past heuristics.ErrorBound with no progress (no text, no tool
-// call); the turn then ends with one error result in the provider's
-// words and what to do. The error results providers write themselves get
-// the same advice (adviseResult).
+// Model errors in the JSON and ACP modes: a provider that retries a
+// failing model service says so in its stream (Claude's api_retry,
+// Codex's "Reconnecting…") or only on its stderr (Gemini CLI's "Attempt 1
+// failed with status 429. Retrying with backoff…"). errorWatch tells the
+// GUI each distinct message once, at once, as a system message Yume shows
+// (rate_limit for a rate limit or quota, error for the rest), and stops
+// the provider when no retry can fix the error (credentials refused, no
+// such model: heuristics.ModelError.Final) or when it retried for
+// heuristics.ErrorBound after the first error with no progress (no text,
+// no tool call); the turn then ends with a system error and an error
+// result in the provider's words and what to do. The error results
+// providers write themselves get the same advice (adviseResult).
 
 // errorWatch follows one turn's model errors. Its methods are safe for
 // the stderr copier, the translator and the watchdog at once.
@@ -36,10 +42,14 @@ type errorWatch struct {
 	done     chan struct{} // closed by close: the turn is over
 	closeOne sync.Once
 	partial  []byte // stderr text after the last line break
-	// ready: the turn's init is written, so notices may follow; until
+	// ready: the turn's init is written, so messages may follow; until
 	// then they wait in pending.
 	ready   bool
-	pending []string
+	pending []shown
+	stop    func() // stops the provider (start)
+	// begin writes the turn's init, for a message that cannot wait for
+	// the provider's first word (nil: it waits).
+	begin func() error
 	// silent, where set (ACP), also stops a turn that produced nothing at
 	// all for twice the bound: an agent retrying its model service
 	// without a word (Gemini CLI on 429 and 500). began is the turn's
@@ -49,16 +59,42 @@ type errorWatch struct {
 	produced bool
 }
 
-// notify writes a notice now, or once the turn's init is out.
-func (e *errorWatch) notify(msg string) {
+// shown is a system message for the GUI: its subtype (error or
+// rate_limit) and text.
+type shown struct{ subtype, msg string }
+
+// write writes s; errors surface on the next event.
+func (e *errorWatch) write(s shown) {
+	if s.subtype == "rate_limit" {
+		_ = e.w.RateLimit(s.msg) // Best effort, as the others.
+		return
+	}
+	_ = e.w.SystemError(s.msg) // Best effort: stdout errors surface on the next event.
+}
+
+// notify writes a message Yume shows now, or once the turn's init is out.
+func (e *errorWatch) notify(subtype, msg string) {
 	e.mu.Lock()
 	if !e.ready {
-		e.pending = append(e.pending, msg)
+		e.pending = append(e.pending, shown{subtype, msg})
+		begin := e.begin
 		e.mu.Unlock()
+		if begin != nil {
+			// opencode's `run` says nothing on stdout until it gives up:
+			// the init goes out now, then what waited (markReady).
+			_ = begin() // Best effort: stdout errors surface on the next event.
+		}
 		return
 	}
 	e.mu.Unlock()
-	_ = e.w.Notice(msg) // Best effort: stdout errors surface on the next event.
+	e.write(shown{subtype, msg})
+}
+
+// beginWith sets how a message that cannot wait writes the turn's init.
+func (e *errorWatch) beginWith(begin func() error) {
+	e.mu.Lock()
+	e.begin = begin
+	e.mu.Unlock()
 }
 
 // markReady says the turn's init is written and writes what waited.
@@ -72,7 +108,7 @@ func (e *errorWatch) markReady() {
 	e.pending = nil
 	e.mu.Unlock()
 	for _, m := range waiting {
-		_ = e.w.Notice(m) // Best effort, as in notify.
+		e.write(m)
 	}
 }
 
@@ -80,9 +116,9 @@ func newErrorWatch(w *emit.Writer, name string) *errorWatch {
 	return &errorWatch{w: w, name: name, bound: heuristics.ErrorBound(), noticed: map[string]bool{}, done: make(chan struct{})}
 }
 
-// saw takes a model error; notify says whether the GUI still needs to
-// hear it (a translator that already wrote its notice says no).
-func (e *errorWatch) saw(me *heuristics.ModelError, notify bool) {
+// saw takes a model error: the GUI hears each distinct message once, in
+// the provider's words; one no retry can fix stops the provider now.
+func (e *errorWatch) saw(me *heuristics.ModelError) {
 	if e == nil || me == nil {
 		return
 	}
@@ -90,20 +126,37 @@ func (e *errorWatch) saw(me *heuristics.ModelError, notify bool) {
 	if e.err == nil {
 		e.since = time.Now()
 	}
-	e.err = me
+	if e.err == nil || me.Status != 0 || e.err.Status == 0 {
+		e.err = me
+	}
 	k := me.Key()
 	fresh := !e.noticed[k]
 	e.noticed[k] = true
+	final := me.Final() && e.stopped == "" && e.stop != nil
+	if final {
+		e.stopped = fmt.Sprintf("%s: no retry can fix this model error; yume-cli stopped %s", e.name, e.name)
+	}
+	stop := e.stop
 	e.mu.Unlock()
-	if fresh && notify {
-		e.notify(fmt.Sprintf("%s: the model's service answered with an error; it retries: %s", e.name, me.Describe()))
+	switch {
+	case final:
+		stop() // the turn ends with the error (stopResult), said once there
+	case fresh:
+		e.notify(me.Subtype(), retryMessage(e.name, me))
 	}
 }
 
+// retryMessage is what the GUI is told while a provider retries: its
+// words (with its attempt count, where it gives one) and, where its
+// words have none, the status.
+func retryMessage(name string, me *heuristics.ModelError) string {
+	return fmt.Sprintf("%s: the model's service failed a request; %s retries: %s", name, name, me.Describe())
+}
+
 // sawText takes a provider's own words of an error, if they are one.
-func (e *errorWatch) sawText(text string, notify bool) {
+func (e *errorWatch) sawText(text string) {
 	if e != nil {
-		e.saw(heuristics.ClassifyError(text), notify)
+		e.saw(heuristics.ClassifyError(text))
 	}
 }
 
@@ -148,13 +201,43 @@ func (e *errorWatch) Write(p []byte) (int, error) {
 	e.mu.Unlock()
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "at ") || len(strings.Fields(t)) < 3 {
+		if words, ok := logfmtError(t); ok {
+			t = words // a log line's error, without its fields
+		}
+		if strings.HasPrefix(t, "at ") || len(strings.Fields(t)) < 3 || dumpField.MatchString(t) {
 			continue // a stack trace's frames, a dump's fields
 		}
-		e.sawText(t, true)
+		e.sawText(t)
 	}
 	return len(p), nil
 }
+
+// logfmtLine is a program's log line of an error in logfmt (opencode's
+// and Kilo's --print-logs: `… level=ERROR … message="stream error" …
+// error.error="AI_APICallError: fake error 429"`).
+var (
+	logfmtLine  = regexp.MustCompile(`\blevel=(?:ERROR|WARN)\b`)
+	logfmtError = func(line string) (string, bool) {
+		if !logfmtLine.MatchString(line) {
+			return "", false
+		}
+		m := logfmtValue.FindStringSubmatch(line)
+		if m == nil {
+			return "", false
+		}
+		msg := ""
+		if mm := logfmtMessage.FindStringSubmatch(line); mm != nil {
+			msg = strings.Trim(mm[1], `"`) + ": "
+		}
+		return msg + strings.Trim(m[1], `"`), true
+	}
+	logfmtValue   = regexp.MustCompile(`\berror(?:\.error|\.message)?=("[^"]*"|\S+)`)
+	logfmtMessage = regexp.MustCompile(`\bmessage=("[^"]*"|\S+)`)
+)
+
+// dumpField is a field of an object a program dumped on stderr
+// ("message: 'Internal error',"), not a message of its own.
+var dumpField = regexp.MustCompile(`^['"]?[\w$]+['"]?:\s*['"{\[]`)
 
 // tee is out with the provider's stderr read on the way.
 func (e *errorWatch) tee(out io.Writer) io.Writer {
@@ -168,10 +251,12 @@ func (e *errorWatch) tee(out io.Writer) io.Writer {
 const watchdogEvery = 250 * time.Millisecond
 
 // start stops the provider (with stop) once an error stood for the bound
-// with no progress, until close.
+// with no progress, or at once for an error no retry can fix, until
+// close.
 func (e *errorWatch) start(stop func()) {
 	e.mu.Lock()
 	e.began = time.Now()
+	e.stop = stop
 	e.mu.Unlock()
 	go func() {
 		tick := time.NewTicker(watchdogEvery)
@@ -183,10 +268,10 @@ func (e *errorWatch) start(stop func()) {
 			case <-tick.C:
 			}
 			e.mu.Lock()
-			over := e.err != nil && time.Since(e.since) >= e.bound
+			over := e.err != nil && time.Since(e.since) >= e.bound && e.stopped == ""
 			if over {
 				e.stopped = fmt.Sprintf("%s retried a model error for %v without an answer; yume-cli stopped it", e.name, e.bound)
-			} else if e.silent && !e.produced && e.err == nil && time.Since(e.began) >= 2*e.bound {
+			} else if e.silent && !e.produced && e.err == nil && e.stopped == "" && time.Since(e.began) >= 2*e.bound {
 				over = true
 				e.stopped = fmt.Sprintf("%s worked for %v with no answer, no tool call and no word of an error; yume-cli stopped it. "+
 					"An agent that retries a failing model service silently looks like this (Gemini CLI on HTTP 429 and 500): "+
@@ -194,8 +279,7 @@ func (e *errorWatch) start(stop func()) {
 			}
 			e.mu.Unlock()
 			if over {
-				e.notify("yume-cli: " + e.stoppedWhy())
-				stop()
+				stop() // the turn ends with the error (stopResult), said once there
 				return
 			}
 		}
@@ -226,10 +310,11 @@ func (e *errorWatch) stopResult() emit.Result {
 }
 
 // adviseResult adds what to do to an error result whose words are a
-// model error the provider gave up on.
-func adviseResult(r *emit.Result) {
+// model error the provider gave up on, and returns that advice ("" when
+// the words are no model error).
+func adviseResult(r *emit.Result) string {
 	if !r.IsError {
-		return
+		return ""
 	}
 	text := r.Text
 	if text == "" && len(r.Errors) > 0 {
@@ -237,11 +322,13 @@ func adviseResult(r *emit.Result) {
 	}
 	me := heuristics.FindModelError(text)
 	if me == nil {
-		return
+		return ""
 	}
-	if adv := upperFirst(me.Advice()); !strings.Contains(text, adv) {
-		r.Text = strings.TrimRight(text, " \n") + "\n" + adv + "."
+	adv := upperFirst(me.Advice()) + "."
+	if !strings.Contains(text, adv) {
+		r.Text = strings.TrimRight(text, " \n") + "\n" + adv
 	}
+	return adv
 }
 
 func upperFirst(s string) string {
@@ -249,4 +336,46 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// debugEvery is how often a provider's debug log is read for its retries.
+const debugEvery = 100 * time.Millisecond
+
+// followDebugLog reads the provider's debug log of the run (l: its start
+// and environment; session: its session id once known) for the retries
+// its stream leaves out (providers.DebugLog), each told the GUI as it
+// comes, until the watch closes.
+func (e *errorWatch) followDebugLog(d *providers.DebugLog, l providers.Launch, session func() string) {
+	if e == nil || d == nil {
+		return
+	}
+	go func() {
+		var src transcript.Source
+		defer func() {
+			if c, ok := src.(io.Closer); ok {
+				_ = c.Close() // Best effort: an owned file is removed.
+			}
+		}()
+		tick := time.NewTicker(debugEvery)
+		defer tick.Stop()
+		for {
+			if src == nil {
+				l.Session = session()
+				src = d.Open(l)
+			}
+			if src != nil {
+				evs, _ := src.Poll() // Best effort: the log only adds words.
+				for _, ev := range evs {
+					if ev.Kind == transcript.ModelError {
+						e.sawText(ev.Text)
+					}
+				}
+			}
+			select {
+			case <-e.done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
 }

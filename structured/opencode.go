@@ -15,6 +15,22 @@ import (
 // The program ends the turn by exiting.
 type openCodeTranslator struct {
 	*turn
+	cost float64 // the steps' cost in USD, as the program prices them
+}
+
+// openCodeTokens is a step's (or an assistant message's) tokens: input
+// leaves out the cache's reads and writes, as Claude's does.
+type openCodeTokens struct {
+	Input  int `json:"input"`
+	Output int `json:"output"`
+	Cache  struct {
+		Read  int `json:"read"`
+		Write int `json:"write"`
+	} `json:"cache"`
+}
+
+func (t openCodeTokens) usage() emit.Usage {
+	return emit.Usage{InputTokens: t.Input, OutputTokens: t.Output, CacheReadInputTokens: t.Cache.Read, CacheCreationInputTokens: t.Cache.Write}
 }
 
 type openCodeLine struct {
@@ -30,13 +46,8 @@ type openCodeLine struct {
 			Output string         `json:"output"`
 			Error  string         `json:"error"`
 		} `json:"state"`
-		Tokens *struct {
-			Input  int `json:"input"`
-			Output int `json:"output"`
-			Cache  struct {
-				Read int `json:"read"`
-			} `json:"cache"`
-		} `json:"tokens"`
+		Tokens *openCodeTokens `json:"tokens"`
+		Cost   float64         `json:"cost"`
 	} `json:"part"`
 	Error json.RawMessage `json:"error"`
 }
@@ -56,10 +67,15 @@ func (o *openCodeTranslator) Line(line []byte) error {
 	case "tool_use":
 		return o.tool(l)
 	case "step_finish":
+		// A step is one model request: its text (buffered) is its message.
 		if t := l.Part.Tokens; t != nil {
-			o.usage.InputTokens += t.Input
-			o.usage.OutputTokens += t.Output
-			o.usage.CacheReadInputTokens += t.Cache.Read
+			u := t.usage()
+			o.addUsage(u)
+			o.w.MessageUsage(&u)
+			err := o.flush()
+			o.w.MessageUsage(nil)
+			o.cost += l.Part.Cost
+			return err
 		}
 	case "error":
 		return o.systemError(openCodeError(l.Error))
@@ -135,5 +151,9 @@ func (o *openCodeTranslator) Finish(exit error) error {
 	if exit != nil || len(o.errs) > 0 {
 		return o.finish(exit)
 	}
-	return o.end(emit.Result{Usage: o.usage})
+	r := emit.Result{}
+	if o.cost > 0 { // 0: a model it has no price for
+		r.CostUSD = emit.Cost(o.cost)
+	}
+	return o.end(r)
 }

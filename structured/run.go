@@ -1,6 +1,7 @@
 package structured
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // Options says which provider to run and how.
@@ -55,6 +57,8 @@ type Options struct {
 	// Cwd (credentials missing), for an error before its first word;
 	// called with screen "" (nil: nothing).
 	FirstRun func(screen string) string
+	// debugAt is the run as its debug log knows it (providers.DebugLog).
+	debugAt providers.Launch
 }
 
 // Run runs one turn of a provider in a structured mode and emits it on w,
@@ -132,6 +136,12 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 		return err
 	}
 	opts.Env = slices.Concat(opts.Env, inv.Env, side)
+	if d := p.DebugLog; d != nil {
+		// Its retries of a failed model request go to a debug log only.
+		opts.debugAt = providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: time.Now()}
+		path, _ := d.Path(opts.debugAt)
+		opts.Env = append(opts.Env, d.Env(path)...)
+	}
 	if mode.Name == providers.ModeACP {
 		return runACP(ctx, opts, w, mode, inv, path, note)
 	}
@@ -193,13 +203,52 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	tr.setDangers(opts.Dangers)
 	tr.setNote(note)
 	tr.setFirstRun(opts.FirstRun)
-	tr.onProviderSession(opts.OnSession)
+	var session atomic.Value // the provider's session id, once known
+	tr.onProviderSession(func(id string) {
+		session.Store(id)
+		if opts.OnSession != nil {
+			opts.OnSession(id)
+		}
+	})
 	tr.watch = watch
+	watch.beginWith(tr.ensureInit)
+	watch.followDebugLog(p.DebugLog, opts.debugAt, func() string {
+		id, _ := session.Load().(string)
+		return cmp.Or(id, inv.Session, opts.Resume)
+	})
+	var ends []func() error
 	if mode.RecordFillsGaps && p.TUI != nil && p.TUI.SessionLog != nil {
 		rec := p.TUI.SessionLog(providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
-		tr.beforeEnding(func() error {
+		ends = append(ends, func() error {
 			evs, _ := rec.Poll() // Best effort: no record, nothing to add.
 			return tr.fillGaps(evs)
+		})
+	}
+	if mode.UsageFromRecord && p.TUI != nil && p.TUI.SessionLog != nil {
+		ends = append(ends, func() error {
+			if tr.usage != nil {
+				return nil // the stream told them
+			}
+			rec := p.TUI.SessionLog(providers.Launch{Session: cmp.Or(tr.providerSession, inv.Session, opts.Resume),
+				Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
+			tally := transcript.Tally{Since: started}
+			if u, ok := pollUsage(rec, &tally); ok {
+				tr.setUsage(u)
+			}
+			if c, ok := rec.(io.Closer); ok {
+				_ = c.Close() // Best effort: read once.
+			}
+			return nil
+		})
+	}
+	if len(ends) > 0 {
+		tr.beforeEnding(func() error {
+			for _, f := range ends {
+				if err := f(); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 	}
 	tr.reportSideCalls(nil, func() providers.Launch {

@@ -48,7 +48,10 @@ var formats = map[string]func(j *JSONTranslator){
 	},
 	"gemini-stream-json": func(j *JSONTranslator) { j.Translator = &geminiTranslator{turn: j.turn} },
 	"opencode-json":      func(j *JSONTranslator) { j.Translator = &openCodeTranslator{turn: j.turn} },
-	"qwen-stream-json":   func(j *JSONTranslator) { j.Translator = &qwenTranslator{claude: &claudeTranslator{turn: j.turn}} },
+	"qwen-stream-json": func(j *JSONTranslator) {
+		// Its usage counts input as the OpenAI API does, cached tokens in.
+		j.Translator = &qwenTranslator{claude: &claudeTranslator{turn: j.turn, inputHasCache: true}}
+	},
 }
 
 // NewTranslator returns the translator for mode of provider p (a mode of

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/permission"
@@ -18,16 +19,21 @@ type turn struct {
 	w        *emit.Writer
 	provider *providers.Provider
 	mode     string
-	inited   bool
-	text     strings.Builder // assistant text not yet written
-	last     string          // the last assistant text written: the result text
-	tools    *toolTracker
-	denied   map[string]string // tool_use ids denied by us, result not yet written -> message
-	ours     map[string]bool   // every tool_use id we denied this session
-	usage    emit.Usage
-	errs     []string        // errors reported during the turn
-	note     string          // a notice written right after init (which mode runs)
-	shown    map[string]bool // commands of the tool_uses written
+	// initMu guards inited: the init may also be written for a model
+	// error the provider tells on stderr before its stream says a word.
+	initMu sync.Mutex
+	inited bool
+	text   strings.Builder // assistant text not yet written
+	last   string          // the last assistant text written: the result text
+	tools  *toolTracker
+	denied map[string]string // tool_use ids denied by us, result not yet written -> message
+	ours   map[string]bool   // every tool_use id we denied this session
+	// usage is the turn's tokens as the provider reported them so far;
+	// nil while it reported none (addUsage, setUsage).
+	usage *emit.Usage
+	errs  []string        // errors reported during the turn
+	note  string          // a notice written right after init (which mode runs)
+	shown map[string]bool // commands of the tool_uses written
 	// beforeEnd runs once, just before the result is written.
 	beforeEnd func() error
 	// providerSession is the provider's own session id; onSession hears
@@ -65,7 +71,13 @@ type toolCall struct {
 }
 
 func newTurn(w *emit.Writer, provider *providers.Provider, mode string) *turn {
-	return &turn{w: w, provider: provider, mode: mode, tools: newToolTracker(),
+	name := "the agent"
+	if provider != nil {
+		name = provider.Name
+	}
+	// A watch that tells the GUI of model errors; Run's own, which also
+	// reads stderr and can stop the provider, replaces it.
+	return &turn{w: w, provider: provider, mode: mode, tools: newToolTracker(), watch: newErrorWatch(w, name),
 		denied: map[string]string{}, ours: map[string]bool{}, shown: map[string]bool{}, dangers: permission.DefaultDangers()}
 }
 
@@ -73,10 +85,14 @@ func newTurn(w *emit.Writer, provider *providers.Provider, mode string) *turn {
 // provider's own session id, the handle that resumes it, to the session
 // (the init's session_id stays yume-cli's own, which Yume resumes with).
 func (t *turn) init(sessionID string, tools []string) error {
+	t.initMu.Lock()
 	if t.inited {
+		t.initMu.Unlock()
+		t.handle(sessionID) // an init written early knew no session yet
 		return nil
 	}
 	t.inited = true
+	t.initMu.Unlock()
 	if err := t.w.Init(t.mode, tools); err != nil {
 		return err
 	}
@@ -217,6 +233,18 @@ func (t *turn) fillGaps(evs []transcript.Event) error {
 	return nil
 }
 
+// addUsage adds the tokens of one model request to the turn's.
+func (t *turn) addUsage(u emit.Usage) {
+	if t.usage == nil {
+		t.usage = &emit.Usage{}
+	}
+	*t.usage = t.usage.Add(u)
+}
+
+// setUsage sets the turn's tokens: the provider reported them for the
+// whole turn.
+func (t *turn) setUsage(u emit.Usage) { t.usage = &u }
+
 // beforeEnding sets what runs just before the result is written.
 func (t *turn) beforeEnding(f func() error) { t.beforeEnd = f }
 
@@ -302,7 +330,10 @@ func (t *turn) end(r emit.Result) error {
 	if r.Text == "" && !r.IsError {
 		r.Text = t.last
 	}
-	adviseResult(&r)
+	if r.Usage == nil {
+		r.Usage = t.usage // what the provider reported before it ended
+	}
+	advice := adviseResult(&r)
 	// A tool we denied must show up in permission_denials even when the
 	// provider never reported a result for it.
 	ids := make([]string, 0, len(t.denied))
@@ -316,8 +347,16 @@ func (t *turn) end(r emit.Result) error {
 		}
 	}
 	if r.IsError {
+		// Yume shows an error result only as "error during execution":
+		// what happened, and for a model error what to do, is a system
+		// error the chat shows.
+		if advice != "" && !contains(t.errs, r.Text) {
+			if err := t.w.SystemError(r.Text); err != nil {
+				return err
+			}
+		}
 		for _, e := range r.Errors {
-			if !contains(t.errs, e) {
+			if advice == "" && !contains(t.errs, e) {
 				if err := t.w.SystemError(e); err != nil {
 					return err
 				}
@@ -327,11 +366,12 @@ func (t *turn) end(r emit.Result) error {
 			r.Errors = t.errs
 		}
 	}
-	if r.Usage != (emit.Usage{}) {
-		if err := t.w.Usage(r.Usage.InputTokens+r.Usage.CacheReadInputTokens, r.Usage.OutputTokens); err != nil {
+	if u := r.Usage; u != nil {
+		if err := t.w.Usage(u.InputTokens+u.CacheReadInputTokens+u.CacheCreationInputTokens, u.OutputTokens); err != nil {
 			return err
 		}
 	}
+	t.w.MessageUsage(nil)
 	return t.w.Result(r)
 }
 
@@ -347,7 +387,7 @@ func (t *turn) finish(exit error) error {
 	if len(t.errs) > 0 {
 		msg += ": " + t.errs[len(t.errs)-1]
 	}
-	return t.end(emit.Result{IsError: true, Errors: []string{msg}, Usage: t.usage})
+	return t.end(emit.Result{IsError: true, Errors: []string{msg}})
 }
 
 func contains(list []string, s string) bool {

@@ -22,12 +22,25 @@ type Tail struct {
 	path    string
 	f       *os.File
 	partial []byte
-	skip    bool // dropping the rest of an over-long line
+	skip    bool  // dropping the rest of an over-long line
+	from    int64 // where reading starts in the file (SkipExisting)
 }
 
 // NewTail follows the file locate finds, parsing lines with parse.
 func NewTail(locate func() (string, bool), parse Parser) *Tail {
 	return &Tail{locate: locate, parse: parse}
+}
+
+// SkipExisting starts the tail at the end of the file as it is now, if
+// there is one: a log every run of a program appends to, whose earlier
+// lines are no news to this run.
+func (t *Tail) SkipExisting() *Tail {
+	if path, ok := t.locate(); ok {
+		if fi, err := os.Stat(path); err == nil {
+			t.from = fi.Size()
+		}
+	}
+	return t
 }
 
 // Path is the file being read, "" until found.
@@ -46,6 +59,12 @@ func (t *Tail) Poll() ([]Event, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if t.from > 0 {
+			if _, err := f.Seek(t.from, io.SeekStart); err != nil {
+				f.Close()
+				return nil, err
+			}
 		}
 		t.f, t.path = f, path
 	}

@@ -6,7 +6,12 @@
 // the turn. Providers parse their own format into Events (see providers).
 package transcript
 
-import "github.com/yume-cli/yume-cli/internal/unwrap"
+import (
+	"strconv"
+	"time"
+
+	"github.com/yume-cli/yume-cli/internal/unwrap"
+)
 
 // Kind says what an Event is.
 type Kind int
@@ -28,9 +33,13 @@ const (
 	// ModelError is an error of the model's service the program recorded
 	// (Text: its words, e.g. "API Error: 429 …"), not an answer.
 	ModelError
+	// Tokens is the tokens of one model request the program recorded
+	// (Usage; ID names the request: a record that writes one request's
+	// tokens more than once counts them once, the last as written).
+	Tokens
 )
 
-var kindNames = [...]string{"", "text", "tool_call", "tool_result", "turn_end", "session", "prompt", "model_error"}
+var kindNames = [...]string{"", "text", "tool_call", "tool_result", "turn_end", "session", "prompt", "model_error", "tokens"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -62,7 +71,72 @@ type Event struct {
 	Text string
 	// Session is the provider's session id.
 	Session string
+	// Usage is a Tokens event's tokens, and a Text event's where the
+	// record has them with the text (its model request's).
+	Usage *Usage
+	// At is when the program recorded the event, where the record says
+	// (zero where it does not): a resumed session's record holds its
+	// earlier runs' requests too.
+	At time.Time
 }
+
+// Usage is the tokens of a model request in Claude's split: Input leaves
+// out the prompt tokens read from the cache (CacheRead) and written to it
+// (CacheWrite), so the three add up to the whole prompt. CostUSD is what
+// the program priced it at (0: unknown).
+type Usage struct {
+	Input, Output, CacheRead, CacheWrite int
+	CostUSD                              float64
+}
+
+// SplitUsage is a usage the OpenAI and Gemini way, prompt counting the
+// cached tokens too, in Claude's split (Input never below 0).
+func SplitUsage(prompt, output, cacheRead, cacheWrite int) *Usage {
+	return &Usage{Input: max(prompt-cacheRead-cacheWrite, 0), Output: output, CacheRead: cacheRead, CacheWrite: cacheWrite}
+}
+
+// Tally adds up the Tokens events of a run or a turn: each request's last
+// report counts, and (Since set) a request recorded before Since is an
+// earlier run's. The zero value is ready to use.
+type Tally struct {
+	Since time.Time
+	by    map[string]Usage
+	order []string
+}
+
+// Add counts e if it is a Tokens event of the run.
+func (t *Tally) Add(e Event) {
+	if e.Kind != Tokens || e.Usage == nil || !e.At.IsZero() && !t.Since.IsZero() && e.At.Before(t.Since) {
+		return
+	}
+	if t.by == nil {
+		t.by = map[string]Usage{}
+	}
+	if _, ok := t.by[e.ID]; !ok || e.ID == "" {
+		t.order = append(t.order, e.ID)
+	}
+	if e.ID == "" {
+		e.ID = "#" + strconv.Itoa(len(t.order))
+		t.order[len(t.order)-1] = e.ID
+	}
+	t.by[e.ID] = *e.Usage
+}
+
+// Sum is the tokens counted; ok is false when there were none.
+func (t *Tally) Sum() (sum Usage, ok bool) {
+	for _, id := range t.order {
+		u := t.by[id]
+		sum.Input += u.Input
+		sum.Output += u.Output
+		sum.CacheRead += u.CacheRead
+		sum.CacheWrite += u.CacheWrite
+		sum.CostUSD += u.CostUSD
+	}
+	return sum, len(t.order) > 0
+}
+
+// Reset forgets what was counted (a new turn); Since stays.
+func (t *Tally) Reset() { t.by, t.order = nil, nil }
 
 // Call is a tool call in Claude's words.
 type Call struct {

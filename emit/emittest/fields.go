@@ -115,7 +115,10 @@ func (v *validator) checkSystem(m fields) {
 	}
 	where := "system/" + subtype
 	v.field(m, where, "session_id", jString, subtype == "init" || subtype == "session_id")
-	v.field(m, where, "message", jString, subtype == "error" || subtype == "notice")
+	v.field(m, where, "message", jString, subtype == "error" || subtype == "notice" || subtype == "rate_limit")
+	if subtype == "compact_boundary" || subtype == "compact" {
+		v.turn.compacted = true
+	}
 	v.field(m, where, "model", jString, false)
 	v.field(m, where, "cwd", jString, false)
 	v.field(m, where, "permissionMode", jString, false)
@@ -142,6 +145,9 @@ func (v *validator) checkMessage(role string, msg fields) {
 	if !ok {
 		v.fail("%s has no \"content\"", where)
 		return
+	}
+	if u := v.field(msg, where, "usage", jObject, false); u != nil {
+		v.checkUsage(obj(u), where+" usage")
 	}
 	if isKind(raw, jString) {
 		return
@@ -207,8 +213,12 @@ func (v *validator) checkResult(m fields) {
 	v.field(m, where, "num_turns", jUint, true)
 	v.field(m, where, "result", jString, false)
 	v.field(m, where, "total_cost_usd", jNumber, false)
-	if raw := v.field(m, where, "usage", jObject, true); raw != nil {
-		v.checkUsage(obj(raw), "result usage")
+	if raw := v.field(m, where, "usage", jObject, false); raw != nil {
+		u := obj(raw)
+		v.checkUsage(u, "result usage")
+		if string(u["input_tokens"]) == "0" && string(u["output_tokens"]) == "0" && !v.turn.compacted {
+			v.fail(`result usage with input_tokens and output_tokens both 0: Yume takes it for a compaction (it replaces the answer and forgets the session id); leave "usage" out when no tokens are known`)
+		}
 	}
 	if raw := v.field(m, where, "permission_denials", jArray, true); raw != nil {
 		var denials []json.RawMessage

@@ -23,7 +23,9 @@ import (
 //     request) names an earlier tool_use;
 //   - every turn ends with exactly one result, immediately followed by
 //     message_stop; the result carries the turn's only top-level "usage"
-//     object (flat usage events have top-level counts and do not count);
+//     object (flat usage events have top-level counts and do not count),
+//     or none, and never one with input and output both 0 (Yume's sign
+//     of a compaction) unless the turn says it compacted;
 //     an error result has is_error true and errors; a turn with an
 //     interrupt ends in an error result; each permission denial matches an
 //     is_error tool_result of its turn.
@@ -84,6 +86,7 @@ type turn struct {
 	start       int // first line that is not a system line, 0 if none yet
 	results     int
 	interrupted bool
+	compacted   bool            // a system compact line: a result may carry zero usage
 	errored     map[string]bool // tool_use ids answered by an is_error tool_result
 }
 

@@ -25,7 +25,7 @@ func stream(lines ...string) []byte {
 const (
 	sInit      = `{"type":"system","subtype":"init","session_id":"s","model":"m","cwd":"/","permissionMode":"default","tools":["Bash"]}`
 	sResult    = `{"type":"result","subtype":"success","is_error":false,"session_id":"s","duration_ms":1,"num_turns":1,"result":"ok","usage":{"input_tokens":1,"output_tokens":2},"permission_denials":[]}`
-	sErrResult = `{"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","duration_ms":1,"num_turns":1,"usage":{"input_tokens":0,"output_tokens":0},"permission_denials":[],"errors":["x"]}`
+	sErrResult = `{"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","duration_ms":1,"num_turns":1,"permission_denials":[],"errors":["x"]}`
 	sStop      = `{"type":"message_stop"}`
 	sText      = `{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"hi"}],"stop_reason":null,"usage":{"input_tokens":0,"output_tokens":0}},"parent_tool_use_id":null,"session_id":"s"}`
 	sFlatText  = `{"type":"text","content":"hi"}`
@@ -70,6 +70,10 @@ func TestValidateAcceptsGoodStreams(t *testing.T) {
 		{"session change", stream(sInit, `{"type":"system","subtype":"session_id","session_id":"s2"}`, sResult, sStop)},
 		{"thinking and error lines", stream(sInit, `{"type":"thinking","is_thinking":true,"thought":"hm"}`, `{"type":"error","message":"x","code":"E1"}`, sErrResult, sStop)},
 		{"string message content", stream(sInit, `{"type":"assistant","message":{"role":"assistant","content":"plain"}}`, sResult, sStop)},
+		{"message usage", stream(sInit, strings.Replace(sText, `"input_tokens":0,"output_tokens":0`, `"input_tokens":3,"output_tokens":1,"cache_read_input_tokens":900`, 1), sResult, sStop)},
+		{"result without usage", stream(sInit, strings.Replace(sResult, `"usage":{"input_tokens":1,"output_tokens":2},`, "", 1), sStop)},
+		{"rate limit", stream(sInit, `{"type":"system","subtype":"rate_limit","message":"429 Too Many Requests","session_id":"s"}`, sErrResult, sStop)},
+		{"compaction", stream(sInit, `{"type":"system","subtype":"compact_boundary","session_id":"s"}`, strings.Replace(sResult, `"input_tokens":1,"output_tokens":2`, `"input_tokens":0,"output_tokens":0`, 1), sStop)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,7 +129,9 @@ func TestValidateCatchesBrokenStreams(t *testing.T) {
 		{"usage float", stream(sInit, `{"type":"usage","input_tokens":1.5,"output_tokens":0}`, sResult, sStop), `"input_tokens" must be a non-negative integer`},
 		{"nested usage on usage line", stream(sInit, `{"type":"usage","usage":{"input_tokens":1,"output_tokens":2}}`, sResult, sStop), `top-level "usage" object`},
 		{"usage object on assistant line", stream(sInit, `{"type":"assistant","message":{"role":"assistant","content":"x"},"usage":{"input_tokens":1,"output_tokens":1}}`, sResult, sStop), `only result may carry one`},
-		{"result without usage", stream(sInit, strings.Replace(sResult, `"usage":{"input_tokens":1,"output_tokens":2},`, "", 1), sStop), `result has no "usage"`},
+		{"result zero usage", stream(sInit, strings.Replace(sResult, `"input_tokens":1,"output_tokens":2`, `"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":5`, 1), sStop), `Yume takes it for a compaction`},
+		{"message usage negative", stream(sInit, strings.Replace(sText, `"input_tokens":0`, `"input_tokens":-2`, 1), sResult, sStop), `assistant message usage field "input_tokens"`},
+		{"rate limit without message", stream(sInit, `{"type":"system","subtype":"rate_limit"}`), `system/rate_limit has no "message"`},
 		{"result without denials", stream(sInit, strings.Replace(sResult, `,"permission_denials":[]`, "", 1), sStop), `result has no "permission_denials"`},
 		{"result usage wrong type", stream(sInit, strings.Replace(sResult, `"output_tokens":2`, `"output_tokens":"2"`, 1), sStop), `result usage field "output_tokens"`},
 		{"error result without errors", stream(sInit, strings.Replace(sErrResult, `,"errors":["x"]`, "", 1), sStop), `must list its "errors"`},

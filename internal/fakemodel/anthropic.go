@@ -29,8 +29,9 @@ func (s *Server) anthropic(st *stream, body []byte, reply Reply) {
 		}
 		blocks = append(blocks, map[string]any{"type": "tool_use", "id": ids[i], "name": c.Name, "input": json.RawMessage(c.argsJSON())})
 	}
+	// Anthropic's input_tokens leave out the cache's reads and writes.
 	usage := map[string]any{"input_tokens": reply.InputTokens, "output_tokens": reply.OutputTokens,
-		"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+		"cache_creation_input_tokens": reply.CacheWriteTokens, "cache_read_input_tokens": reply.CacheReadTokens}
 	if !streamFlag(body) {
 		if blocks == nil {
 			blocks = []map[string]any{}
@@ -43,7 +44,7 @@ func (s *Server) anthropic(st *stream, body []byte, reply Reply) {
 		"id": msgID, "type": "message", "role": "assistant", "model": st.model, "content": []any{},
 		"stop_reason": nil, "stop_sequence": nil,
 		"usage": map[string]any{"input_tokens": reply.InputTokens, "output_tokens": 1,
-			"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}})
+			"cache_creation_input_tokens": reply.CacheWriteTokens, "cache_read_input_tokens": reply.CacheReadTokens}}})
 	index := 0
 	if reply.Text != "" {
 		st.event("content_block_start", map[string]any{"type": "content_block_start", "index": index,

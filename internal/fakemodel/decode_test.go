@@ -44,6 +44,7 @@ type decoded struct {
 	Text  string
 	Calls []string // "name args"
 	Out   int      // output tokens
+	Use   Usage    // the usage reported, in Anthropic's split
 }
 
 func post(t *testing.T, url, body string) *http.Response {
@@ -77,9 +78,8 @@ func decodeAnthropic(t *testing.T, evs []sseEvent) decoded {
 				Type, Text  string
 				PartialJSON string `json:"partial_json"`
 			}
-			Usage struct {
-				OutputTokens int `json:"output_tokens"`
-			}
+			Usage   wireUsage
+			Message struct{ Usage wireUsage }
 		}
 		mustJSON(t, e.Data, &ev)
 		if e.Name != ev.Type {
@@ -97,8 +97,12 @@ func decodeAnthropic(t *testing.T, evs []sseEvent) decoded {
 			if b := args[ev.Index]; b != nil {
 				b.WriteString(ev.Delta.PartialJSON)
 			}
+		case "message_start":
+			u := ev.Message.Usage
+			d.Use = Usage{Input: u.InputTokens, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite}
 		case "message_delta":
 			d.Out = ev.Usage.OutputTokens
+			d.Use.Output = ev.Usage.OutputTokens
 		}
 	}
 	for _, i := range order {
@@ -123,7 +127,11 @@ func decodeChat(t *testing.T, evs []sseEvent) decoded {
 				}
 			}
 			Usage *struct {
-				CompletionTokens int `json:"completion_tokens"`
+				PromptTokens        int `json:"prompt_tokens"`
+				CompletionTokens    int `json:"completion_tokens"`
+				PromptTokensDetails struct {
+					CachedTokens int `json:"cached_tokens"`
+				} `json:"prompt_tokens_details"`
 			}
 		}
 		mustJSON(t, e.Data, &ev)
@@ -133,8 +141,10 @@ func decodeChat(t *testing.T, evs []sseEvent) decoded {
 				d.Calls = append(d.Calls, tc.Function.Name+" "+tc.Function.Arguments)
 			}
 		}
-		if ev.Usage != nil {
-			d.Out = ev.Usage.CompletionTokens
+		if u := ev.Usage; u != nil {
+			d.Out = u.CompletionTokens
+			cached := u.PromptTokensDetails.CachedTokens
+			d.Use = Usage{Input: u.PromptTokens - cached, Output: u.CompletionTokens, CacheRead: cached}
 		}
 	}
 	return d
@@ -148,7 +158,11 @@ func decodeResponses(t *testing.T, evs []sseEvent) decoded {
 			Item        struct{ Type, Name, Arguments string }
 			Response    struct {
 				Usage struct {
-					OutputTokens int `json:"output_tokens"`
+					InputTokens        int `json:"input_tokens"`
+					OutputTokens       int `json:"output_tokens"`
+					InputTokensDetails struct {
+						CachedTokens int `json:"cached_tokens"`
+					} `json:"input_tokens_details"`
 				}
 			}
 		}
@@ -161,7 +175,10 @@ func decodeResponses(t *testing.T, evs []sseEvent) decoded {
 				d.Calls = append(d.Calls, ev.Item.Name+" "+ev.Item.Arguments)
 			}
 		case "response.completed":
-			d.Out = ev.Response.Usage.OutputTokens
+			u := ev.Response.Usage
+			d.Out = u.OutputTokens
+			cached := u.InputTokensDetails.CachedTokens
+			d.Use = Usage{Input: u.InputTokens - cached, Output: u.OutputTokens, CacheRead: cached}
 		}
 	}
 	return d
@@ -182,7 +199,7 @@ func decodeGemini(t *testing.T, evs []sseEvent) decoded {
 					}
 				}
 			}
-			UsageMetadata struct{ CandidatesTokenCount int }
+			UsageMetadata struct{ PromptTokenCount, CandidatesTokenCount, CachedContentTokenCount int }
 		}
 		mustJSON(t, e.Data, &ev)
 		for _, c := range ev.Candidates {
@@ -193,9 +210,18 @@ func decodeGemini(t *testing.T, evs []sseEvent) decoded {
 				}
 			}
 		}
-		if n := ev.UsageMetadata.CandidatesTokenCount; n != 0 {
-			d.Out = n
+		if u := ev.UsageMetadata; u.CandidatesTokenCount != 0 {
+			d.Out = u.CandidatesTokenCount
+			d.Use = Usage{Input: u.PromptTokenCount - u.CachedContentTokenCount, Output: u.CandidatesTokenCount, CacheRead: u.CachedContentTokenCount}
 		}
 	}
 	return d
+}
+
+// wireUsage is Anthropic's usage object.
+type wireUsage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	CacheRead    int `json:"cache_read_input_tokens"`
+	CacheWrite   int `json:"cache_creation_input_tokens"`
 }

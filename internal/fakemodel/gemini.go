@@ -8,8 +8,14 @@ import (
 // gemini answers …:generateContent (one JSON object) and
 // …:streamGenerateContent (SSE with alt=sse, otherwise a JSON array).
 func (s *Server) gemini(st *stream, path string, reply Reply) {
-	usage := map[string]any{"promptTokenCount": reply.InputTokens, "candidatesTokenCount": reply.OutputTokens,
-		"totalTokenCount": reply.InputTokens + reply.OutputTokens}
+	// Gemini's promptTokenCount includes the cached tokens, named again in
+	// cachedContentTokenCount; it reports no cache writes.
+	u := reply.usage()
+	usage := map[string]any{"promptTokenCount": u.Prompt(), "candidatesTokenCount": u.Output,
+		"totalTokenCount": u.Prompt() + u.Output}
+	if u.CacheRead > 0 {
+		usage["cachedContentTokenCount"] = u.CacheRead
+	}
 	response := func(parts []any, finish string, withUsage bool) map[string]any {
 		cand := map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "index": 0}
 		if finish != "" {

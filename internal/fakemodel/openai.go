@@ -20,8 +20,13 @@ func (s *Server) openAIChat(st *stream, body []byte, reply Reply) {
 				"custom": map[string]any{"name": c.Name, "input": c.Custom}}
 		}
 	}
-	usage := map[string]any{"prompt_tokens": reply.InputTokens, "completion_tokens": reply.OutputTokens,
-		"total_tokens": reply.InputTokens + reply.OutputTokens}
+	// OpenAI's prompt_tokens include the cached ones, named again in
+	// prompt_tokens_details; it reports no cache writes.
+	u := reply.usage()
+	usage := map[string]any{"prompt_tokens": u.Prompt(), "completion_tokens": u.Output,
+		"total_tokens":              u.Prompt() + u.Output,
+		"prompt_tokens_details":     map[string]any{"cached_tokens": u.CacheRead, "audio_tokens": 0},
+		"completion_tokens_details": map[string]any{"reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0}}
 	if !streamFlag(body) {
 		msg := map[string]any{"role": "assistant", "content": reply.Text}
 		if len(calls) > 0 {
@@ -127,10 +132,12 @@ func (s *Server) openAIResponses(st *stream, reply Reply) {
 	if output == nil {
 		output = []any{}
 	}
+	// The Responses API's input_tokens include the cached ones too.
+	u := reply.usage()
 	done := map[string]any{"id": respID, "object": "response", "created_at": 0, "model": st.model,
 		"status": "completed", "output": output, "usage": map[string]any{
-			"input_tokens": reply.InputTokens, "input_tokens_details": map[string]any{"cached_tokens": 0},
-			"output_tokens": reply.OutputTokens, "output_tokens_details": map[string]any{"reasoning_tokens": 0},
-			"total_tokens": reply.InputTokens + reply.OutputTokens}}
+			"input_tokens": u.Prompt(), "input_tokens_details": map[string]any{"cached_tokens": u.CacheRead},
+			"output_tokens": u.Output, "output_tokens_details": map[string]any{"reasoning_tokens": 0},
+			"total_tokens": u.Prompt() + u.Output}}
 	ev("response.completed", map[string]any{"response": done})
 }

@@ -23,8 +23,13 @@ type Reply struct {
 	Status int
 	// ErrorMessage is the message of an error reply (Status set).
 	ErrorMessage string
-	// InputTokens and OutputTokens are the usage reported for the reply.
-	InputTokens, OutputTokens int
+	// InputTokens, OutputTokens, CacheReadTokens and CacheWriteTokens are
+	// the usage reported for the reply, in Anthropic's split: InputTokens
+	// are the prompt tokens read neither from nor into the cache. Each
+	// dialect reports them its own way (Usage.Wire). An agent reply that
+	// sets none of them reports DefaultUsage: a real API always reports
+	// usage.
+	InputTokens, OutputTokens, CacheReadTokens, CacheWriteTokens int
 	// Stall streams the text, then keeps the response open until the client
 	// goes away or the server closes: for interrupt tests.
 	Stall bool
@@ -61,6 +66,41 @@ type Script struct {
 	// Code's memory extraction, its follow-up suggestion), given that
 	// reply, marked Request.Side and never shifting the script.
 	Side func(Request) (reply Reply, ok bool)
+}
+
+// Usage is the tokens one reply reported, in Anthropic's split (Input
+// excludes the cache reads and writes).
+type Usage struct {
+	Input, Output, CacheRead, CacheWrite int
+}
+
+// DefaultUsage is what an agent reply that names no tokens reports: every
+// field non-zero and distinct, so a test can tell them apart.
+var DefaultUsage = Usage{Input: 1234, Output: 56, CacheRead: 7890, CacheWrite: 345}
+
+// usage is what the reply reports.
+func (r Reply) usage() Usage {
+	return Usage{Input: r.InputTokens, Output: r.OutputTokens, CacheRead: r.CacheReadTokens, CacheWrite: r.CacheWriteTokens}
+}
+
+// Prompt is every prompt token: what OpenAI's and Gemini's APIs report as
+// the prompt (prompt_tokens, input_tokens, promptTokenCount), cached ones
+// included.
+func (u Usage) Prompt() int { return u.Input + u.CacheRead + u.CacheWrite }
+
+// Wire is u as a client of dialect d can know it, in Anthropic's split:
+// the OpenAI and Gemini APIs report cache reads but no cache writes, so
+// writes are plain input to them.
+func (u Usage) Wire(d Dialect) Usage {
+	if d == Anthropic {
+		return u
+	}
+	return Usage{Input: u.Input + u.CacheWrite, Output: u.Output, CacheRead: u.CacheRead}
+}
+
+// Add is the sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{u.Input + v.Input, u.Output + v.Output, u.CacheRead + v.CacheRead, u.CacheWrite + v.CacheWrite}
 }
 
 // ExhaustedText is the reply text once the script has no reply left.

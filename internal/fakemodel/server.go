@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Dialect names the API family a request was written in.
@@ -41,6 +42,12 @@ type Request struct {
 	Reply int
 	// Side is true when Script.Side answered the request.
 	Side bool
+	// At is when the request arrived.
+	At time.Time
+	// Usage is the usage the answer reported (zero for an error answer
+	// and for non-model requests), in Anthropic's split; Usage.Wire(Dialect)
+	// is what the client could learn of it.
+	Usage Usage
 }
 
 // Contains reports whether the request body contains s, e.g. a tool output
@@ -231,7 +238,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	req := Request{
 		Dialect: dialectOf(r), Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
-		Header: r.Header.Clone(), Body: body, Reply: -1,
+		Header: r.Header.Clone(), Body: body, Reply: -1, At: time.Now(),
 	}
 	if req.Dialect == Other {
 		s.record(req)
@@ -248,8 +255,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		reply, idx = s.take(req)
 	}
 	req.Reply = idx
+	failed := reply.Status != 0 && reply.Status != http.StatusOK
+	if !failed {
+		if req.Agent && reply.usage() == (Usage{}) {
+			reply.InputTokens, reply.OutputTokens = DefaultUsage.Input, DefaultUsage.Output
+			reply.CacheReadTokens, reply.CacheWriteTokens = DefaultUsage.CacheRead, DefaultUsage.CacheWrite
+		}
+		req.Usage = reply.usage()
+	}
 	s.record(req)
-	if reply.Status != 0 && reply.Status != http.StatusOK {
+	if failed {
 		writeError(w, req.Dialect, reply)
 		return
 	}

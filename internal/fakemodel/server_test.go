@@ -26,16 +26,18 @@ func TestStreamingDialects(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(string(tc.dialect), func(t *testing.T) {
 			s, err := New(Script{Replies: []Reply{
-				{Text: "running it now", ToolCalls: []ToolCall{{Name: "bash", Args: map[string]string{"command": "echo hi"}}, {Name: "read", Args: map[string]string{"path": "a"}}}, OutputTokens: 7},
-				{Text: "done: hi", OutputTokens: 3},
+				{Text: "running it now", ToolCalls: []ToolCall{{Name: "bash", Args: map[string]string{"command": "echo hi"}}, {Name: "read", Args: map[string]string{"path": "a"}}},
+					InputTokens: 11, OutputTokens: 7, CacheReadTokens: 300, CacheWriteTokens: 20},
+				{Text: "done: hi"}, // no usage named: DefaultUsage
 			}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer s.Close()
+			first := Usage{Input: 11, Output: 7, CacheRead: 300, CacheWrite: 20}
 			want := []decoded{
-				{Text: "running it now", Calls: []string{`bash {"command":"echo hi"}`, `read {"path":"a"}`}, Out: 7},
-				{Text: "done: hi", Out: 3},
+				{Text: "running it now", Calls: []string{`bash {"command":"echo hi"}`, `read {"path":"a"}`}, Out: 7, Use: first.Wire(tc.dialect)},
+				{Text: "done: hi", Out: DefaultUsage.Output, Use: DefaultUsage.Wire(tc.dialect)},
 			}
 			for i, w := range want {
 				resp := post(t, s.URL()+tc.path, tc.body)
@@ -43,13 +45,16 @@ func TestStreamingDialects(t *testing.T) {
 					t.Fatalf("reply %d: Content-Type %q", i, ct)
 				}
 				got := tc.decode(t, readSSE(t, resp.Body))
-				if got.Text != w.Text || strings.Join(got.Calls, "|") != strings.Join(w.Calls, "|") || got.Out != w.Out {
+				if got.Text != w.Text || strings.Join(got.Calls, "|") != strings.Join(w.Calls, "|") || got.Out != w.Out || got.Use != w.Use {
 					t.Errorf("reply %d: got %+v, want %+v", i, got, w)
 				}
 			}
 			reqs := s.Requests()
 			if len(reqs) != 2 || reqs[0].Dialect != tc.dialect || !reqs[1].Agent || reqs[1].Reply != 1 {
 				t.Errorf("recorded %+v", reqs)
+			}
+			if len(reqs) == 2 && (reqs[0].Usage != first || reqs[1].Usage != DefaultUsage) {
+				t.Errorf("recorded usage %+v and %+v, want %+v and %+v", reqs[0].Usage, reqs[1].Usage, first, DefaultUsage)
 			}
 		})
 	}
