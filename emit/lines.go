@@ -155,7 +155,7 @@ type resultLine struct {
 	IsError           bool       `json:"is_error"`
 	SessionID         string     `json:"session_id"`
 	DurationMS        int64      `json:"duration_ms"`
-	NumTurns          int        `json:"num_turns"`
+	NumTurns          *int       `json:"num_turns,omitempty"`
 	Result            string     `json:"result"`
 	TotalCostUSD      *float64   `json:"total_cost_usd,omitempty"`
 	Usage             *usageJSON `json:"usage,omitempty"`

@@ -83,6 +83,11 @@ func (u Usage) json() *usageJSON {
 // It may be called once per turn; a second call returns ErrTurnEnded and
 // writes nothing. duration_ms runs from NewWriter (or the last NewTurn) to
 // now, and permission_denials lists this turn's Deny calls ([] when none).
+// NoAnswerText is a result's text for a turn that ended without an answer
+// in words and without known tokens: never empty, which Yume reads as a
+// compaction.
+const NoAnswerText = "(the turn ended without an answer in words)"
+
 func (w *Writer) Result(r Result) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -104,7 +109,6 @@ func (w *Writer) resultLocked(r Result) error {
 		IsError:           r.IsError,
 		SessionID:         w.sessionID,
 		DurationMS:        max(w.now().Sub(w.start).Milliseconds(), 0),
-		NumTurns:          r.NumTurns,
 		Result:            Redact(ValidUTF8(r.Text)),
 		PermissionDenials: append([]denial{}, w.denials...),
 		UUID:              NewUUID(),
@@ -125,8 +129,12 @@ func (w *Writer) resultLocked(r Result) error {
 	// A denial recorded from here on (say, between turns of a persistent
 	// session) belongs to the next turn's result.
 	w.denials = nil
-	if line.NumTurns <= 0 {
-		line.NumTurns = 1
+	if line.Usage != nil && line.Usage.CacheReadInputTokens > 0 || r.Compacted {
+		// Yume (its wrapperIntegration since 2025) takes a result with
+		// num_turns and no cache reads for a compaction: it says
+		// num_turns only where that cannot be misread.
+		n := max(r.NumTurns, 1)
+		line.NumTurns = &n
 	}
 	if line.Subtype == "" {
 		line.Subtype = "success"
@@ -144,6 +152,11 @@ func (w *Writer) resultLocked(r Result) error {
 		if line.Result == "" {
 			line.Result = strings.Join(line.Errors, "; ")
 		}
+	}
+	if line.Result == "" && line.Usage == nil && !r.Compacted {
+		// Yume's earlier check takes an empty result with no usage for a
+		// compaction too.
+		line.Result = NoAnswerText
 	}
 	if err := w.emitLocked(line); err != nil {
 		return err

@@ -16,8 +16,10 @@ func TestResultShapes(t *testing.T) {
 		in   Result
 		want map[string]any
 	}{
+		// Yume takes num_turns with no cache reads, and an empty result
+		// with no usage, for a compaction (wrapperIntegration.ts).
 		{"defaults", Result{}, map[string]any{
-			"subtype": "success", "is_error": false, "num_turns": 1.0, "result": "", "total_cost_usd": nil,
+			"subtype": "success", "is_error": false, "num_turns": nil, "result": NoAnswerText, "total_cost_usd": nil,
 			"usage": nil, "permission_denials": []any{}, "errors": nil,
 		}},
 		{"success with usage", Result{Text: "done", NumTurns: 3, CostUSD: Cost(0.25), Usage: &Usage{1, 2, 3, 4}}, map[string]any{
@@ -32,7 +34,7 @@ func TestResultShapes(t *testing.T) {
 			"subtype": "error_max_turns", "errors": []any{"a", "b"}, "result": "a; b",
 		}},
 		{"negative counts clamp", Result{NumTurns: -1, Usage: &Usage{InputTokens: -3, OutputTokens: 1}, CostUSD: Cost(-1)}, map[string]any{
-			"num_turns": 1.0, "total_cost_usd": 0.0,
+			"num_turns": nil, "total_cost_usd": 0.0,
 			"usage": map[string]any{"input_tokens": 0.0, "output_tokens": 1.0, "cache_creation_input_tokens": 0.0, "cache_read_input_tokens": 0.0},
 		}},
 		// Yume takes input and output both 0 for a compaction: a usage
@@ -44,6 +46,8 @@ func TestResultShapes(t *testing.T) {
 			"usage": map[string]any{"input_tokens": 0.0, "output_tokens": 7.0, "cache_creation_input_tokens": 0.0, "cache_read_input_tokens": 0.0}}},
 		{"compaction", Result{Usage: &Usage{}, Compacted: true}, map[string]any{
 			"usage": map[string]any{"input_tokens": 0.0, "output_tokens": 0.0, "cache_creation_input_tokens": 0.0, "cache_read_input_tokens": 0.0}}},
+		{"num_turns with cache reads", Result{Text: "x", NumTurns: 2, Usage: &Usage{InputTokens: 1, OutputTokens: 1, CacheReadInputTokens: 5}}, map[string]any{"num_turns": 2.0}},
+		{"empty text with usage", Result{Usage: &Usage{InputTokens: 1, OutputTokens: 1}}, map[string]any{"result": ""}},
 		{"known zero cost", Result{Text: "x", CostUSD: Cost(0)}, map[string]any{"total_cost_usd": 0.0}},
 	}
 	for _, tt := range tests {

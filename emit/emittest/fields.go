@@ -210,15 +210,28 @@ func (v *validator) checkResult(m fields) {
 	isErr := v.field(m, where, "is_error", jBool, true)
 	v.field(m, where, "session_id", jString, true)
 	v.field(m, where, "duration_ms", jUint, true)
-	v.field(m, where, "num_turns", jUint, true)
-	v.field(m, where, "result", jString, false)
+	turns := v.field(m, where, "num_turns", jUint, false)
+	text := v.field(m, where, "result", jString, false)
 	v.field(m, where, "total_cost_usd", jNumber, false)
-	if raw := v.field(m, where, "usage", jObject, false); raw != nil {
+	// Yume's own tests of a compaction (src/renderer/services/
+	// wrapperIntegration.ts, both versions seen): zero input and output;
+	// num_turns with no cache reads; an empty result with no usage. Each
+	// replaces the answer and forgets the session id.
+	cacheRead := false
+	raw := v.field(m, where, "usage", jObject, false)
+	if raw != nil {
 		u := obj(raw)
 		v.checkUsage(u, "result usage")
 		if string(u["input_tokens"]) == "0" && string(u["output_tokens"]) == "0" && !v.turn.compacted {
 			v.fail(`result usage with input_tokens and output_tokens both 0: Yume takes it for a compaction (it replaces the answer and forgets the session id); leave "usage" out when no tokens are known`)
 		}
+		cacheRead = u["cache_read_input_tokens"] != nil && string(u["cache_read_input_tokens"]) != "0"
+	}
+	if turns != nil && !cacheRead && !v.turn.compacted {
+		v.fail(`result with num_turns and no cache_read_input_tokens: Yume takes it for a compaction; leave num_turns out`)
+	}
+	if raw == nil && (text == nil || string(text) == `""`) && !v.turn.compacted {
+		v.fail(`result with an empty "result" and no usage: Yume takes it for a compaction; say what ended the turn`)
 	}
 	if raw := v.field(m, where, "permission_denials", jArray, true); raw != nil {
 		var denials []json.RawMessage

@@ -24,8 +24,8 @@ func stream(lines ...string) []byte {
 
 const (
 	sInit      = `{"type":"system","subtype":"init","session_id":"s","model":"m","cwd":"/","permissionMode":"default","tools":["Bash"]}`
-	sResult    = `{"type":"result","subtype":"success","is_error":false,"session_id":"s","duration_ms":1,"num_turns":1,"result":"ok","usage":{"input_tokens":1,"output_tokens":2},"permission_denials":[]}`
-	sErrResult = `{"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","duration_ms":1,"num_turns":1,"permission_denials":[],"errors":["x"]}`
+	sResult    = `{"type":"result","subtype":"success","is_error":false,"session_id":"s","duration_ms":1,"result":"ok","usage":{"input_tokens":1,"output_tokens":2},"permission_denials":[]}`
+	sErrResult = `{"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"s","duration_ms":1,"result":"x","permission_denials":[],"errors":["x"]}`
 	sStop      = `{"type":"message_stop"}`
 	sText      = `{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"hi"}],"stop_reason":null,"usage":{"input_tokens":0,"output_tokens":0}},"parent_tool_use_id":null,"session_id":"s"}`
 	sFlatText  = `{"type":"text","content":"hi"}`
@@ -129,6 +129,8 @@ func TestValidateCatchesBrokenStreams(t *testing.T) {
 		{"usage float", stream(sInit, `{"type":"usage","input_tokens":1.5,"output_tokens":0}`, sResult, sStop), `"input_tokens" must be a non-negative integer`},
 		{"nested usage on usage line", stream(sInit, `{"type":"usage","usage":{"input_tokens":1,"output_tokens":2}}`, sResult, sStop), `top-level "usage" object`},
 		{"usage object on assistant line", stream(sInit, `{"type":"assistant","message":{"role":"assistant","content":"x"},"usage":{"input_tokens":1,"output_tokens":1}}`, sResult, sStop), `only result may carry one`},
+		{"result num_turns without cache reads", stream(sInit, strings.Replace(sResult, `"result":"ok"`, `"num_turns":2,"result":"ok"`, 1), sStop), `num_turns and no cache_read_input_tokens`},
+		{"result empty with no usage", stream(sInit, strings.Replace(sErrResult, `"result":"x",`, ``, 1), sStop), `empty "result" and no usage`},
 		{"result zero usage", stream(sInit, strings.Replace(sResult, `"input_tokens":1,"output_tokens":2`, `"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":5`, 1), sStop), `Yume takes it for a compaction`},
 		{"message usage negative", stream(sInit, strings.Replace(sText, `"input_tokens":0`, `"input_tokens":-2`, 1), sResult, sStop), `assistant message usage field "input_tokens"`},
 		{"rate limit without message", stream(sInit, `{"type":"system","subtype":"rate_limit"}`), `system/rate_limit has no "message"`},
