@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -290,6 +291,8 @@ func (d *driver) readLine(det *heuristics.Detection, in string) (personAnswer, b
 				a.means = meansDeny
 			case d.ruleNames(det.Rule.Approve, q, opt):
 				a.means = meansApprove
+			case det.Kind == heuristics.KindMenu && !anyMeaning(numberedOptions(q)):
+				a.means = meansApprove // a menu of things to choose, none yes or no: any choice goes on
 			}
 		}
 	}
@@ -355,10 +358,19 @@ func editedLine(in string) (line string, n int, ok bool) {
 // Options a line question names: "5: quit" (git's menus), "[N]one" and
 // "(E)dit anyway" (a letter in brackets), git add -p's "[y,n,q,a,d,e,?]".
 var (
-	numberedOption = regexp.MustCompile(`(?m)(?:^|\s)(\d{1,2})[:.)] +([A-Za-z][\w'-]*(?: [a-z][\w'-]*)*)`)
+	numberedOption = regexp.MustCompile(`(?m)(?:^|\s)(\d{1,2})[:.)] +([^\s\d][^\s]*(?: [a-z][\w'-]*)*)`)
 	letterOption   = regexp.MustCompile(`[\[(]([A-Za-z])[\])]([A-Za-z'-]*(?: [a-z][\w'-]*)?)`)
 	letterList     = regexp.MustCompile(`\[([a-zA-Z?](?:,[a-zA-Z?])+)\]`)
 )
+
+// numberedOptions are the options question q numbers.
+func numberedOptions(q string) []string {
+	var out []string
+	for _, m := range numberedOption.FindAllStringSubmatch(q, -1) {
+		out = append(out, m[2])
+	}
+	return out
+}
 
 // namedOption is the option of question q that the typed s names: its
 // number or a unique start of its word ("c" for "clean"), a letter in
@@ -436,9 +448,128 @@ func (d *driver) lastHighlight(c *heuristics.Choices, enter int) int {
 		switch {
 		case ok && sameOptions(seen, c):
 			last = c.Index(func(o string) bool { return o == seen.Highlighted() })
+		case !ok && filteredTo(v, c) >= 0:
+			last = filteredTo(v, c) // typing filtered the menu down to one option
 		case typed > enter:
 			gone = true // chosen: a menu drawn later is another question
 		}
 	})
 	return last
+}
+
+// pointers mark a menu's highlighted row.
+const pointers = "❯›>●"
+
+// filteredTo is the option of c that v shows alone, highlighted: a menu
+// filtered down to it (survey's "> Execute command"); -1 for none.
+func filteredTo(v heuristics.View, c *heuristics.Choices) int {
+	found := -1
+	for r := 0; r < v.Rows(); r++ {
+		row := strings.TrimSpace(v.Line(r))
+		body := strings.TrimLeft(row, pointers)
+		if body == row || !strings.HasPrefix(body, " ") {
+			continue
+		}
+		i := c.Index(func(o string) bool {
+			return strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(o), pointers)) == strings.TrimSpace(body)
+		})
+		if i >= 0 {
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+// A program may take a moment to close a question after its answer, and
+// redraw it meanwhile (Gemini CLI 0.57 moves the highlight to the number
+// pressed before it closes the dialog). In a replay that redrawn question
+// is the one answered, not a new one, until its menu leaves the screen.
+
+// answeredMenu is the menu of a question answered in a replay.
+type answeredMenu struct {
+	options []string
+	command string
+}
+
+// answering notes, in a replay, the menu of the question det about to be
+// answered.
+func (d *driver) answering(det *heuristics.Detection) {
+	d.t.answered = nil
+	if c, ok := heuristics.ReadChoices(d.screen); ok {
+		d.t.answered = &answeredMenu{options: c.Options, command: det.Command}
+	}
+}
+
+// stillClosing reports that det is the question answered last, still on
+// screen: its menu never left it since.
+func (d *driver) stillClosing(det *heuristics.Detection) bool {
+	a := d.t.answered
+	if a == nil || det.Command != "" && a.command != "" && det.Command != a.command {
+		return false
+	}
+	if c, ok := heuristics.ReadChoices(d.screen); !ok || !slicesEqual(c.Options, a.options) {
+		d.t.answered = nil
+		return false
+	}
+	d.engine.Unfire(d.screen, det) // once it closed, a question like it is a new one
+	d.tr.state(fmt.Sprintf("%q is the question just answered, not closed yet: not asked again", det.Prompt))
+	return true
+}
+
+// noteClosed forgets the answered question once its menu left the screen.
+func (d *driver) noteClosed() {
+	if a := d.t.answered; a != nil {
+		if c, ok := heuristics.ReadChoices(d.screen); !ok || !slicesEqual(c.Options, a.options) {
+			d.t.answered = nil
+		}
+	}
+}
+
+// A person's key at a TUI's ready input box after which the program drew
+// nothing new (Enter at the empty input box) changed nothing: in a replay
+// it is theirs, neither an answer nor a difference.
+
+// takeNoOps takes, in a replay, the next recorded key when its time has
+// come, the screen shows the profile's ready input box and no dialog, and
+// the screen after the key is the screen before it.
+func (d *driver) takeNoOps() {
+	rec := d.src.recording()
+	ready := d.cfg.Profile.Ready
+	if rec == nil || !d.inTurn() || !d.t.begun || ready == nil {
+		return
+	}
+	switch d.st {
+	case stateIdle, stateCapturing:
+	default:
+		return
+	}
+	in := rec.PendingInput()
+	if in == "" || leadingViewKey(rec.view, in) != "" || rec.quitForm(in) != nil {
+		return
+	}
+	at, ok := rec.nextInputAt()
+	if !ok || at > d.now() || rec.noOpChecked == len(in) {
+		return
+	}
+	rec.noOpChecked = len(in)
+	k := in[:keyLen(in)]
+	before := d.recordedScreen(0, nil).(*vt.Screen).String()
+	if !ready.MatchString(before) {
+		return
+	}
+	if dl, _ := heuristics.FindDialog(d.recordedScreen(0, nil)); dl != nil {
+		return // a question is up
+	}
+	after := d.recordedScreen(len(k), nil).(*vt.Screen).String()
+	if before != after {
+		return
+	}
+	if err := rec.takeKeys(k); err != nil {
+		return
+	}
+	d.tr.keys("no-op", "", []byte(k))
+	d.tr.state("the recording's " + strconv.Quote(k) + " changed nothing on screen: the person's own, not an answer")
 }

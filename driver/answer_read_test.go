@@ -48,6 +48,7 @@ func TestNamedOption(t *testing.T) {
 		{"(1/1) Stage this hunk [y,n,q,a,d,e,?]?", "q", "quit", true},
 		{"(1/1) Stage this hunk [y,n,q,a,d,e,?]?", "e", "", false},
 		{"package name: (demo)", "mine", "", false},
+		{"  1. /usr/bin/vim.basic\n  2. /bin/ed\n\nChoose 1-2 [1]:", "2", "/bin/ed", true},
 	}
 	for _, tt := range tests {
 		got, ok := namedOption(tt.q, tt.s)

@@ -69,6 +69,7 @@ func Replay(ctx context.Context, cfg Config, rec Recorded, script Script) (Outco
 	src.beforeRead = func() {
 		d.takeViewKeys()
 		d.takeLeaving()
+		d.takeNoOps()
 	}
 	if script.Log != nil {
 		d.at[timerLog] = d.nextLogRead()
@@ -86,6 +87,9 @@ type replayTerm struct {
 	// skipped: the last optional answer was not in the recording (the
 	// person never typed the driver's own keys), so nothing waits for it.
 	skipped bool
+	// noOpChecked is the pending input's length when its next key was
+	// last found to change the screen (takeNoOps); 0: none.
+	noOpChecked int
 }
 
 func (t *replayTerm) ReadChunk() ([]byte, time.Duration, error) { return t.rec.ReadChunk() }

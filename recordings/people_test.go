@@ -80,6 +80,28 @@ var people = []struct {
 	{cast: "copilot-old-deny-esc", provider: "copilot", want: []string{`"command":"printf 'alpha\\nbeta\\ngamma\\ndelta\\nepsilon\\n' > notes-copy.txt && wc -c notes-copy.txt && cat notes-copy.txt && echo the notes are copied to notes-copy.txt for the person"`}, prompt: "copy the notes", denied: true},
 	{cast: "gemini-old-wrap", provider: "gemini", want: []string{`"command":"printf 'alpha\\nbeta\\ngamma\\ndelta\\nepsilon\\n' > notes-copy.txt && wc -c notes-copy.txt && cat notes-copy.txt && echo the notes are copied to notes-copy.txt for the person"`}, prompt: "copy the notes", output: "31 notes-copy.txt\nalpha\nbeta\ngamma\ndelta\nepsilon\nthe notes are copied to notes-copy.txt for the person"},
 	{cast: "gemini-old-deny-walk", provider: "gemini", want: []string{`"command":"printf 'alpha\\nbeta\\ngamma\\ndelta\\nepsilon\\n' > notes-copy.txt && wc -c notes-copy.txt && cat notes-copy.txt && echo the notes are copied to notes-copy.txt for the person"`}, prompt: "copy the notes", denied: true},
+	// The fresh set, recorded after the rules above were written.
+	{cast: "select-editor-two", want: []string{`Choose 1-2 [1]:`, `Select an editor.`}},
+	{cast: "mv-overwrite-fixed-no", want: []string{`mv: overwrite 'b.txt'?`}, denied: true},
+	{cast: "ln-replace-ctrl-d", want: []string{`ln: replace 'b.txt'?`}, denied: true},
+	{cast: "git-difftool-enter", want: []string{`Launch 'show' [Y/n]?`, `Viewing (1/1): 'notes.txt'`}, output: "one\nthree"},
+	{cast: "gh-suggest-filter-yes", provider: "gh-copilot", want: []string{`"command":"echo fresh-output"`}, output: "fresh-output"},
+	{cast: "claude-new-fresh-approve", provider: "claude", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", output: "2 notes-copy.txt\nalpha beta"},
+	{cast: "claude-new-fresh-deny", provider: "claude", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", denied: true},
+	{cast: "codex-new-fresh-approve", provider: "codex", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", output: "notes-copy.txt\nnotes.txt\nplan.md\n[yume-cli: the program did not show 3 more lines of this output]"},
+	{cast: "codex-new-fresh-deny", provider: "codex", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", denied: true},
+	{cast: "copilot-new-fresh-approve", provider: "copilot", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", output: "2 notes-copy.txt\nalpha beta"},
+	{cast: "copilot-new-fresh-deny", provider: "copilot", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", denied: true},
+	{cast: "gemini-new-fresh-approve", provider: "gemini", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", output: "2 notes-copy.txt\nalpha beta"},
+	{cast: "gemini-new-fresh-deny", provider: "gemini", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", denied: true},
+	{cast: "claude-old-fresh-approve", provider: "claude", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", output: "2 notes-copy.txt\nalpha beta"},
+	{cast: "claude-old-fresh-deny", provider: "claude", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", denied: true},
+	{cast: "codex-old-fresh-approve", provider: "codex", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", output: "notes-copy.txt\nnotes.txt\nplan.md\n[yume-cli: the program did not show 3 more lines of this output]"},
+	{cast: "codex-old-fresh-deny", provider: "codex", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", denied: true},
+	{cast: "copilot-old-fresh-approve", provider: "copilot", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", output: "2 notes-copy.txt\nalpha beta"},
+	{cast: "copilot-old-fresh-deny", provider: "copilot", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", denied: true},
+	{cast: "gemini-old-fresh-approve", provider: "gemini", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", output: "2 notes-copy.txt\nalpha beta"},
+	{cast: "gemini-old-fresh-deny", provider: "gemini", want: []string{`"command":"cat > notes-copy.txt <<'EOF'\nalpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega\none\nEOF\nwc -l notes-copy.txt && cat notes-copy.txt && ls"`}, prompt: "copy the notes", denied: true},
 }
 
 // TestPeopleReplay: each person's recording replays through the generic
@@ -246,6 +268,13 @@ func TestPeopleOtherAnswer(t *testing.T) {
 		{"copilot-old-unfold", "copilot", true},
 		{"gemini-new-deny-walk", "gemini", false},
 		{"gemini-old-wrap", "gemini", true},
+		{"select-editor-two", "generic", true},
+		{"ln-replace-ctrl-d", "generic", false},
+		{"gh-suggest-filter-yes", "gh-copilot", true},
+		{"claude-old-fresh-approve", "claude", true},
+		{"codex-new-fresh-deny", "codex", false},
+		{"copilot-old-fresh-deny", "copilot", false},
+		{"gemini-old-fresh-deny", "gemini", false},
 	} {
 		t.Run(c.cast, func(t *testing.T) {
 			prof, err := heuristics.LoadProfile(c.provider)

@@ -102,8 +102,9 @@ func NewReplay(c *Cast) *Replay {
 }
 
 // ReadChunk returns the next recorded output ("o" event) and its recorded
-// time, at once: time is virtual. It returns io.EOF after the last one, and
-// after Close. Resize events it passes update Size.
+// time, at once: time is virtual. It returns io.EOF after the last one, at
+// the time of the recording's last event, and after Close. Resize events
+// it passes update Size.
 func (r *Replay) ReadChunk() ([]byte, time.Duration, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -127,7 +128,14 @@ func (r *Replay) ReadChunk() ([]byte, time.Duration, error) {
 			return []byte(e.Data), e.Time, nil
 		}
 	}
-	return nil, r.at, io.EOF
+	// The program ended when the recording did (its exit event, or the
+	// last keys typed at its last screen), not at its last output: a
+	// question it asked last was up until then.
+	end := r.at
+	if n := len(r.cast.Events); n > 0 {
+		end = max(end, r.cast.Events[n-1].Time)
+	}
+	return nil, end, io.EOF
 }
 
 // Write compares p, typed by the driver, with the recorded input (see the

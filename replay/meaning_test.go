@@ -176,6 +176,12 @@ func TestReplayMeaning(t *testing.T) {
 		{name: "folded output only: what was drawn, and that the rest was not",
 			cast:    asked().keys("\r").out(tuiFolded).wait(time.Second).keys("\x03").exit(0),
 			profile: tuiProfile, output: "total 0\n[yume-cli: the program did not show 1 more lines of this output]"},
+		{name: "a number key whose dialog is redrawn before it closes: one question",
+			cast:    asked().keys("3").out(dialog(2)).wait(700 * time.Millisecond).out(tuiDenied).wait(time.Second).keys("\x03").exit(0),
+			profile: tuiProfile, denied: true},
+		{name: "Enter at the empty input box after the turn changes nothing",
+			cast:    asked().keys("\r").out(tuiDone).wait(time.Second).keys("\r").wait(time.Second).keys("\x0f").out(tuiDone).wait(time.Second).keys("\x03").exit(0),
+			profile: tuiProfile, output: "notes.txt"},
 		{name: "a true difference: a third option",
 			cast:    asked().keys("2").out(tuiDone).wait(time.Second).keys("\x03").exit(0),
 			profile: tuiProfile, diffs: 1},
@@ -188,6 +194,9 @@ func TestReplayMeaning(t *testing.T) {
 			profile: gen, denied: true},
 		{name: "Ctrl-C at a y/n question",
 			cast:    newSession("gzip notes.txt").out("gzip: notes.txt.gz already exists; do you wish to overwrite (y or n)? ").typed("\x03").exit(130),
+			profile: gen, denied: true},
+		{name: "Ctrl-D at a prompt, the program ending without a word",
+			cast:    newSession("ln -i a b").out("ln: replace 'b'? ").wait(200 * time.Millisecond).keys("\x04").exit(0),
 			profile: gen, denied: true},
 		{name: "q at git's letters",
 			cast:    newSession("git add -p").out("@@ -1 +1 @@\r\n-a\r\n+b\r\n(1/1) Stage this hunk [y,n,q,a,d,e,?]? ").typed("q", "\r").exit(0),
@@ -237,6 +246,9 @@ func TestReplayMeaning(t *testing.T) {
 				if denied := strings.Contains(out.String(), "Denied by the user."); denied != tt.denied {
 					t.Errorf("denied %v, want %v:\n%s", denied, tt.denied, out.String())
 				}
+			}
+			if n := strings.Count(out.String(), `"type":"tool_use"`); n != 1 {
+				t.Errorf("%d tool_uses, want 1 (one question):\n%s\n%s", n, out.String(), trace.String())
 			}
 			if tt.output != "" && !strings.Contains(out.String(), strings.ReplaceAll(tt.output, "\n", `\n`)) {
 				t.Errorf("no tool_result holds %q:\n%s\n%s", tt.output, out.String(), trace.String())

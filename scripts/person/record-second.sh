@@ -15,8 +15,9 @@
 # .wt/second (gitignored); NAME picks casts by name (default all of SET).
 # Every program runs in SCRATCH with HOME there; the person's terminal is a
 # pane of a private tmux server (person.py --tmux), 80x24 for the programs
-# and 120x40 for the TUIs (100x40 where the command must wrap). This
-# machine's paths in a cast are replaced with stand-ins of the same length.
+# and 100x40 for the TUIs (where their commands wrap). This machine's paths
+# in a cast are replaced with stand-ins of the same length, the scratch
+# home with /home/person.
 set -eu
 
 root=$(pwd)
@@ -59,7 +60,7 @@ person() {
 
 # call PROVIDER COMMAND: the provider's own shell tool call (JSON).
 call() {
-	c=$(printf '%s' "$2" | sed 's/\\/\\\\/g; s/"/\\"/g')
+	c=$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1])[1:-1])' "$2")
 	case $1 in
 	claude) printf "%s\n" "{\"name\":\"Bash\",\"args\":{\"command\":\"$c\",\"description\":\"Copy the notes\"}}" ;;
 	gemini) printf "%s\n" "{\"name\":\"run_shell_command\",\"args\":{\"command\":\"$c\",\"description\":\"Copy the notes\"}}" ;;
@@ -110,6 +111,13 @@ prompt='copy the notes'
 # seven lines (more than their folded views show).
 long="printf 'alpha\\nbeta\\ngamma\\ndelta\\nepsilon\\n' > notes-copy.txt && wc -c notes-copy.txt && cat notes-copy.txt && echo the notes are copied to notes-copy.txt for the person"
 done_='copied\.'
+# The fresh set's command: a heredoc (its rows keep their breaks) with a
+# line the TUIs wrap at 100 columns.
+multi="cat > notes-copy.txt <<'EOF'
+alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega
+one
+EOF
+wc -l notes-copy.txt && cat notes-copy.txt && ls"
 
 # A command in a directory of its own under SCRATCH: fresh DIR.
 fresh() { rm -rf "$scratch/$1" && mkdir -p "$scratch/$1" && printf '%s' "$scratch/$1"; }
@@ -182,27 +190,53 @@ dev)
 			--step '(?i)allow\s*execution' '<Down><Down><Down><Up><Enter>' --step '(?i)cancel' '<wait=1><C-c>' --step 'again' '<C-c>' -- gemini
 	done
 	;;
-measure)
-	tok=$(python3 -c "print(''.join('abcdefghij'[i%10] for i in range(170)))")
+fresh)
+	# Recorded after the rules of the dev set were written, never seen by
+	# them: other programs, other keys, a command of several lines.
+	# select-editor: its numbered editors and "Choose 1-2 [1]: ", answered 2.
+	d=$(fresh select-editor)
+	wanted select-editor-two && person select-editor-two 61 80 24 "$d" \
+		--step 'Choose 1-\d+ \[1\]: $' '2<Enter>' -- select-editor
+	# mv -i: "overwrite 'b'?" answered n, mistyped as np and fixed.
+	d=$(fresh mv) && printf 'a\n' >"$d/a.txt" && printf 'b\n' >"$d/b.txt"
+	wanted mv-overwrite-fixed-no && person mv-overwrite-fixed-no 62 80 24 "$d" \
+		--step "overwrite 'b.txt'\? $" 'np<BS><Enter>' -- mv -i a.txt b.txt
+	# ln -i: "replace 'b'?" left with Ctrl-D (end of input at the prompt).
+	d=$(fresh ln) && printf 'a\n' >"$d/a.txt" && printf 'b\n' >"$d/b.txt"
+	wanted ln-replace-ctrl-d && person ln-replace-ctrl-d 63 80 24 "$d" \
+		--step "replace 'b.txt'\? $" '<C-d>' -- ln -i a.txt b.txt
+	# git difftool with a tool that prints the new file: "Launch 'show'
+	# [Y/n]? " taken with Enter.
+	d=$(fresh git-difftool) && gitrepo "$d" && printf 'one\nthree\n' >"$d/notes.txt"
+	wanted git-difftool-enter && person git-difftool-enter 64 80 24 "$d" --env GIT_CONFIG_NOSYSTEM=1 \
+		--step "Launch 'show' \[Y/n\]\? $" '<Enter>' -- git -c diff.tool=show -c 'difftool.show.cmd=cat "$REMOTE"' difftool
+	# gh copilot suggest: "Execute command" found by typing to filter,
+	# then "yes" at "(Y/n)".
+	d=$(fresh gh-suggest-2)
+	wanted gh-suggest-filter-yes && person gh-suggest-filter-yes 65 80 24 "$d" --env "$demo_path" \
+		--step 'Select an option' 'exe<Enter>' \
+		--step 'execute the suggested command\? \(Y/n\)' 'yes<Enter>' -- yume-demo suggest -t shell --suggest 'echo fresh-output' 'say something'
+
+	# The AI TUIs: a command of several lines, one of them long.
 	for r in new old; do
-		mode=manual && [ $r = old ] && mode=default
-		wanted m-claude-$r && tui m-claude-$r claude $r 1 100 "printf %s $tok > long.txt" --step '\?\s*for\s*shortcuts' "$prompt<Enter>" \
-			--step 'proceed\?' '<wait=1><Esc>' --step 'for\s*shortcuts' '<wait=1><C-c>' --step 'again' '<C-c>' -- claude --permission-mode $mode
-		wanted m-codex-$r && tui m-codex-$r codex $r 1 100 "printf %s $tok > long.txt" --step 'Use\s*existing\s*model' '<Down><Enter>' --step 'for shortcuts' "$prompt<Enter>" \
-			--step '(?i)would\s*you\s*like\s*to\s*run' '<wait=1><Esc>' --step 'for\s*shortcuts' '<wait=1><C-c>' -- codex --ask-for-approval on-request --sandbox read-only
-	done
-	;;
-probe)
-	for r in new old; do
-		mode=manual && [ $r = old ] && mode=default
-		wanted probe-claude-$r && tui probe-claude-$r claude $r 1 100 "$long" --step '\?\s*for\s*shortcuts' "$prompt<Enter>" \
-			--step 'proceed\?' '<Enter>' --step "$done_" '<wait=1><C-o>' --step 'epsilon' '<wait=1><C-o>' --step 'for\s*shortcuts' '<C-c>' --step 'again' '<C-c>' -- claude --permission-mode $mode
-		wanted probe-codex-$r && tui probe-codex-$r codex $r 1 100 "$long" --step 'Use\s*existing\s*model' '<Down><Enter>' --step 'for shortcuts' "$prompt<Enter>" \
-			--step '(?i)would\s*you\s*like\s*to\s*run' '<wait=1><Enter>' --step "$done_" '<wait=1><C-c>' -- codex --ask-for-approval on-request --sandbox read-only
-		wanted probe-copilot-$r && tui probe-copilot-$r copilot $r 1 100 "$long" --step 'open sidebar|for shortcuts' "$prompt<Enter>" \
-			--step '(?i)run\s*this\s*command\?' '<Enter>' --step "$done_" '<wait=1><C-o>' --step 'epsilon' '<wait=1><C-c>' --step 'again' '<C-c>' -- copilot
-		wanted probe-gemini-$r && tui probe-gemini-$r gemini $r 1 100 "$long" --step 'Type your message' "$prompt<Enter>" \
-			--step '(?i)allow\s*execution' '<Enter>' --step "$done_" '<wait=1><C-c>' --step 'again' '<C-c>' -- gemini
+		mode=manual && [ $r = old ] && mode=default && one='1<wait=0.5><Enter>' || one=1
+		wanted claude-$r-fresh-approve && tui claude-$r-fresh-approve claude $r 71 100 "$multi" --step '\?\s*for\s*shortcuts' "$prompt<Enter>" \
+			--step 'proceed\?' "$one" --step "$done_" '<wait=1><C-o>' --step 'omega' '<wait=1><C-o>' \
+			--step 'for\s*shortcuts' '<wait=0.5>/exit<Enter>' -- claude --permission-mode $mode
+		wanted claude-$r-fresh-deny && tui claude-$r-fresh-deny claude $r 72 100 "$multi" --step '\?\s*for\s*shortcuts' "$prompt<Enter>" \
+			--step 'proceed\?' '<Down><Down><wait=0.4><Esc>' --step 'for\s*shortcuts' '<wait=1><C-c>' --step 'again' '<C-c>' -- claude --permission-mode $mode
+		wanted codex-$r-fresh-approve && tui codex-$r-fresh-approve codex $r 73 100 "$multi" --step 'Use\s*existing\s*model' '<Down><Enter>' --step 'for\s*shortcuts' "$prompt<Enter>" \
+			--step '(?i)would\s*you\s*like\s*to\s*run' '<Down><Up><Enter>' --step "$done_" '<wait=1><C-d>' -- codex --ask-for-approval on-request --sandbox read-only
+		wanted codex-$r-fresh-deny && tui codex-$r-fresh-deny codex $r 74 100 "$multi" --step 'Use\s*existing\s*model' '<Down><Enter>' --step 'for\s*shortcuts' "$prompt<Enter>" \
+			--step '(?i)would\s*you\s*like\s*to\s*run' '3' --step '(?i)interrupted|what\s*to\s*do\s*differently' '<wait=1><C-c>' -- codex --ask-for-approval on-request --sandbox read-only
+		wanted copilot-$r-fresh-approve && tui copilot-$r-fresh-approve copilot $r 75 100 "$multi" --step 'open\s*sidebar|for\s*shortcuts' "$prompt<Enter>" \
+			--step '(?i)run\s*this\s*command\?' '<Down><Up><Enter>' --step "$done_" '<wait=1><C-o>' --step 'omega' '<wait=1>/quit<Enter>' -- copilot
+		wanted copilot-$r-fresh-deny && tui copilot-$r-fresh-deny copilot $r 76 100 "$multi" --step 'open\s*sidebar|for\s*shortcuts' "$prompt<Enter>" \
+			--step '(?i)run\s*this\s*command\?' '3' --step '(?i)cancel|differently' '<wait=1><Esc><wait=1><C-c>' --step 'again' '<C-c>' -- copilot
+		wanted gemini-$r-fresh-approve && tui gemini-$r-fresh-approve gemini $r 77 100 "$multi" --step 'Type\s*your\s*message' "$prompt<Enter>" \
+			--step '(?i)allow\s*execution' '<Down><Up><Enter>' --step "$done_" '<wait=1><C-d>' --step 'again' '<C-d>' -- gemini
+		wanted gemini-$r-fresh-deny && tui gemini-$r-fresh-deny gemini $r 78 100 "$multi" --step 'Type\s*your\s*message' "$prompt<Enter>" \
+			--step '(?i)allow\s*execution' '3' --step '(?i)cancel' '<wait=1>/quit<Enter>' -- gemini
 	done
 	;;
 esac
