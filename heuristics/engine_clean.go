@@ -346,7 +346,8 @@ func foldCount(sum, n int) int {
 // ended before that width (a heredoc's line, a "\" continuation) keeps
 // its break. Those text areas leave as many cells free at the right edge
 // as they indent the text at the left (after a frame, if any): two for
-// Codex, three for Claude Code's question, one after its "│ ".
+// Codex, three for Claude Code's question, one after its "│ ". A row
+// wrapped after a word's hyphen joins with nothing (hyphenBreak).
 
 // drawnRow is one row of a command as drawn.
 type drawnRow struct {
@@ -415,7 +416,9 @@ func drawnRows(rows []string, lead, cols int) string {
 			case prev.end >= edge:
 				text = strings.TrimLeft(text, " ") // a word broken where the row ran out
 			case prev.end+1+displaywidth.String(first) > edge:
-				b.WriteByte(' ') // the next word did not fit: the blank the wrap dropped
+				if !hyphenBreak(prev.text) {
+					b.WriteByte(' ') // the next word did not fit: the blank the wrap dropped
+				}
 				text = strings.TrimLeft(text, " ")
 			default:
 				b.WriteByte('\n')
@@ -424,4 +427,12 @@ func drawnRows(rows []string, lead, cols int) string {
 		b.WriteString(text)
 	}
 	return strings.Trim(b.String(), "\n")
+}
+
+// hyphenBreak reports a wrapped row that ends in a word's hyphen
+// ("notes-" over "copy.txt"): Codex, opencode and Kilo break words there,
+// and drop no blank. A lone "-" (stdin, "tar -cf -") is a word of its own.
+func hyphenBreak(row string) bool {
+	t := strings.TrimRight(row, " ")
+	return len(t) >= 2 && t[len(t)-1] == '-' && t[len(t)-2] != ' ' && t[len(t)-2] != '-'
 }
