@@ -49,18 +49,18 @@ func (d *driver) equivalentsOf(det *heuristics.Detection, why string, optional b
 			eq.also = append(eq.also, b)
 		}
 	}
+	read, readOK := d.readAnswer(det)
+	if readOK && read.means != meansOther && strings.Contains(why, read.means) {
+		eq.also = append(eq.also, read.keys) // the person's keys take the program where the rule's would
+	}
 	walked, means := d.walkedAnswer()
 	if means != "" && strings.Contains(why, means) {
 		eq.also = append(eq.also, walked)
 	}
-	if !approve {
-		if b, err := keys.Encode(d.screen); err == nil {
-			eq.also = append(eq.also, quitDenials(d.questionRows(det), b)...)
-		}
-	}
 	switch det.Kind {
 	case heuristics.KindMenu:
-		eq.anyLine = approve && means != "deny" // a walk to No is no choice of an action
+		// A walk to No is no choice of an action, nor is a third option.
+		eq.anyLine = approve && means != "deny" && (!readOK || read.means == meansApprove)
 	case heuristics.KindConfirm:
 		b, err := keys.Encode(d.screen)
 		if err != nil {
@@ -190,25 +190,6 @@ func (d *driver) walkedAnswer() ([]byte, string) {
 	}
 	dl, _ := heuristics.FindDialog(d.screen)
 	return w.keys, walkMeans(dl, w)
-}
-
-// quitLetters: a question listing its one-letter answers ("[y,n,q,a,d,e,?]",
-// git add -p) whose list has q: q (quit) declines as n does.
-var quitLetters = regexp.MustCompile(`\[[a-zA-Z?](?:,[a-zA-Z?])*\]`)
-
-// quitDenials are the program's documented quit keys that deny like keys
-// do: q where the question lists it and keys are one letter (and Enter).
-func quitDenials(question string, keys []byte) [][]byte {
-	word := strings.TrimRight(string(keys), "\r\n")
-	if len(word) != 1 || word == "q" {
-		return nil
-	}
-	for _, list := range quitLetters.FindAllString(question, -1) {
-		if strings.Contains(list, "q") {
-			return [][]byte{append([]byte("q"), keys[len(word):]...)}
-		}
-	}
-	return nil
 }
 
 // ownKeys reports, in a replay, keys an input rule types that are not a

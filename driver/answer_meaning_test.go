@@ -73,30 +73,6 @@ func TestWalkGenerated(t *testing.T) {
 	}
 }
 
-// TestQuitDenials: q counts as a denial only where the question lists it
-// among its one-letter answers and the deny keys are one letter.
-func TestQuitDenials(t *testing.T) {
-	for _, tt := range []struct {
-		question, keys string
-		want           []string
-	}{
-		{"(1/1) Stage this hunk [y,n,q,a,d,e,?]? ", "n\r", []string{"q\r"}},
-		{"(1/1) Stage this hunk [y,n,q,a,d,e,?]? ", "n", []string{"q"}},
-		{"Overwrite (y/n)? ", "n\r", nil},
-		{"Stage this hunk [y,n,a,d]? ", "n\r", nil},
-		{"(1/1) Stage this hunk [y,n,q,a,d,e,?]? ", "<Esc>", nil},
-	} {
-		got := quitDenials(tt.question, []byte(tt.keys))
-		var s []string
-		for _, g := range got {
-			s = append(s, string(g))
-		}
-		if strings.Join(s, "|") != strings.Join(tt.want, "|") {
-			t.Errorf("quitDenials(%q, %q) = %q, want %q", tt.question, tt.keys, s, tt.want)
-		}
-	}
-}
-
 // TestPromptLineGenerated: typed text up to Enter is the prompt, with
 // Backspace applied and a bracketed paste's markers taken out; input with
 // no Enter, or with keys that are not typing, is no prompt.

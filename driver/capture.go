@@ -23,6 +23,11 @@ type capture struct {
 	omitted int            // bytes dropped between head and tail
 	echo    *regexp.Regexp // the program's echo of an answer, dropped before output starts
 	started bool
+	// folded is the most of the output a result rule read from a view that
+	// folds part of it away ("… +4 lines (ctrl+o to expand)"): the
+	// tool_result unless a view that shows it all comes before the turn
+	// moves on.
+	folded *heuristics.Detection
 }
 
 func newCapture(id string, input map[string]any, mark uint64, limit int, echo *regexp.Regexp) *capture {
@@ -60,8 +65,12 @@ func (c *capture) add(line string) {
 	}
 }
 
-// text is the captured output with trailing blank lines trimmed.
+// text is the captured output with trailing blank lines trimmed; where
+// nothing was captured, the folded output a result rule read.
 func (c *capture) text() string {
+	if c.head.Len() == 0 && c.tail == nil && c.folded != nil {
+		return foldedText(c.folded)
+	}
 	var b strings.Builder
 	b.WriteString(c.head.String())
 	if c.omitted > 0 {
@@ -153,7 +162,11 @@ func readsResults(p *heuristics.Profile) bool {
 	return false
 }
 
-// result ends the capture with the output a result rule read.
+// result ends the capture with the output a result rule read. Output the
+// program drew folded (a marker says it hid lines) is kept instead, until
+// a view that shows more of it (Ctrl-O: Claude Code's transcript,
+// Copilot's unfolded rows) or the turn's next step ends the capture: the
+// most a screen showed is the tool_result.
 func (d *driver) result(det *heuristics.Detection) {
 	if d.st != stateCapturing {
 		return // not after an approval: an old block still on screen
@@ -162,7 +175,16 @@ func (d *driver) result(det *heuristics.Detection) {
 		d.tr.state("a result rule fired; the output comes from the provider's session log")
 		return
 	}
-	c := d.stopCapture()
+	c := d.t.capture
+	if shows := outputLines(det.Output); c.folded != nil && outputLines(c.folded.Output) > shows {
+		det = c.folded // an earlier view showed more
+	}
+	if det.Hidden != 0 {
+		c.folded = det
+		d.tr.state(fmt.Sprintf("a result rule read %d lines of the output, the program folded the rest: kept until a view shows more or the turn moves on", outputLines(det.Output)))
+		return
+	}
+	c = d.stopCapture()
 	for _, l := range strings.Split(det.Output, "\n") {
 		c.add(l)
 	}
@@ -172,4 +194,26 @@ func (d *driver) result(det *heuristics.Detection) {
 	}
 	d.toIdle("the output of " + c.id + " is shown")
 	d.emitErr(d.out.ToolResult(c.id, text, false))
+}
+
+// outputLines counts the lines of output a result rule read.
+func outputLines(s string) int {
+	if strings.TrimSpace(s) == "" {
+		return 0
+	}
+	return strings.Count(s, "\n") + 1
+}
+
+// foldedText is output read from a folded view, with a note of what the
+// program did not show.
+func foldedText(det *heuristics.Detection) string {
+	out := strings.TrimRight(det.Output, "\n")
+	note := "[yume-cli: the program showed only part of this output]"
+	if det.Hidden > 0 {
+		note = fmt.Sprintf("[yume-cli: the program did not show %d more lines of this output]", det.Hidden)
+	}
+	if out == "" {
+		return note
+	}
+	return out + "\n" + note
 }

@@ -55,7 +55,11 @@ func (d *driver) evaluate(settled bool) {
 		}
 		return
 	}
+	d.takeNoOps()
 	d.takeViewKeys()
+	if settled {
+		d.noteClosed()
+	}
 	if d.recordedPrompt() || d.t.answeringUntil > d.now() {
 		return // a replay: the screens of a person's prompt or answer in progress
 	}
@@ -148,7 +152,7 @@ func (d *driver) handle(det *heuristics.Detection) {
 			d.answerFollowup(det)
 			return
 		}
-		if d.sameCallAgain(det) || d.stillAnswering(det) {
+		if d.sameCallAgain(det) || d.stillAnswering(det) || d.stillClosing(det) {
 			return
 		}
 		if d.st == stateAwaiting {

@@ -76,6 +76,7 @@ func (k *keying) keysTyped() string {
 // runs then. false: no key could be typed (the caller reports it).
 func (d *driver) answerKeys(p *pending, why string, keys heuristics.Keys, then func(k *keying)) bool {
 	if d.src.recording() != nil { // a replay: the recording's keys, compared whole
+		d.answering(p.det)
 		if !d.typeAnswer(p.det, why, keys) {
 			return false
 		}

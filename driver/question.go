@@ -257,7 +257,7 @@ func (d *driver) answerFollowup(det *heuristics.Detection) {
 		c.mark = d.markAfter(det)
 	}
 	if d.src.recording() != nil {
-		d.send(det.Rule, why, keys)
+		d.sendMeaning(det.Rule, why, keys, d.equivalentsOf(det, why, false))
 		return
 	}
 	// One key at a time, as every answer (keying.go); the state stays as

@@ -3,7 +3,7 @@ package driver
 import (
 	"bytes"
 	"context"
-	"strings"
+	"sort"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -60,13 +60,17 @@ type Script struct {
 // compared: strip them from the recorded input too before building rec.
 func Replay(ctx context.Context, cfg Config, rec Recorded, script Script) (Outcome, error) {
 	quit, _ := cfg.Profile.Quit.Encode(nil)
-	src := &replaySource{replayTerm: &replayTerm{rec: rec, quit: quit, view: viewKeys(cfg.Profile)}, script: script, clock: &virtualClock{}}
+	src := &replaySource{replayTerm: &replayTerm{rec: rec, quit: quit, quits: quitForms(cfg.Profile), view: viewKeys(cfg.Profile)}, script: script, clock: &virtualClock{}}
 	cfg.Term = src.replayTerm
 	if script.Log != nil {
 		cfg.SessionLog = &replayLog{log: script.Log, clock: src.clock}
 	}
 	d := newDriver(cfg, src, src.clock)
-	src.beforeRead = d.takeViewKeys
+	src.beforeRead = func() {
+		d.takeViewKeys()
+		d.takeLeaving()
+		d.takeNoOps()
+	}
 	if script.Log != nil {
 		d.at[timerLog] = d.nextLogRead()
 	}
@@ -76,11 +80,16 @@ func Replay(ctx context.Context, cfg Config, rec Recorded, script Script) (Outco
 // replayTerm is a recording as the driver's terminal.
 type replayTerm struct {
 	rec  Recorded
-	quit []byte   // the profile's quit keys: a person's leaving, not a turn's input
-	view []string // the profile's keys that only change the view (viewKeys)
+	quit []byte // the profile's quit keys: a person's leaving, not a turn's input
+	// quits are the keys that leave the program: quit and quit_also.
+	quits [][]byte
+	view  []string // the profile's keys that only change the view (viewKeys)
 	// skipped: the last optional answer was not in the recording (the
 	// person never typed the driver's own keys), so nothing waits for it.
 	skipped bool
+	// noOpChecked is the pending input's length when its next key was
+	// last found to change the screen (takeNoOps); 0: none.
+	noOpChecked int
 }
 
 func (t *replayTerm) ReadChunk() ([]byte, time.Duration, error) { return t.rec.ReadChunk() }
@@ -94,11 +103,19 @@ func (t *replayTerm) Write(p []byte) (int, error) {
 	if len(keys) == 0 {
 		return len(p), nil
 	}
-	if len(t.quit) > 0 && bytes.Equal(keys, t.quit) && t.rec.PendingInput() == "" {
-		// The quit keys typed again while the program leaves: the person
-		// pressed them as often as their program needed, and typed nothing
-		// else; more of them answer nothing.
-		return len(p), nil
+	if len(t.quit) > 0 && bytes.Equal(keys, t.quit) {
+		in := t.rec.PendingInput()
+		if in == "" {
+			// The quit keys typed again while the program leaves: the
+			// person pressed them as often as their program needed, and
+			// typed nothing else; more of them answer nothing.
+			return len(p), nil
+		}
+		if f := t.quitForm(in); f != nil {
+			// The person left another way the program has (Ctrl-D,
+			// "/exit"): the same as its quit keys.
+			return t.WriteAnswer(p, [][]byte{f}, false, false)
+		}
 	}
 	if _, err := t.rec.Write(keys); err != nil {
 		return 0, &KeyMismatch{Err: err}
@@ -163,7 +180,53 @@ func (t *replayTerm) PendingInput() string { return t.rec.PendingInput() }
 // answered), so they are not the turn's.
 func (t *replayTerm) inputToCome() bool {
 	in := t.rec.PendingInput()
-	return in != "" && !(len(t.quit) > 0 && strings.HasPrefix(in, string(t.quit)))
+	return in != "" && t.quitForm(in) == nil
+}
+
+// quitForm is the way of leaving the program (quits) that in starts with;
+// nil for none.
+func (t *replayTerm) quitForm(in string) []byte {
+	for _, f := range t.quits {
+		if keysPrefix([]byte(in), f) {
+			return f
+		}
+	}
+	return nil
+}
+
+// quitForms are the keys that leave p's program: its quit keys and the
+// other ways it has (quit_also), longest first.
+func quitForms(p *heuristics.Profile) [][]byte {
+	var out [][]byte
+	for _, k := range append([]heuristics.Keys{p.Quit}, p.QuitAlso...) {
+		if b, err := k.Encode(nil); err == nil && len(b) > 0 {
+			out = append(out, b)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// OnlyQuits reports whether in (a recording's input no rule typed) is
+// nothing but p's ways of leaving its program, one or more times: a
+// person pressing Ctrl-C once more than their program needed, or
+// yume-cli's own quit typed on more screens than a replay has.
+func OnlyQuits(p *heuristics.Profile, in string) bool {
+	forms := quitForms(p)
+	for in != "" {
+		n := 0
+		for _, f := range forms {
+			if keysPrefix([]byte(in), f) {
+				n = len(f)
+				break
+			}
+		}
+		if n == 0 {
+			return false
+		}
+		in = in[n:]
+	}
+	return len(forms) > 0
 }
 
 // recordedAnswer is how the recording answered p: its next keys read for
@@ -179,6 +242,10 @@ func (d *driver) recordedAnswer(p *pending) permission.Answer {
 	r := p.det.Rule
 	if b, err := r.Revise.Encode(d.screen); err == nil && len(b) > 0 && keysPrefix(next, b) {
 		return permission.Answer{Revise: true}
+	}
+	if a, ok := d.readAnswer(p.det); ok && a.means != meansOther {
+		d.tr.state("the recording's answer, read for its meaning: " + a.why + " (" + a.means + ")")
+		return permission.Answer{Allow: a.means == meansApprove}
 	}
 	switch _, means := d.walkedAnswer(); means {
 	case "approve":
@@ -222,6 +289,10 @@ type replaySource struct {
 	// recorded time of the person's next keys of the turn (turnGoesOn).
 	heldDone  *heuristics.Detection
 	heldUntil time.Duration
+	// viewGen is the screen's generation when the person's last view key
+	// was played, until the screen changes after it (0: none pending): a
+	// done rule waits for the view the key leads to.
+	viewGen uint64
 	// beforeRead plays the person's own keys due by now (takeViewKeys)
 	// before the next chunk is read: reading it reports the input
 	// recorded before the chunk just delivered that nothing typed.

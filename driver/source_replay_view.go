@@ -70,7 +70,10 @@ func (d *driver) takeViewKeys() {
 	if rec == nil {
 		return
 	}
-	if rec.heldDone != nil && rec.heldUntil <= d.now() {
+	if rec.viewGen != 0 && d.screen.Generation() != rec.viewGen {
+		rec.viewGen = 0 // the view the key led to is drawn
+	}
+	if rec.heldDone != nil && rec.heldUntil <= d.now() && rec.viewGen == 0 {
 		d.engine.Forget(rec.heldDone)
 		rec.heldDone = nil
 	}
@@ -92,6 +95,7 @@ func (d *driver) takeViewKeys() {
 		if err := rec.takeKeys(k); err != nil {
 			return
 		}
+		rec.viewGen = d.screen.Generation()
 		d.tr.keys("view", "", []byte(k))
 		d.tr.state("the recording's " + strconv.Quote(k) + " only changes what the program shows: the person's own, not an answer")
 	}
@@ -105,7 +109,15 @@ func (d *driver) takeViewKeys() {
 // again.
 func (d *driver) turnGoesOn(det *heuristics.Detection) bool {
 	rec := d.src.recording()
-	if rec == nil || !rec.inputToCome() {
+	if rec == nil {
+		return false
+	}
+	if rec.viewGen != 0 && d.screen.Generation() == rec.viewGen {
+		rec.heldDone, rec.heldUntil = det, d.now()
+		d.tr.state("done rule " + det.Rule.Name + " fired on the screen before the person's view key took effect: not its end yet")
+		return true // looked at again once the view it leads to is drawn
+	}
+	if !rec.inputToCome() {
 		return false
 	}
 	in := rec.PendingInput()
@@ -123,4 +135,36 @@ func (d *driver) turnGoesOn(det *heuristics.Detection) bool {
 	d.tr.state(fmt.Sprintf("done rule %s fired, but the recording types %s at %v, before the turn ends: not its end yet",
 		det.Rule.Name, strconv.Quote(in[:min(len(in), 40)]), at))
 	return true
+}
+
+// takeLeaving ends, in a replay, a turn whose end no done rule saw when
+// the person leaves the program with its quit keys (quit or quit_also)
+// at its ready input box, not busy, with no question up: the turn was
+// over on screen (a row the rules do not know under the answer, such as
+// tmux's notice), and the person leaving says so. The quit keys the
+// driver then types meet theirs.
+func (d *driver) takeLeaving() {
+	rec := d.src.recording()
+	if rec == nil || !d.inTurn() || !d.t.begun || d.cfg.Profile.Ready == nil {
+		return
+	}
+	switch d.st {
+	case stateIdle, stateCapturing:
+	default:
+		return // a question is up (quit keys there answer it), or the turn is over
+	}
+	in := rec.PendingInput()
+	if rec.quitForm(in) == nil {
+		return
+	}
+	if at, ok := rec.nextInputAt(); !ok || at > d.now() {
+		return
+	}
+	before := d.recordedScreen(0, nil).(interface{ String() string }).String() // the screen the person left
+	p := d.cfg.Profile
+	if !p.Ready.MatchString(before) || p.Busy != nil && p.Busy.MatchString(before) {
+		return
+	}
+	d.tr.state("the recording leaves the program with its quit keys at its ready input box, not busy: the turn was over")
+	d.turnDone(nil, "the person left the program at its ready input box")
 }

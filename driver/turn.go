@@ -11,8 +11,11 @@ import (
 // so nothing is reset by hand. Its deadlines are the table's per-turn
 // rows (deadlines.go), cleared with it.
 type turn struct {
-	prompt string // this turn's prompt: the program's start, or what yume-cli typed
-	queued string // a prompt waiting for the program's ready input box
+	// answered is, in a replay, the menu of the question just answered
+	// while it is still on screen (answer_read.go, stillClosing).
+	answered *answeredMenu
+	prompt   string // this turn's prompt: the program's start, or what yume-cli typed
+	queued   string // a prompt waiting for the program's ready input box
 	// begun: the prompt was submitted (or the program started with it).
 	// Nothing ends a turn by idle before it begins.
 	begun bool

@@ -15,6 +15,9 @@ type Detection struct {
 	Command, Prompt, Description, Text, Option string
 	// Output is the `output` group with its line breaks kept (cleanOutput).
 	Output string
+	// Hidden is how many lines of the output the program folded away
+	// ("… +4 lines (ctrl+o to expand)"): -1 some, 0 none.
+	Hidden int
 	// Context is the `context` group, line breaks kept: what the program
 	// shows with a question (git add -p's hunk), for the GUI to see.
 	Context string
@@ -312,25 +315,26 @@ func detectIn(v View, r *Rule, lt *lookText, from, to int) (*Detection, []int) {
 		raw := lt.text[loc[2*i]:loc[2*i+1]]
 		switch name {
 		case "output":
-			d.Output = cleanOutput(raw)
+			d.Output, d.Hidden = cleanOutput(raw)
 			continue
 		case "context":
-			d.Context = cleanOutput(raw)
+			d.Context, _ = cleanOutput(raw)
 			continue
 		case "content":
 			d.Content = cleanPreview(raw)
+			continue
+		}
+		lineStart := strings.LastIndexByte(lt.text[:loc[2*i]], '\n') + 1
+		if name == "command" {
+			// Read as drawn: joined the way the program wrapped it.
+			d.Command = drawnCommand(raw, lt.text[lineStart:loc[2*i]], v.Cols())
 			continue
 		}
 		// A group that starts mid-row ("● answer…") has later rows indented
 		// to line up under it: pad its first row to its column so that
 		// cleanGroup's dedent sees the layout as drawn.
 		if strings.Contains(raw, "\n") {
-			lineStart := strings.LastIndexByte(lt.text[:loc[2*i]], '\n') + 1
 			raw = strings.Repeat(" ", displaywidth.String(lt.text[lineStart:loc[2*i]])) + raw
-		}
-		if name == "command" {
-			d.Command = cleanCommand(raw)
-			continue
 		}
 		val := cleanGroup(raw)
 		switch name {

@@ -2,6 +2,7 @@ package heuristics
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -40,6 +41,19 @@ func cleanCommand(s string) string { return cleanRows(s, true, true) }
 // boxedCommand is cleanCommand for a command box's rows, where nothing is
 // a prompt glyph: "> out.txt" is the command.
 func boxedCommand(s string) string { return cleanRows(s, true, false) }
+
+// drawnCommand is cleanCommand for a command group read off a screen cols
+// wide, lead being what its first row holds before the group ("  $ "):
+// rows are joined the way the program wrapped them (wrapped rows make one
+// line, rows that ended short keep their break, see drawnRows), and the
+// indent and frame the command is drawn in are not part of it. cols 0 is
+// cleanCommand on the group as drawn.
+func drawnCommand(s, lead string, cols int) string {
+	if cols <= 0 || !strings.Contains(s, "\n") {
+		return cleanCommand(strings.Repeat(" ", displaywidth.String(lead)) + s)
+	}
+	return drawnRows(strings.Split(lead+s, "\n"), displaywidth.String(lead), cols)
+}
 
 func cleanRows(s string, blankLines, glyph bool) string {
 	if !strings.Contains(s, "\n") && !strings.ContainsAny(s, edgeBorders+"|❯›●$>") {
@@ -257,7 +271,11 @@ const resultGlyphs = "⎿└"
 // cleanOutput turns an `output` group back into the command's output: frame
 // rows dropped, vertical borders and the result glyph stripped, common
 // indentation removed, but every line kept (output is not prose to join).
-func cleanOutput(s string) string {
+// Rows the TUI draws among the output that are not the program's (a fold
+// marker such as "… +4 lines (ctrl+o to expand)", Copilot's "<shellId: 0
+// completed with exit code 0>") are left out; hidden says how many lines a
+// fold marker hid (-1: some, not how many; 0: none).
+func cleanOutput(s string) (out string, hidden int) {
 	var lines []string
 	first := true
 	// TUIs pad with no-break spaces so their layout survives trimming.
@@ -267,14 +285,154 @@ func cleanOutput(s string) string {
 			continue
 		}
 		l, _ = stripBorders(l)
-		if first && strings.TrimSpace(l) != "" {
-			first = false
-			body := strings.TrimLeft(l, " ")
+		body := strings.TrimLeft(l, " ")
+		if first && body != "" {
 			if r, n := utf8.DecodeRuneInString(body); n > 0 && strings.ContainsRune(resultGlyphs, r) {
 				l = l[:len(l)-len(body)] + " " + body[n:]
+				body = strings.TrimLeft(body[n:], " ")
 			}
+		}
+		if n, ok := FoldMarker(body); ok {
+			hidden = foldCount(hidden, n)
+			continue
+		}
+		if tuiNote.MatchString(body) {
+			continue
+		}
+		if body != "" {
+			first = false
 		}
 		lines = append(lines, l)
 	}
-	return dedent(lines)
+	return dedent(lines), hidden
+}
+
+// foldMarkers are rows a TUI draws where it folds a command's output:
+// Claude Code's "… +4 lines (ctrl+o to expand)", Codex's "+ 4 lines (^t
+// to expand)" and "+ Show details", a bare "(ctrl+o to expand)".
+var foldMarkers = regexp.MustCompile(`(?i)^(?:…\s*)?\+\s*(\d+)\s+(?:more\s+)?lines?\b.*$|^(?:…\s*)?\((?:ctrl|\^)\s*\+?\s*\w+\s+to\s+(?:expand|show|see)\b[^)]*\)$|^\+?\s*show details$`)
+
+// tuiNote is a row a TUI adds to a command's output about the run, not
+// printed by it (Copilot CLI 1.0.87).
+var tuiNote = regexp.MustCompile(`^<shellId: \d+ completed with exit code \d+>$`)
+
+// FoldMarker reports whether row (its indent and the result glyph
+// removed) is a TUI's fold marker, and how many lines it hides (-1: not
+// said).
+func FoldMarker(row string) (int, bool) {
+	m := foldMarkers.FindStringSubmatch(strings.TrimSpace(row))
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return -1, true
+	}
+	return n, true
+}
+
+func foldCount(sum, n int) int {
+	if sum < 0 || n < 0 {
+		return -1
+	}
+	return sum + n
+}
+
+// A command drawn over several rows outside a two-sided box (Codex's
+// "  $ cmd" over rows indented by two, Claude Code's rows under a "│ "
+// rule or indented by three): a row the program wrapped at the width of
+// its text area joins the next with the blank the wrap dropped, or with
+// nothing where the row is full (a word broken in the middle); a row that
+// ended before that width (a heredoc's line, a "\" continuation) keeps
+// its break. Those text areas leave as many cells free at the right edge
+// as they indent the text at the left (after a frame, if any): two for
+// Codex, three for Claude Code's question, one after its "│ ". A row
+// wrapped after a word's hyphen joins with nothing (hyphenBreak).
+
+// drawnRow is one row of a command as drawn.
+type drawnRow struct {
+	text  string // from the text area's left edge (the block's indent removed), or the group's start
+	end   int    // the cell after its last character
+	pad   int    // blanks between the left frame (or the screen's edge) and its first character
+	blank bool
+}
+
+// drawnRows joins the rows of a command group whose first row starts at
+// byte lead (what precedes the group on it), on a screen cols wide.
+func drawnRows(rows []string, lead, cols int) string {
+	var drawn []drawnRow
+	for i, r := range rows {
+		t := strings.TrimRight(r, " ")
+		if strings.Trim(t, frameOnly) == "" && strings.ContainsAny(t, frameEdges) {
+			continue // a frame row
+		}
+		if last, _ := utf8.DecodeLastRuneInString(t); strings.ContainsRune(edgeBorders, last) {
+			return cleanCommand(strings.Repeat(" ", displaywidth.String(rows[0][:lead])) + strings.Join(append([]string{rows[0][lead:]}, rows[1:]...), "\n")) // a two-sided box: its room is known (joinBoxed)
+		}
+		body := strings.TrimLeft(t, " ")
+		frame := 0 // bytes up to the end of a left frame
+		if f, n := utf8.DecodeRuneInString(body); n > 0 && strings.ContainsRune(edgeBorders, f) {
+			frame = len(t) - len(body) + n
+		}
+		rest := t[frame:]
+		text := strings.TrimLeft(rest, " ")
+		d := drawnRow{end: displaywidth.String(t), pad: len(rest) - len(text), blank: text == ""}
+		if d.end > cols { // full rows the screen's text joined (softWrapped): where its last one ends
+			d.end = (d.end-1)%cols + 1
+		}
+		if i == 0 && lead > frame {
+			d.text = t[min(lead, len(t)):]
+		} else {
+			d.text = rest
+		}
+		drawn = append(drawn, d)
+	}
+	block := -1 // the text area's indent: the least of the rows'
+	for _, d := range drawn {
+		if !d.blank && (block < 0 || d.pad < block) {
+			block = d.pad
+		}
+	}
+	edge := cols - max(block, 0) // the cell after the text area
+	var b strings.Builder
+	glyphDone := false
+	for i, d := range drawn {
+		text := d.text
+		if i > 0 || lead == 0 {
+			text = text[min(len(text), max(block, 0)):] // the row's own indent beyond the block's stays
+		}
+		if !glyphDone && !d.blank {
+			text, glyphDone = stripGlyph(text), true
+			if i == 0 {
+				text = strings.TrimLeft(text, " ")
+			}
+		}
+		if i > 0 {
+			prev := drawn[i-1]
+			first, _, _ := strings.Cut(strings.TrimLeft(text, " "), " ")
+			switch {
+			case prev.blank || d.blank:
+				b.WriteByte('\n')
+			case prev.end >= edge:
+				text = strings.TrimLeft(text, " ") // a word broken where the row ran out
+			case prev.end+1+displaywidth.String(first) > edge:
+				if !hyphenBreak(prev.text) {
+					b.WriteByte(' ') // the next word did not fit: the blank the wrap dropped
+				}
+				text = strings.TrimLeft(text, " ")
+			default:
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(text)
+	}
+	return strings.Trim(b.String(), "\n")
+}
+
+// hyphenBreak reports a wrapped row that ends in a word's hyphen
+// ("notes-" over "copy.txt"): Codex, opencode and Kilo break words there,
+// and drop no blank. A lone "-" (stdin, "tar -cf -") is a word of its own.
+func hyphenBreak(row string) bool {
+	t := strings.TrimRight(row, " ")
+	return len(t) >= 2 && t[len(t)-1] == '-' && t[len(t)-2] != ' ' && t[len(t)-2] != '-'
 }

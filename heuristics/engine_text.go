@@ -94,6 +94,8 @@ func joinRows(rows []int, lines []string, cols int) *lookText {
 // softWrapped guesses that line continues on next: it fills the width, and
 // neither is part of a frame. A line that wrapped exactly at a blank looks
 // one cell short (trailing blanks are trimmed) and stays a separate line.
+// A full line that ends in "…" was cut there by its program (Codex's "• Ran
+// printf … &&…"), not wrapped: what follows is the next line.
 func softWrapped(line, next string, cols int) bool {
 	// A cell takes at least one byte, so a short line needs no measuring.
 	if next == "" || len(line) < cols || displaywidth.String(line) < cols {
@@ -101,7 +103,7 @@ func softWrapped(line, next string, cols int) bool {
 	}
 	last, _ := utf8.DecodeLastRuneInString(line)
 	first, _ := utf8.DecodeRuneInString(next)
-	return !isFrame(last) && !isFrame(first)
+	return !isFrame(last) && !isFrame(first) && last != '…'
 }
 
 // lower returns the lower-cased text, computing it once.

@@ -169,6 +169,10 @@ type Profile struct {
 	// when a done rule fires, and again on each settled screen while the
 	// program lingers ("press Ctrl-C again to exit").
 	Quit Keys
+	// QuitAlso are the program's other ways to leave (Ctrl-D, "/exit"):
+	// in a replay of a person's session, a person leaving that way left
+	// as the quit keys would.
+	QuitAlso []Keys
 	// Interrupt stops the program's turn and leaves it open (Esc in the AI
 	// TUIs): how a persistent session's interrupt frame is carried out.
 	Interrupt Keys
@@ -282,6 +286,9 @@ func (p *Profile) Merge(over *Profile) *Profile {
 	}
 	if !over.Quit.IsZero() {
 		out.Quit = over.Quit
+	}
+	if over.QuitAlso != nil {
+		out.QuitAlso = over.QuitAlso
 	}
 	if !over.Interrupt.IsZero() {
 		out.Interrupt = over.Interrupt

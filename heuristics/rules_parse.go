@@ -15,7 +15,7 @@ import (
 
 // Field names of a profile and of a rule, in the order messages list them.
 var (
-	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "ran", "echo", "quit", "interrupt", "newline", "context_rows", "keeps_running", "drops_keys", "view_keys", "rules"}
+	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "ran", "echo", "quit", "quit_also", "interrupt", "newline", "context_rows", "keeps_running", "drops_keys", "view_keys", "rules"}
 	ruleFields    = []string{"name", "look", "match", "kind", "tool", "cursor", "approve", "approve_also", "deny", "deny_also", "revise", "followup", "once", "hint"}
 	groupNames    = []string{"command", "prompt", "description", "text", "option", "output", "context", "file", "content"}
 )
@@ -31,6 +31,7 @@ var (
 //	ran: 'regex'           # optional: what it draws under a command that runs ("Running…"): a denied command that shows it ran
 //	echo: 'regex'          # optional: lines the program prints to echo an answer, dropped from the start of tool output
 //	quit: '<C-c>'          # optional: keys that leave the program; typed when a done rule fires, again while it lingers
+//	quit_also: ['<C-d>', '/exit<Enter>']  # optional: the program's other ways to leave: a person's in a replay, the same as quit
 //	interrupt: '<Esc>'     # optional: keys that stop a turn and keep the program open (persistent sessions)
 //	newline: space         # optional: how the input box takes a line break typed without bracketed paste:
 //	                       #   space (default: lines joined, and the GUI told), key:<C-j> (a newline key), backslash-enter ('\' Enter)
@@ -110,6 +111,8 @@ func ParseProfile(name string, data []byte) (*Profile, error) {
 			p.Echo = compileRegex(ps, val, key, false)
 		case "quit":
 			p.Quit = parseKeysAt(ps, val, key)
+		case "quit_also":
+			p.QuitAlso = keysList(ps, val, key)
 		case "interrupt":
 			p.Interrupt = parseKeysAt(ps, val, key)
 		case "newline":

@@ -102,8 +102,9 @@ func NewReplay(c *Cast) *Replay {
 }
 
 // ReadChunk returns the next recorded output ("o" event) and its recorded
-// time, at once: time is virtual. It returns io.EOF after the last one, and
-// after Close. Resize events it passes update Size.
+// time, at once: time is virtual. It returns io.EOF after the last one, at
+// the time of the recording's last event, and after Close. Resize events
+// it passes update Size.
 func (r *Replay) ReadChunk() ([]byte, time.Duration, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -127,7 +128,14 @@ func (r *Replay) ReadChunk() ([]byte, time.Duration, error) {
 			return []byte(e.Data), e.Time, nil
 		}
 	}
-	return nil, r.at, io.EOF
+	// The program ended when the recording did (its exit event, or the
+	// last keys typed at its last screen), not at its last output: a
+	// question it asked last was up until then.
+	end := r.at
+	if n := len(r.cast.Events); n > 0 {
+		end = max(end, r.cast.Events[n-1].Time)
+	}
+	return nil, end, io.EOF
 }
 
 // Write compares p, typed by the driver, with the recorded input (see the
@@ -385,4 +393,40 @@ func (r *Replay) spanEnd(off int) int {
 		return r.spans[i].start
 	}
 	return len(r.input)
+}
+
+// PlayTo plays the recording from its start into a screen of the caller's
+// (write takes output, resize a window size), up to the key to bytes into
+// the pending input (PendingInput()[to]): what the person saw just before
+// pressing it, after the program drew what their keys before it did. to
+// at or past the end of the pending input plays the recording to its end.
+// write's typed is how many bytes of the pending input were typed before
+// the output came (0 for output before its first key). It is how a replay
+// looks at what the screen did next after keys it reads for their meaning.
+func (r *Replay) PlayTo(to int, write func(out []byte, typed int), resize func(cols, rows int)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	resize(r.cast.Header.Width, r.cast.Header.Height)
+	end := len(r.cast.Events)
+	if off := r.matched + to; to >= 0 && off < len(r.input) {
+		end = r.spans[r.spanOf(off)].event
+	}
+	span := 0 // the first input span not typed before the output at hand
+	for i, e := range r.cast.Events[:end] {
+		switch e.Code {
+		case CodeOutput:
+			for span < len(r.spans) && r.spans[span].event < i {
+				span++
+			}
+			typed := len(r.input)
+			if span < len(r.spans) {
+				typed = r.spans[span].start
+			}
+			write([]byte(e.Data), max(typed-r.matched, 0))
+		case CodeResize:
+			if c, rw, ok := parseSize(e.Data); ok {
+				resize(c, rw)
+			}
+		}
+	}
 }

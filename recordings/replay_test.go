@@ -2,6 +2,7 @@ package recordings
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -301,5 +302,47 @@ func TestReplayEquivalentAnswers(t *testing.T) {
 				t.Errorf("the replay does not go on: %v", err)
 			}
 		})
+	}
+}
+
+// TestReplayPlayTo: the screen a person saw before each pending key is the
+// output recorded before it, each output with how many pending keys came
+// before it.
+func TestReplayPlayTo(t *testing.T) {
+	c := &Cast{Header: Header{Version: 2, Width: 80, Height: 24}, Events: []Event{
+		{Time: 1, Code: CodeOutput, Data: "a"},
+		{Time: 2, Code: CodeInput, Data: "x"},
+		{Time: 3, Code: CodeOutput, Data: "b"},
+		{Time: 4, Code: CodeResize, Data: "100x30"},
+		{Time: 5, Code: CodeInput, Data: "y"},
+		{Time: 6, Code: CodeOutput, Data: "c"},
+	}}
+	play := func(r *Replay, to int) string {
+		var b strings.Builder
+		r.PlayTo(to, func(out []byte, typed int) { fmt.Fprintf(&b, "%s%d ", out, typed) }, func(cols, rows int) { fmt.Fprintf(&b, "[%dx%d] ", cols, rows) })
+		return b.String()
+	}
+	r := NewReplay(c)
+	for _, tt := range []struct {
+		to   int
+		want string
+	}{
+		{0, "[80x24] a0 "},
+		{1, "[80x24] a0 b1 [100x30] "},
+		{2, "[80x24] a0 b1 [100x30] c2 "},
+		{99, "[80x24] a0 b1 [100x30] c2 "},
+	} {
+		if got := play(r, tt.to); got != tt.want {
+			t.Errorf("PlayTo(%d) before any key = %q, want %q", tt.to, got, tt.want)
+		}
+	}
+	if _, err := r.Write([]byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := play(r, 0), "[80x24] a0 b0 [100x30] "; got != want {
+		t.Errorf("PlayTo(0) after x = %q, want %q", got, want)
+	}
+	if got, want := play(r, 1), "[80x24] a0 b0 [100x30] c1 "; got != want {
+		t.Errorf("PlayTo(1) after x = %q, want %q", got, want)
 	}
 }

@@ -84,6 +84,9 @@ func Run(ctx context.Context, cast *recordings.Cast, o Options) Result {
 		return r.Err
 	})
 	r.Mismatches, r.Pending = rp.Mismatches(), rp.PendingInput()
+	if driver.OnlyQuits(o.Profile, r.Pending) {
+		r.Pending = "" // the person's leaving, pressed once more than the program needed
+	}
 	return r
 }
 

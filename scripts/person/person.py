@@ -9,6 +9,12 @@ question text is on the output, looks at it for a moment (100-300 ms), and
 types the answer one key at a time with a typist's gaps between the keys.
 When the steps are done it waits for the program to exit.
 
+With --tmux the person's terminal is a tmux pane instead (a private tmux
+server, its socket under --tmux-dir): record runs in the pane, the person
+reads what the pane printed (tmux pipe-pane) and types with tmux
+send-keys, so the program sees tmux's terminal (TERM=tmux-256color) and
+its answers to terminal queries, as someone working in tmux does.
+
 The keys use yume-cli's key notation: literal text plus <Enter> <Esc>
 <Tab> <Space> <BS> <Up> <Down> <Left> <Right> <C-a>..<C-z> <lt>, and
 <wait=S>, a pause of S seconds before the next key (a person thinking
@@ -33,8 +39,10 @@ import pty
 import random
 import re
 import select
+import shlex
 import signal
 import struct
+import subprocess
 import sys
 import termios
 import time
@@ -151,6 +159,88 @@ class Terminal:
             os.write(self.fd, k.encode())
 
 
+# tmux's names for the keys parse_keys makes.
+TMUX_KEYS = {"\r": "Enter", "\x1b": "Escape", "\t": "Tab", " ": "Space", "\x7f": "BSpace", "\x1b[3~": "DC"}
+TMUX_ARROWS = {"A": "Up", "B": "Down", "C": "Right", "D": "Left"}
+
+
+class TmuxTerminal(Terminal):
+    """The person's terminal as a tmux pane: output is what tmux pipe-pane
+    copies out of the pane, keys go in with send-keys (tmux encodes arrows
+    for the pane's cursor-key mode, as a terminal does)."""
+
+    def __init__(self, tmux, target, out, log, env):
+        super().__init__(None, log)
+        self.tmux, self.target, self.env = tmux, target, env
+        self.out = open(out, "rb")
+
+    def alive(self):
+        return subprocess.run(self.tmux + ["has-session", "-t", self.target], env=self.env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+
+    def pump(self, timeout):
+        if self.eof:
+            return False
+        end = time.monotonic() + timeout
+        while True:
+            data = self.out.read()
+            if data:
+                self.raw += data
+                if self.log:
+                    self.log.write(data)
+                    self.log.flush()
+                return True
+            if not self.alive():
+                self.raw += self.out.read()
+                self.eof = True
+                return False
+            left = end - time.monotonic()
+            if left <= 0:
+                return True
+            time.sleep(min(left, 0.02))
+
+    def type(self, keys, rng):
+        for n, k in enumerate(keys):
+            if n:
+                self.idle(rng.uniform(0.06, 0.16))
+            if isinstance(k, tuple) and k[0] == "wait":
+                self.idle(k[1])
+                continue
+            if isinstance(k, tuple):
+                args = [TMUX_ARROWS[k[1]]]
+            elif k in TMUX_KEYS:
+                args = [TMUX_KEYS[k]]
+            elif len(k) == 1 and ord(k) < 32:
+                args = ["C-" + chr(ord(k) + 96)]
+            else:
+                args = ["-l", "--", k]
+            subprocess.run(self.tmux + ["send-keys", "-t", self.target] + args, env=self.env, check=True)
+
+
+def start_tmux(a, argv, env):
+    """Starts argv in a pane of a private tmux server, its output copied to
+    a file the person reads; returns (tmux command prefix, target, file)."""
+    sock_dir = os.path.abspath(a.tmux_dir)
+    os.makedirs(sock_dir, exist_ok=True)
+    env["TMUX_TMPDIR"] = sock_dir
+    env.pop("TMUX", None)
+    name = "person%d" % os.getpid()
+    tmux = ["tmux", "-L", name, "-f", "/dev/null"]
+    out = os.path.join(sock_dir, name + ".out")
+    go = os.path.join(sock_dir, name + ".go")
+    open(out, "wb").close()
+    # The pane waits for the copy to be in place before record starts, so
+    # the person reads everything the program printed.
+    shell = "while [ ! -e %s ]; do sleep 0.02; done; cd %s && exec %s" % (
+        shlex.quote(go), shlex.quote(os.path.abspath(a.cwd)), " ".join(shlex.quote(x) for x in argv))
+    subprocess.run(tmux + ["start-server", ";", "set-option", "-g", "default-terminal", "tmux-256color", ";",
+                           "set-option", "-g", "status", "off", ";",
+                           "new-session", "-d", "-s", "p", "-x", str(a.cols), "-y", str(a.rows), shell, ";",
+                           "pipe-pane", "-t", "p", "-O", "cat >>" + shlex.quote(out)], env=env, check=True)
+    open(go, "w").close()
+    return tmux, "p", out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--yc", default="yume-cli", help="yume-cli binary")
@@ -164,6 +254,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="seed of the pauses")
     ap.add_argument("--timeout", type=float, default=20, help="seconds to wait for each question")
     ap.add_argument("--log", help="also write the raw terminal output here")
+    ap.add_argument("--tmux", action="store_true", help="the person's terminal is a tmux pane")
+    ap.add_argument("--tmux-dir", default=".wt/tmux", help="where the private tmux server keeps its socket")
     ap.add_argument("--step", nargs=2, action="append", default=[], metavar=("EXPECT", "KEYS"),
                     help="wait for EXPECT on the screen, then type KEYS")
     ap.add_argument("cmd", nargs="+", help="-- CMD ARGS…")
@@ -184,24 +276,41 @@ def main():
         argv += ["--title", a.title]
     argv += ["--"] + a.cmd
 
-    pid, fd = pty.fork()
-    if pid == 0:
-        try:
-            os.chdir(a.cwd)
-            os.execvpe(argv[0], argv, env)
-        finally:
-            os._exit(127)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", a.rows, a.cols, 0, 0))
-    os.kill(pid, signal.SIGWINCH)
     log = open(a.log, "wb") if a.log else None
-    term = Terminal(fd, log)
+    if a.tmux:
+        tmux, target, out = start_tmux(a, argv, env)
+        term = TmuxTerminal(tmux, target, out, log, env)
+
+        def stop():
+            subprocess.run(tmux + ["kill-server"], env=env, stderr=subprocess.DEVNULL)
+
+        def finish():
+            return "the pane closed"
+    else:
+        pid, fd = pty.fork()
+        if pid == 0:
+            try:
+                os.chdir(a.cwd)
+                os.execvpe(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", a.rows, a.cols, 0, 0))
+        os.kill(pid, signal.SIGWINCH)
+        term = Terminal(fd, log)
+
+        def stop():
+            os.kill(pid, signal.SIGTERM)
+
+        def finish():
+            _, status = os.waitpid(pid, 0)
+            return "exited with %d" % os.waitstatus_to_exitcode(status)
     pos = 0
     for exp, keys in steps:
         end = term.wait_for(exp, pos, a.timeout)
         if end < 0:
             sys.stderr.write("person.py: %r did not show up; the output so far:\n%s\n" % (exp, term.text()[pos:]))
-            os.kill(pid, signal.SIGTERM)
-            os.waitpid(pid, 0)
+            stop()
+            finish()
             return 2
         pos = end
         term.idle(rng.uniform(0.1, 0.3))  # reads the question
@@ -211,10 +320,8 @@ def main():
         pass
     if not term.eof:
         sys.stderr.write("person.py: the program did not exit; stopping it\n")
-        os.kill(pid, signal.SIGTERM)
-    _, status = os.waitpid(pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    sys.stderr.write("person.py: %s exited with %d\n" % (" ".join(a.cmd), code))
+        stop()
+    sys.stderr.write("person.py: %s %s\n" % (" ".join(a.cmd), finish()))
     return 0
 
 
