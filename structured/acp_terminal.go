@@ -242,7 +242,10 @@ func (t *acpTerminals) waitForExit(turnCtx context.Context, params json.RawMessa
 		return nil, err
 	}
 	return acpDeferred(func() (any, error) {
-		<-term.done // every terminal is killed when the session ends
+		// Once its tool_result is out (an own terminal's): the agent's
+		// next words come after it in the stream. Every terminal is
+		// killed when the session ends.
+		<-term.reported
 		return t.exitStatus(term), nil
 	}), nil
 }
