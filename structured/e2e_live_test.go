@@ -24,7 +24,9 @@ func TestLive(t *testing.T) {
 	}
 	cases := []tc{
 		{"claude", "json", "auto", nil, true},
-		{"claude", "json", "default", nil, false},
+		// No approval channel: yume-cli's guard answers Claude's
+		// permission prompt, and approves what it does not block.
+		{"claude", "json", "default", nil, true},
 		{"claude", "json", "default", &yes, true},
 		{"claude", "json", "default", &no, false},
 		{"gemini", "json", "auto", nil, true},
@@ -60,6 +62,12 @@ func TestLive(t *testing.T) {
 			// Copilot's ACP server ends the turn itself after a rejection.
 			if res["is_error"] != false || (c.wantRan && !strings.Contains(res["result"].(string), "All done.")) {
 				t.Errorf("result %v", res)
+			}
+			// Claude's tool_use is out before it asks: the guard's
+			// answer follows it as a notice.
+			if c.provider == "claude" && c.perm == "default" && c.approve == nil &&
+				!bytes.Contains(lv.out, []byte(`"approved by yume-cli's guard (no approval channel): touch made-by-tool.txt`)) {
+				t.Errorf("the guard's approval is not reported:\n%s", lv.out)
 			}
 			if n := len(lv.server.AgentRequests()); c.wantRan && n < 2 {
 				t.Errorf("the model got %d requests; want the tool output sent back", n)
