@@ -49,7 +49,7 @@ func BenchmarkStartToToolUse(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
 			var a, w, c time.Duration
 			runs := []func(){
-				func() { a = dialogAlone(b, h, provider, fileTurn(provider, fmt.Sprintf("alone-%d.txt", i))) },
+				func() { a, _ = dialogAlone(b, h, provider, fileTurn(provider, fmt.Sprintf("alone-%d.txt", i))) },
 				func() { w = timeYume(b, yume, h, provider, i, false) },
 				func() { c = timeYume(b, yume, h, provider, i, true) },
 			}
@@ -143,8 +143,9 @@ func releaseBuild(b *testing.B) string {
 }
 
 // dialogAlone starts provider's CLI as yume-cli would, without yume-cli,
-// and returns how long its permission dialog took to be on screen.
-func dialogAlone(b *testing.B, h *home, provider string, script fakemodel.Script) time.Duration {
+// and returns how long its permission dialog took to be on screen, and its
+// first output.
+func dialogAlone(b testing.TB, h *home, provider string, script fakemodel.Script) (shown, first time.Duration) {
 	p, _ := provreg.Lookup(provider)
 	prof, err := heuristics.LoadProfile(p.Profile)
 	if err != nil {
@@ -199,11 +200,14 @@ func dialogAlone(b *testing.B, h *home, provider string, script fakemodel.Script
 	screen.SetReplyWriter(proc) // a TUI waits for the answers to its queries
 	for {
 		data, _, err := proc.ReadChunk()
+		if first == 0 {
+			first = time.Since(start)
+		}
 		screen.Write(data)
 		// A fresh engine: one that remembers what fired would not fire on
 		// the same question twice.
 		if det, _ := heuristics.NewEngine(prof).Evaluate(screen, true); det != nil && isQuestion(det.Kind) {
-			return time.Since(start)
+			return time.Since(start), first
 		}
 		if err != nil {
 			b.Fatalf("%s alone: its output ended (%v) before a dialog; the screen:\n%s", provider, err, screen.String())
