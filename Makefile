@@ -19,15 +19,23 @@ test:
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 
 # In-process benchmarks, then yume-cli as a whole process against the raw
-# drain of the same program, in alternating pairs (bench/): the ratio, peak
-# RSS and question -> tool_use. BENCH_BASE=path/to/yume-cli adds another
-# build (say, the previous commit's) to the same pairs.
-# 16 pairs: on a shared machine single pairs range ±30%, and the median of
-# 8 moved by ±0.05 from run to run.
+# drain of the same program, in alternating pairs (bench/), on two
+# producers: one writing pre-built output at full speed (where yume-cli's
+# cost shows) and one building each line as it prints: the wall ratio, the
+# CPU yume-cli adds per 100 MiB, peak RSS and question -> tool_use.
+# BENCH_BASE=path/to/yume-cli adds another build (say, the previous
+# commit's) to the same pairs. 16 pairs: on a shared machine single pairs
+# range ±30%, and the median of 8 moved by ±0.05 from run to run. Then,
+# for each AI CLI installed in .e2e/bin (make e2e-deps; others are
+# skipped), start -> first tool_use through yume-cli, warm and cold,
+# against the CLI alone reaching its dialog (START_RUNS alternating runs).
 BENCH_PAIRS ?= 16
+START_RUNS  ?= 5
+E2E_BIN     ?= $(CURDIR)/.e2e/bin
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 	YUME_BENCH_WHOLE=1 YUME_BENCH_BASE="$(BENCH_BASE)" $(GO) test -run '^$$' -bench WholeProcess -benchtime $(BENCH_PAIRS)x -timeout 30m ./bench
+	YUME_E2E=1 E2E_BIN="$(E2E_BIN)" PATH="$(E2E_BIN):$$PATH" $(GO) test -run '^$$' -bench StartToToolUse -benchtime $(START_RUNS)x -timeout 60m ./e2e
 
 # Each fuzz target runs for FUZZTIME (go test allows one -fuzz target per run).
 fuzz:

@@ -22,20 +22,32 @@ import (
 // BenchmarkWholeProcess runs, per op, the raw drain of flood and
 // `yume-cli --permission-mode auto -- flood` (and, with YUME_BENCH_BASE set
 // to another yume-cli binary, that one too), in an order that rotates each
-// op. It reports:
+// op, for each producer:
+//
+//   - fast: flood -fast writes pre-built lines from a buffer at full
+//     speed: the producer computes nothing, so what yume-cli costs shows
+//     (in wall time on a machine with few cores);
+//   - sprintf: flood builds each line with fmt.Sprintf as it prints, as a
+//     program that computes its output does: yume-cli's parse overlaps it.
+//
+// It reports:
 //
 //   - ratio: the median over ops of raw time / yume-cli time (goal ≥ 0.95);
-//   - base-ratio: the same for YUME_BENCH_BASE, when set;
-//   - cpu-ratio: the median over ops of raw CPU / yume-cli CPU, each with
-//     the program's own (user+system, as wait4 counts it): less noisy than
-//     wall time on a shared machine, and what yume-cli takes from the
-//     program and the kernel on a small one;
+//   - added-cpu-s: the median over ops of yume-cli's CPU minus the raw
+//     drain's, per 100 MiB (goal ≤ 0.3 on the fast producer). CPU is the
+//     program's own included (user+system, as wait4 counts it): what
+//     yume-cli takes from the program and the kernel on a small machine,
+//     and less noisy than wall time on a shared one;
 //   - rss-MiB: yume-cli's peak resident memory, the most of any op (≤ 12);
 //   - p50-ms: question printed → tool_use line read from yume-cli's stdout,
-//     the median (≤ 5).
+//     the median (≤ 5);
+//   - raw-s, yume-s: the median wall times;
+//   - with YUME_BENCH_BASE: base-ratio, base-added-cpu-s, base-p50-ms,
+//     base-s as above for the base build, and vs-base: the median over ops
+//     of base time / yume-cli time (above 1: yume-cli is faster).
 //
 // It runs only with YUME_BENCH_WHOLE=1 (make bench sets it): each op moves
-// YUME_BENCH_BYTES (100 MiB) through a terminal three times.
+// YUME_BENCH_BYTES (100 MiB) through a terminal two or three times.
 func BenchmarkWholeProcess(b *testing.B) {
 	if os.Getenv("YUME_BENCH_WHOLE") == "" {
 		b.Skip("set YUME_BENCH_WHOLE=1 (make bench does) to time yume-cli as a whole process")
@@ -47,22 +59,40 @@ func BenchmarkWholeProcess(b *testing.B) {
 	dir := b.TempDir()
 	yume, flood, raw := build(b, dir, "cmd/yume-cli"), build(b, dir, "scripts/flood"), build(b, dir, "scripts/rawdrain")
 	base := os.Getenv("YUME_BENCH_BASE")
-	floodArgs := []string{flood, "-bytes", strconv.Itoa(size)}
+	for _, producer := range []struct {
+		name string
+		args []string
+	}{
+		{"fast", []string{flood, "-fast", "-bytes", strconv.Itoa(size)}},
+		{"sprintf", []string{flood, "-bytes", strconv.Itoa(size)}},
+	} {
+		b.Run(producer.name, func(b *testing.B) {
+			benchWhole(b, filepath.Join(dir, producer.name), size, raw, yume, base, producer.args)
+		})
+	}
+}
 
+// benchWhole times the raw drain, yume-cli and the base build (if any) on
+// one producer, in alternating order, and reports the figures.
+func benchWhole(b *testing.B, dir string, size int, raw, yume, base string, producer []string) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		b.Fatal(err)
+	}
 	runners := []struct {
 		name string
 		run  func(stamp string) run
 	}{
-		{"raw", func(string) run { return timeRaw(b, raw, floodArgs) }},
-		{"yume", func(stamp string) run { return timeYume(b, yume, floodArgs, stamp) }},
+		{"raw", func(string) run { return timeRaw(b, raw, producer) }},
+		{"yume", func(stamp string) run { return timeYume(b, yume, producer, stamp) }},
 	}
 	if base != "" {
 		runners = append(runners, struct {
 			name string
 			run  func(stamp string) run
-		}{"base", func(stamp string) run { return timeYume(b, base, floodArgs, stamp) }})
+		}{"base", func(stamp string) run { return timeYume(b, base, producer, stamp) }})
 	}
-	var ratios, baseRatios, cpuRatios, baseCPU, latencies, baseLat []float64
+	per100 := float64(100<<20) / float64(size)
+	var ratios, added, latencies, baseRatios, baseAdded, baseLat, vsBase []float64
 	var rss int64
 	times := map[string][]float64{}
 	for i := 0; b.Loop(); i++ {
@@ -73,30 +103,30 @@ func BenchmarkWholeProcess(b *testing.B) {
 			times[r.name] = append(times[r.name], got[r.name].wall.Seconds())
 		}
 		ratios = append(ratios, got["raw"].wall.Seconds()/got["yume"].wall.Seconds())
-		cpuRatios = append(cpuRatios, got["raw"].cpu.Seconds()/got["yume"].cpu.Seconds())
+		added = append(added, (got["yume"].cpu-got["raw"].cpu).Seconds()*per100)
 		latencies = append(latencies, got["yume"].latency.Seconds()*1000)
 		rss = max(rss, got["yume"].rssKiB)
 		if base != "" {
 			baseRatios = append(baseRatios, got["raw"].wall.Seconds()/got["base"].wall.Seconds())
+			baseAdded = append(baseAdded, (got["base"].cpu-got["raw"].cpu).Seconds()*per100)
 			baseLat = append(baseLat, got["base"].latency.Seconds()*1000)
-			baseCPU = append(baseCPU, got["raw"].cpu.Seconds()/got["base"].cpu.Seconds())
+			vsBase = append(vsBase, got["base"].wall.Seconds()/got["yume"].wall.Seconds())
 		}
 	}
 	b.ReportMetric(median(ratios), "ratio")
-	b.ReportMetric(median(cpuRatios), "cpu-ratio")
+	b.ReportMetric(median(added), "added-cpu-s")
 	b.ReportMetric(float64(rss)/1024, "rss-MiB")
 	b.ReportMetric(median(latencies), "p50-ms")
 	for name, t := range times {
 		b.ReportMetric(median(t), name+"-s")
 	}
+	b.Logf("ratios %v; added CPU (s per 100 MiB) %v", rounded(ratios), rounded(added))
 	if base != "" {
 		b.ReportMetric(median(baseRatios), "base-ratio")
+		b.ReportMetric(median(baseAdded), "base-added-cpu-s")
 		b.ReportMetric(median(baseLat), "base-p50-ms")
-		b.ReportMetric(median(baseCPU), "base-cpu-ratio")
-	}
-	b.Logf("ratios %v", rounded(ratios))
-	if base != "" {
-		b.Logf("base ratios %v", rounded(baseRatios))
+		b.ReportMetric(median(vsBase), "vs-base")
+		b.Logf("base ratios %v; base added CPU %v; base/yume wall %v", rounded(baseRatios), rounded(baseAdded), rounded(vsBase))
 	}
 }
 
@@ -109,6 +139,7 @@ type run struct {
 }
 
 func timeRaw(b *testing.B, raw string, flood []string) run {
+	b.Helper()
 	cmd := exec.Command(raw, flood...)
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -82,6 +82,9 @@ func (d *driver) fire(k timer) {
 	case timerLog:
 		d.at[timerLog] = d.nextLogRead()
 		d.pollLog()
+		if d.t.log.waiting != nil { // a question waits for its call
+			d.at[timerLog] = min(d.at[timerLog], d.now()+logWaitEvery)
+		}
 	case timerIdle:
 		d.idleEnd()
 	case timerStall:

@@ -96,11 +96,12 @@ func (d *driver) answerKeys(p *pending, why string, keys heuristics.Keys, then f
 
 // planKeys makes k's plan once the screen allows: keys that move a menu's
 // highlight and choose wait for the menu to be drawn whole (a rule may
-// fire on its question before its options are drawn); past moveAgain
-// they go one by one on a menu no reader knows. false: not yet.
+// fire on its question before its options are drawn; a program blocked
+// reading its terminal has drawn it); past moveAgain they go one by one
+// on a menu no reader knows. false: not yet.
 func (d *driver) planKeys(k *keying) bool {
 	waited := d.now() - k.began
-	if d.now()-d.lastOutput < d.quiet && waited < keyBound {
+	if d.now()-d.lastOutput < d.quiet && waited < keyBound && !d.src.blockedOnKeys() {
 		d.at[timerKeys] = d.lastOutput + d.quiet // a frame may be half drawn
 		return false
 	}
@@ -158,10 +159,12 @@ func (d *driver) stepKeys() {
 			return
 		}
 	}
-	if len(k.typed) > 0 && d.now()-d.lastOutput < d.quiet && d.now()-k.sentAt < moveAgain {
+	if len(k.typed) > 0 && d.now()-d.lastOutput < d.quiet && d.now()-k.sentAt < moveAgain && !d.src.blockedOnKeys() {
 		// The program still draws what the last key did: a key typed
 		// into a redraw may be lost (Claude Code 2.1.332 dropped an Enter
-		// typed as its highlight reached "3. No").
+		// typed as its highlight reached "3. No"). One blocked reading
+		// its terminal, everything it printed read, draws nothing more:
+		// the next key reaches it in a read of its own.
 		d.at[timerKeys] = d.lastOutput + d.quiet
 		return
 	}

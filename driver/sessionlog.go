@@ -27,6 +27,10 @@ const (
 	// logWait is how long a question waits for its call to reach the
 	// session log before the screen's text is used.
 	logWait = 600 * time.Millisecond
+	// logWaitEvery is how often the log is read while a question waits
+	// for its call: a program writes it within milliseconds of drawing
+	// its dialog, and every read is a look at a file's new bytes.
+	logWaitEvery = 10 * time.Millisecond
 )
 
 // logCall is a tool call the session log announced.
@@ -304,7 +308,7 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 		wait = s.QuestionWait() // at most, in a log read in the background; 0: logWait
 	}
 	d.t.log.waiting, d.t.log.waitEnd, d.t.log.askedAt = det, d.now()+wait, asked
-	d.at[timerLog] = d.now() + logWait/6
+	d.at[timerLog] = d.now() + logWaitEvery
 	return true
 }
 

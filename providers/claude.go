@@ -30,8 +30,9 @@ func init() {
 		Structured: []Mode{
 			{Name: ModeJSON, Since: "1.0.0", Format: "claude-stream-json", Resumes: true, Command: claudeJSON},
 		},
-		Verified: [2]string{"2.1.197", "2.1.332"}, // make drift, 2026-11-25; 2.1.332 on 2026-11-26
-		TUI:      &TUI{LogEndsTurns: true, Args: claudeTUI, NewSession: newUUID, SessionLog: claudeRecord, ModeName: claudeModeName},
+		Verified:  [2]string{"2.1.197", "2.1.332"}, // make drift, 2026-11-25; 2.1.332 on 2026-11-26
+		KnownHelp: claudeKnownHelp,
+		TUI:       &TUI{LogEndsTurns: true, Args: claudeTUI, NewSession: newUUID, SessionLog: claudeRecord, ModeName: claudeModeName},
 	})
 }
 
@@ -119,3 +120,13 @@ func claudeJSON(r Request) Invocation {
 		"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": r.Prompt}}}})
 	return Invocation{Args: args, Stdin: string(msg) + "\n", KeepStdin: true}
 }
+
+// claudeKnownHelp is what Args and the modes read of `claude --help`, as
+// 2.1.332 prints it (Provider.KnownHelp).
+const claudeKnownHelp = `  --permission-mode <mode>              Permission mode to use for the session
+                                        (choices: "acceptEdits", "auto",
+                                        "bypassPermissions", "manual",
+                                        "dontAsk", "plan")
+  --session-id <uuid>                   Use a specific session ID for the
+                                        conversation (must be a valid UUID)
+`

@@ -27,8 +27,9 @@ func init() {
 			{Name: ModeJSON, Since: "0.44.0", Format: "codex-exec-json", Resumes: true, Command: codexJSON, RecordFillsGaps: true,
 				AsksNothing: true},
 		},
-		Verified: [2]string{"0.163.0", "0.171.0"}, // make drift, 2026-11-25; 0.171.0 on 2026-11-26
-		TUI:      &TUI{LogEndsTurns: true, Args: codexTUI, SessionLog: codexRecord, ModeName: codexModeName},
+		Verified:  [2]string{"0.163.0", "0.171.0"}, // make drift, 2026-11-25; 0.171.0 on 2026-11-26
+		KnownHelp: codexKnownHelp,
+		TUI:       &TUI{LogEndsTurns: true, Args: codexTUI, SessionLog: codexRecord, ModeName: codexModeName},
 	})
 }
 
@@ -87,3 +88,19 @@ func codexJSON(r Request) Invocation {
 	// "-": the prompt comes on stdin, so it is never read as an option.
 	return Invocation{Args: append(args, "-"), Stdin: r.Prompt}
 }
+
+// codexKnownHelp is what Args and the modes read of `codex --help`, as
+// 0.171.0 prints it (Provider.KnownHelp).
+const codexKnownHelp = `  -s, --sandbox <SANDBOX_MODE>
+          Select the sandbox policy to use when executing model-generated shell commands
+
+          [possible values: read-only, workspace-write, danger-full-access]
+      --dangerously-bypass-approvals-and-sandbox
+          Skip all confirmation prompts and execute commands without sandboxing. EXTREMELY DANGEROUS. Intended solely for running in environments that are externally sandboxed
+  -a, --ask-for-approval <APPROVAL_POLICY>
+          Configure when the model requires human approval before executing a command
+
+          Possible values:
+          - on-request: The model decides when to ask the user for approval
+          - never:      Never ask for user approval Execution failures are immediately returned to the model
+`

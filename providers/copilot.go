@@ -30,8 +30,9 @@ func init() {
 		MapTool: copilotTool,
 		// Its streams tell a failed request's status late or never (429
 		// over ACP: a minute, when it gives up); its process log at once.
-		DebugLog: copilotDebugLog,
-		Verified: [2]string{"1.0.87", "1.0.102"}, // make drift, 2026-11-25
+		DebugLog:  copilotDebugLog,
+		Verified:  [2]string{"1.0.87", "1.0.102"}, // make drift, 2026-11-25
+		KnownHelp: copilotKnownHelp,
 		TUI: &TUI{LogEndsTurns: true, Args: copilotTUI, NewSession: newUUID, SessionLog: copilotRecord, Env: copilotEnv,
 			ModeName: func(l Launch) string {
 				if l.Mode == permission.Auto {
@@ -137,3 +138,14 @@ func copilotTool(name string, a map[string]any) (string, map[string]any) {
 	}
 	return name, a
 }
+
+// copilotKnownHelp is what Args and the modes read of `copilot --help`, as
+// 1.0.102 prints it (Provider.KnownHelp).
+const copilotKnownHelp = `      --session-id <id>
+          Resume an existing session or task by ID, or set the UUID
+          for a new session
+      --allow-all-tools
+          Allow all tools to run automatically without confirmation;
+          required for non-interactive mode. Run ` + "`copilot help environment`" + `
+          for what COPILOT_ALLOW_ALL accepts and what exact "true" grants [env: COPILOT_ALLOW_ALL=]
+`

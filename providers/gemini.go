@@ -30,8 +30,9 @@ func init() {
 		},
 		MapTool: geminiTool,
 		// Over ACP its retries reach its stderr only when it exits.
-		DebugLog: geminiDebugLog,
-		Verified: [2]string{"0.57.0", "0.61.0"}, // make drift, 2026-11-25
+		DebugLog:  geminiDebugLog,
+		Verified:  [2]string{"0.57.0", "0.61.0"}, // make drift, 2026-11-25
+		KnownHelp: geminiKnownHelp,
 		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, SessionLog: geminiRecord, LogAfterRun: true, Cols: 500, Env: geminiEnv,
 			ModeName: func(l Launch) string { return "gemini --approval-mode " + geminiMode(l) }},
 	})
@@ -154,3 +155,9 @@ func geminiTool(name string, p map[string]any) (string, map[string]any) {
 	}
 	return name, p
 }
+
+// geminiKnownHelp is what Args and the modes read of `gemini --help`, as
+// 0.61.0 prints it (Provider.KnownHelp).
+const geminiKnownHelp = `      --approval-mode             Set the approval mode: default (prompt for approval), auto_edit (auto-approve edit tools), yolo (auto-approve all tools), plan (read-only mode)  [string] [choices: "default", "auto_edit", "yolo", "plan"]
+      --session-id                Start a new session with a manually provided UUID.  [string]
+`

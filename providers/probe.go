@@ -1,6 +1,7 @@
 package providers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -48,13 +49,13 @@ func NotFound(bin string) error {
 // turn, so answers are cached on disk, per binary file (path, size and
 // modification time: an update asks again), in CacheDir.
 func ProbeBinary(ctx context.Context, bin string) (Probe, error) {
-	path, err := exec.LookPath(bin)
+	return probeBinary(ctx, bin, false)
+}
+
+func probeBinary(ctx context.Context, bin string, background bool) (Probe, error) {
+	path, key, err := probeKey(bin)
 	if err != nil {
-		return Probe{}, NotFound(bin)
-	}
-	key := path
-	if fi, err := os.Stat(path); err == nil {
-		key = fmt.Sprintf("%s|%d|%d", path, fi.Size(), fi.ModTime().UnixNano())
+		return Probe{}, err
 	}
 	probeMu.Lock()
 	defer probeMu.Unlock()
@@ -66,14 +67,127 @@ func ProbeBinary(ctx context.Context, bin string) (Probe, error) {
 		probeMem[key] = p
 		return p, nil
 	}
-	p, err := runProbe(ctx, path)
+	p, err := runProbe(ctx, path, background)
 	if err != nil {
 		return p, err
 	}
 	probeMem[key] = p
+	for k := range cache {
+		if strings.HasPrefix(k, path+"|") {
+			delete(cache, k) // an earlier release at this path
+		}
+	}
 	cache[key] = p
 	saveProbeCache(cache)
 	return p, nil
+}
+
+// probeKey is bin's path and its cache key: the path, size and
+// modification time of the file, so an update is a new key.
+func probeKey(bin string) (path, key string, err error) {
+	path, err = exec.LookPath(bin)
+	if err != nil {
+		return "", "", NotFound(bin)
+	}
+	key = path
+	if fi, err := os.Stat(path); err == nil {
+		key = fmt.Sprintf("%s|%d|%d", path, fi.Size(), fi.ModTime().UnixNano())
+	}
+	return path, key, nil
+}
+
+// KnownProbe is ProbeBinary without running bin: this very binary's
+// cached answers (exact), else a guess: the answers of the release this
+// path held before (an update rarely renames a flag), else knownHelp (the
+// flags of the provider's newest verified release, Provider.KnownHelp)
+// with the version unknown. The program can then start at once while
+// ProbeLater asks it: a first run after an install or an update waited
+// seconds for two runs of a Node CLI. It fails only for a bin that is not
+// there.
+func KnownProbe(bin, knownHelp string) (p Probe, exact bool, err error) {
+	path, key, err := probeKey(bin)
+	if err != nil {
+		return Probe{}, false, err
+	}
+	probeMu.Lock()
+	p, ok := probeMem[key]
+	var earlier *Probe
+	if !ok {
+		cache := loadProbeCache()
+		if p, ok = cache[key]; ok {
+			probeMem[key] = p
+		}
+		for k, c := range cache {
+			if strings.HasPrefix(k, path+"|") && (earlier == nil || CompareVersions(c.Version, earlier.Version) > 0) {
+				earlier = &c
+			}
+		}
+	}
+	probeMu.Unlock()
+	switch {
+	case ok:
+		return p, true, nil
+	case earlier != nil:
+		return *earlier, false, nil
+	}
+	return Probe{Help: knownHelp}, false, nil
+}
+
+// PendingProbe is a probe running in the background (ProbeLater).
+type PendingProbe struct {
+	done  chan struct{}
+	probe Probe
+	err   error
+}
+
+// ProbeLater asks bin for its version and --help in the background, as
+// ProbeBinary does (the answers cached for the next run), at the lowest
+// CPU priority where the platform allows: the program itself is starting
+// meanwhile, and on a small machine the probe must not take its CPU.
+func ProbeLater(ctx context.Context, bin string) *PendingProbe {
+	ctx = context.WithoutCancel(ctx) // the turn may end first: WaitProbes bounds it then
+	pp := &PendingProbe{done: make(chan struct{})}
+	background.Add(1)
+	go func() {
+		defer background.Done()
+		defer close(pp.done)
+		pp.probe, pp.err = probeBinary(ctx, bin, true)
+	}()
+	return pp
+}
+
+// background counts the probes ProbeLater runs.
+var background sync.WaitGroup
+
+// WaitProbes waits, at most for limit, for the probes still running in
+// the background, so that their answers are cached for the next run (which
+// then needs no guess); it reports whether they all finished. yume-cli
+// calls it as it exits, once its turn's output is all written.
+func WaitProbes(limit time.Duration) bool {
+	done := make(chan struct{})
+	go func() {
+		background.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return true
+	case <-time.After(limit):
+		return false
+	}
+}
+
+// Done is closed once the probe has its answer.
+func (pp *PendingProbe) Done() <-chan struct{} { return pp.done }
+
+// Wait returns the probe's answer once it has it, or ctx's error.
+func (pp *PendingProbe) Wait(ctx context.Context) (Probe, error) {
+	select {
+	case <-pp.done:
+		return pp.probe, pp.err
+	case <-ctx.Done():
+		return Probe{}, ctx.Err()
+	}
 }
 
 // DetectVersion is ProbeBinary's version: the first x.y.z of `bin --version`.
@@ -82,8 +196,8 @@ func DetectVersion(ctx context.Context, bin string) (string, error) {
 	return p.Version, err
 }
 
-func runProbe(ctx context.Context, path string) (Probe, error) {
-	out, err := probeRun(ctx, path, "--version")
+func runProbe(ctx context.Context, path string, background bool) (Probe, error) {
+	out, err := probeRun(ctx, path, "--version", background)
 	v := versionRE.FindString(out)
 	if v == "" {
 		if err != nil {
@@ -91,7 +205,10 @@ func runProbe(ctx context.Context, path string) (Probe, error) {
 		}
 		return Probe{}, fmt.Errorf("%s --version printed no version number: %q", path, strings.TrimSpace(out))
 	}
-	help, _ := probeRun(ctx, path, "--help") // Best effort: no help means no detected flags.
+	help, _ := probeRun(ctx, path, "--help", background) // Best effort: no help means no detected flags.
+	if err := ctx.Err(); err != nil {
+		return Probe{}, err // cut short: what it printed may be part of its help, not to be cached
+	}
 	return Probe{Version: v, Help: help}, nil
 }
 
@@ -118,14 +235,26 @@ func complaint(err error, stdout string) string {
 // maxComplaint bounds what an error quotes of a program's output.
 const maxComplaint = 400
 
-func probeRun(ctx context.Context, path, flag string) (string, error) {
+func probeRun(ctx context.Context, path, flag string, background bool) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, flag)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", "CI=1", "COLUMNS=200")
 	cmd.WaitDelay = time.Second
-	out, err := cmd.Output()
-	return string(out), err
+	if !background {
+		out, err := cmd.Output()
+		return string(out), err
+	}
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	err := startIdle(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
+	if exit, ok := err.(*exec.ExitError); ok {
+		exit.Stderr = stderr.Bytes() // as Output keeps it: complaint quotes it
+	}
+	return out.String(), err
 }
 
 func probeCachePath() string {

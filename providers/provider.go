@@ -67,6 +67,14 @@ type Provider struct {
 	// configuration on its command line (Request.APIBase) instead of a
 	// variable; it says whether --model names what to point there.
 	APIBaseCheck func(model string) error
+	// KnownHelp is the part of the program's --help that TUI.Args and the
+	// modes' Command read (their flags, and the values each takes), as the
+	// newest verified release prints it. A first run after an install or
+	// an update starts the program with it at once while the program's
+	// own --help is read in the background (KnownProbe, ProbeLater); a
+	// program that then turns out not to take those flags is started
+	// again with its own. "" where nothing is read from --help.
+	KnownHelp string
 	// Verified is the oldest and newest release the live suite passed on
 	// (`make drift`, the README's matrix); doctor warns outside it.
 	Verified [2]string

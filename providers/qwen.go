@@ -30,6 +30,7 @@ func init() {
 		SideAgentsOff: qwenSideAgentsOff,
 		MapTool:       geminiTool,
 		Verified:      [2]string{"0.24.2", "0.24.4"}, // e2e TestLiveAgents on 0.24.2, 0.24.3, 0.24.4, 2026-11-25
+		KnownHelp:     qwenKnownHelp,
 		// Its TUI's chat record has each call before it runs, with its
 		// whole output after; the screen says when it asks and when the
 		// turn is over.
@@ -77,3 +78,9 @@ func qwenJSON(r Request) Invocation {
 	args := appendFlag([]string{"--output-format", "stream-json", "--approval-mode", mode}, "--model", r.Model)
 	return Invocation{Args: appendFlag(args, "--resume", r.Resume), Stdin: r.Prompt}
 }
+
+// qwenKnownHelp is what Args and the modes read of `qwen --help`, as
+// 0.24.4 prints it (Provider.KnownHelp).
+const qwenKnownHelp = `      --approval-mode                   Set the approval mode: plan (Analyze only, do not modify files or execute commands), default (Require approval for file edits or shell commands), auto-edit (Automatically approve file edits), auto (LLM classifier auto-approves safe actions, blocks risky ones), yolo (Automatically approve all tools)  [string] [choices: "plan", "default", "auto-edit", "auto", "yolo"]
+      --session-id                      Specify a session ID for this run.  [string]
+`

@@ -92,7 +92,6 @@ func Start(opts Options) (*Process, error) {
 		cmd:    cmd,
 		start:  time.Now(),
 		tty:    tty.Name(),
-		buf:    make([]byte, readBufSize),
 		done:   make(chan struct{}),
 	}
 	go p.reap()
@@ -123,7 +122,12 @@ func (p *Process) Read(b []byte) (int, error) {
 
 // ReadChunk returns the next output with the time since Start. The slice
 // aliases an internal buffer and is valid until the next ReadChunk call.
+// (A Reader reads a process straight into its ring instead: the buffer is
+// made on the first call.)
 func (p *Process) ReadChunk() ([]byte, time.Duration, error) {
+	if p.buf == nil {
+		p.buf = make([]byte, readBufSize)
+	}
 	for {
 		n, err := p.Read(p.buf)
 		at := time.Since(p.start)

@@ -57,6 +57,10 @@ func (r *Reader) SetClock(now func() time.Duration) { r.clock = now }
 func (r *Reader) Start() { go r.run() }
 
 func (r *Reader) run() {
+	if p := directOf(r.t); p != nil {
+		r.runDirect(p)
+		return
+	}
 	for {
 		data, at, err := r.t.ReadChunk()
 		if r.clock != nil {
@@ -70,13 +74,101 @@ func (r *Reader) run() {
 			r.inHand.Store(false)
 		}
 		if err != nil {
-			r.mu.Lock()
-			r.err = err
-			r.mu.Unlock()
-			close(r.ended)
+			r.end(err)
 			return
 		}
 	}
+}
+
+// directOf is the live process under t when nothing between them looks at
+// its output (only a key writer, which passes it through): then the
+// reader reads straight into the ring, one copy of every byte fewer than
+// through ReadChunk's buffer. nil for anything else (a recording tee, a
+// replay, a start that holds its first output back).
+func directOf(t Terminal) *Process {
+	for {
+		switch v := t.(type) {
+		case *Process:
+			return v
+		case *KeyWriter:
+			t = v.Terminal
+		default:
+			return nil
+		}
+	}
+}
+
+// runDirect is run for a live process read straight into the ring: each
+// read fills free space at the ring's tail, which Take never touches, and
+// is then handed over as put hands over a copied chunk.
+func (r *Reader) runDirect(p *Process) {
+	for {
+		r.mu.Lock()
+		r.holding = true
+		for !r.stopped && r.n == len(r.ring) {
+			r.space.Wait()
+		}
+		if r.stopped {
+			r.mu.Unlock()
+			return
+		}
+		r.holding = false
+		tail := (r.head + r.n) % len(r.ring)
+		end := len(r.ring) // the free space after tail, up to the ring's end or its head
+		if tail < r.head {
+			end = r.head
+		}
+		r.mu.Unlock()
+		n, err := p.Read(r.ring[tail:end])
+		if n > 0 {
+			at := time.Since(p.Started())
+			if r.clock != nil {
+				at = r.clock()
+			}
+			r.inHand.Store(true)
+			if !r.publish(n, at) {
+				return
+			}
+			r.inHand.Store(false)
+		}
+		if err != nil {
+			r.end(err)
+			return
+		}
+	}
+}
+
+// publish hands over n bytes read into the ring's tail; false once stopped.
+func (r *Reader) publish(n int, at time.Duration) bool {
+	r.mu.Lock()
+	if r.stopped {
+		r.mu.Unlock()
+		return false
+	}
+	wasEmpty := r.n == 0
+	if wasEmpty {
+		r.firstAt = at
+	}
+	half := len(r.ring) / 2
+	crossed := r.n < half && r.n+n >= half
+	r.n += n
+	r.lastAt = at
+	r.mu.Unlock()
+	switch {
+	case wasEmpty && r.arrived != nil:
+		r.arrived(at)
+	case crossed && r.filling != nil:
+		r.filling()
+	}
+	return true
+}
+
+// end records how the output ended.
+func (r *Reader) end(err error) {
+	r.mu.Lock()
+	r.err = err
+	r.mu.Unlock()
+	close(r.ended)
 }
 
 // put copies a chunk into the ring, waiting for space; false once stopped.

@@ -9,8 +9,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // fakeNode stands in for node: it runs the script it is given with sh
@@ -200,5 +202,27 @@ func TestPickModeWhenTheGuardAnswers(t *testing.T) {
 				t.Errorf("mode %s (%s), want %s", got, why, c.want)
 			}
 		})
+	}
+}
+
+// TestPickModeGuessesFirst: a release never probed that the guess puts in
+// its TUI starts without waiting for its probe, which is cached meanwhile;
+// the next run knows the release.
+func TestPickModeGuessesFirst(t *testing.T) {
+	useSettings(t, "")
+	bin := filepath.Join(t.TempDir(), "codex")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho 'codex-cli 0.171.0'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	io := IOStreams{In: strings.NewReader(""), InIsNull: true}
+	o := &StartOptions{IO: &io, Provider: "codex", Mode: "auto", PermissionMode: "default", noChannel: permission.FallbackGuard, Bin: bin, Prompt: "hi"}
+	if got, why := pickMode(context.Background(), o); got != "pty" || !strings.Contains(why, "guessed") {
+		t.Errorf("first run: mode %s (%s); want pty, guessed", got, why)
+	}
+	if !providers.WaitProbes(time.Minute) {
+		t.Fatal("the background probe did not finish")
+	}
+	if got, why := pickMode(context.Background(), o); got != "pty" || strings.Contains(why, "guessed") || !strings.Contains(why, "0.171.0") {
+		t.Errorf("next run: mode %s (%s); want pty, from its version", got, why)
 	}
 }

@@ -12,12 +12,17 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // orphanGrace is how long a daemon a provider left behind gets to exit
 // after SIGTERM before SIGKILL.
 const orphanGrace = 2 * time.Second
+
+// probeExitWait bounds how long yume-cli waits as it exits for a probe of
+// the program still running in the background (providers.ProbeLater).
+const probeExitWait = 10 * time.Second
 
 func main() {
 	if os.Getenv("GOMAXPROCS") == "" {
@@ -55,6 +60,11 @@ func main() {
 	grace := orphanGrace
 	if ios.GUI.Gone() {
 		grace = ptyhost.GoneGrace // nobody waits for a polite end
+	} else {
+		// A first run with a new release started the program on guessed
+		// flags and asked it for its own meanwhile: the turn's output is
+		// all written; the answers, cached, spare the next run the guess.
+		providers.WaitProbes(probeExitWait)
 	}
 	if n := ptyhost.EndOrphans(grace); n > 0 && os.Getenv("YUME_DEBUG") != "" {
 		fmt.Fprintf(os.Stderr, "yume-cli: ended %d process(es) the program left behind\n", n)

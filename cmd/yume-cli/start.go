@@ -123,17 +123,40 @@ func pickMode(ctx context.Context, o *StartOptions) (mode, why string) {
 	case len(p.Structured) == 0 || len(o.Command) > 0:
 		return "pty", p.Name + " has no machine-readable mode"
 	}
-	v, err := providers.DetectVersion(ctx, p.Program(o.Bin))
+	bin := p.Program(o.Bin)
+	// A release not probed yet is taken to be the one the path held
+	// before, or the newest: where that picks the PTY the program starts
+	// at once (its TUI's start does not wait for a probe either); the
+	// structured runner needs the version itself, so it waits for it.
+	if probe, exact, err := providers.KnownProbe(bin, p.KnownHelp); err == nil && !exact {
+		later := providers.ProbeLater(ctx, bin)
+		if mode, why := modeOf(p, probe.Version, o); mode == "pty" {
+			return mode, why + " (guessed: its version is read meanwhile)"
+		}
+		if _, err := later.Wait(ctx); err != nil {
+			return "auto", "version unknown (" + err.Error() + "); the structured runner reports it"
+		}
+	}
+	v, err := providers.DetectVersion(ctx, bin)
 	if err != nil {
 		return "auto", "version unknown (" + err.Error() + "); the structured runner reports it"
 	}
+	return modeOf(p, v, o)
+}
+
+// modeOf is pickMode's choice for version v of p's program.
+func modeOf(p *providers.Provider, v string, o *StartOptions) (mode, why string) {
+	name := p.Name + " " + v
+	if v == "" {
+		name = p.Name + " (newest)"
+	}
 	if len(p.Modes(v)) == 0 {
-		return "pty", fmt.Sprintf("%s %s has no structured mode", p.Name, v)
+		return "pty", fmt.Sprintf("%s has no structured mode", name)
 	}
 	if m, _ := p.ModeFor(p.Modes(v)[0], v); m.AsksNothing && p.Profile != "" && o.guardAnswers() {
-		return "pty", fmt.Sprintf("%s %s's %s mode never asks, and nobody can answer: its TUI asks, and the guard answers", p.Name, v, m.Name)
+		return "pty", fmt.Sprintf("%s's %s mode never asks, and nobody can answer: its TUI asks, and the guard answers", name, m.Name)
 	}
-	return "auto", fmt.Sprintf("%s %s has %s", p.Name, v, strings.Join(p.Modes(v), ", "))
+	return "auto", fmt.Sprintf("%s has %s", name, strings.Join(p.Modes(v), ", "))
 }
 
 // runStructured translates the provider's own JSON or ACP stream, and
