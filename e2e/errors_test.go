@@ -26,10 +26,11 @@ const (
 
 // silentTries are the failed requests a CLI's HTTP client retries before
 // the CLI itself knows of the failure, and so before it can say a word:
-// Qwen Code's OpenAI client tries three times a request its own retry
-// then reports; Codex's five times a stream it then reports reconnecting.
+// Qwen Code 0.24's OpenAI client sends a request four times (at about
+// +0, +0.45, +1.3 and +3.1 s, as the TIMING lines show) before its own
+// retry reports "Attempt 1 failed"; Codex's five times a stream it then reports reconnecting.
 // The 2 s count from the first request the CLI can tell of.
-var silentTries = map[string]int{"qwen/429": 3, "qwen/500": 3, "codex/500": 5}
+var silentTries = map[string]int{"qwen/429": 4, "qwen/500": 4, "codex/500": 5}
 
 // errorModes are each CLI's modes: the PTY, and its structured ones.
 var errorModes = map[string][]string{
@@ -154,6 +155,17 @@ func checkModelErrorRun(t *testing.T, r *run, provider, mode string, status int,
 	}
 	t.Logf("TIMING %s %s %d: shown +%.2fs, ended +%.2fs, %d requests, %d messages: %s",
 		mode, provider, status, visible.Seconds(), end.Seconds(), len(reqs), len(shown), shown[0].str("message"))
+	var gaps []string // the requests' times from the first, to read a CLI's own retries
+	for _, q := range reqs {
+		gaps = append(gaps, fmt.Sprintf("%.2f", q.At.Sub(reqs[0].At).Seconds()))
+	}
+	var said []string
+	for i, e := range r.events {
+		if e.str("type") == "system" && (e.str("subtype") == "error" || e.str("subtype") == "rate_limit") {
+			said = append(said, fmt.Sprintf("%.2f", r.at[i].Sub(reqs[0].At).Seconds()))
+		}
+	}
+	t.Logf("TIMING %s %s %d: requests at +[%s] s, messages at +[%s] s", mode, provider, status, strings.Join(gaps, " "), strings.Join(said, " "))
 }
 
 // cliWords is the CLI's part of an error result, without yume-cli's
