@@ -51,7 +51,15 @@ func (d *driver) expectTaken(why string, rule *heuristics.Rule, keys heuristics.
 		r.line = d.screen.Line(r.row)
 	}
 	d.t.retry = r
-	d.at[timerRetry] = d.now() + retryAfter
+	d.at[timerRetry] = d.keysLanded() + retryAfter
+}
+
+// keysLanded is when keys just typed reach the program: now, or in a
+// replay when the person's own keys for the same answer end (the program
+// cannot react to them sooner, and a retry counted from our typing would
+// fire while the recording still shows the person's reaction time).
+func (d *driver) keysLanded() time.Duration {
+	return max(d.now(), d.t.answeringUntil)
 }
 
 // shows reports whether the screen still shows what r's keys were for.
@@ -113,7 +121,7 @@ func (d *driver) retryKeys() {
 		eq = d.equivalentsOf(r.det, r.why, true)
 	}
 	d.sendMeaning(r.rule, r.why, r.keys, eq)
-	d.at[timerRetry] = d.now() + retryAfter
+	d.at[timerRetry] = d.keysLanded() + retryAfter
 }
 
 // awaitsKeys reports keys of kind why still watched: the turn must not
