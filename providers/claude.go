@@ -123,7 +123,9 @@ func claudeJSON(r Request) Invocation {
 
 // claudeKnownHelp is what Args and the modes read of `claude --help`, as
 // 2.1.332 prints it (Provider.KnownHelp).
-const claudeKnownHelp = `  --permission-mode <mode>              Permission mode to use for the session
+const claudeKnownHelp = `  --debug-file <path>                   Write debug logs to a specific file path
+                                        (implicitly enables debug mode)
+  --permission-mode <mode>              Permission mode to use for the session
                                         (choices: "acceptEdits", "auto",
                                         "bypassPermissions", "manual",
                                         "dontAsk", "plan")
