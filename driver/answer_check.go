@@ -115,7 +115,7 @@ func (d *driver) stillOpen(c *answerCheck) {
 		d.answerNotTaken(c)
 		return
 	}
-	still := d.now()-d.lastOutput >= retryAfter && waited >= retryAfter
+	still := d.questionStill(k) >= retryAfter && waited >= retryAfter
 	if still && d.cfg.Profile.MayDropKeys() && c.retries < maxRetries && !k.cancel.IsZero() {
 		// A cancel key lost: typed again, alone.
 		c.retries++

@@ -62,6 +62,49 @@ type keying struct {
 	// followup: an "are you sure?" answered as the question before it
 	// was; no tool_use of its own, and the state stays as it is.
 	followup bool
+	// shown is what the question's rows hold, and shownAt when that last
+	// changed (questionStill).
+	shown   string
+	shownAt time.Duration
+}
+
+// keyAtOnce: the next key may go without a quiet period after the
+// program's last output. One blocked reading its terminal, everything it
+// printed read, draws nothing more, and the key reaches it in a read of
+// its own; but not one whose profile says it drops keys: it may be
+// blocked reading between the frames of a redraw, and lose a key typed
+// into it.
+func (d *driver) keyAtOnce() bool {
+	return !d.cfg.Profile.MayDropKeys() && d.src.blockedOnKeys()
+}
+
+// questionStill is how long the question's part of the screen (its first
+// row to the bottom: the dialog, its options, its footer) has not
+// changed. A key is typed again only on a still dialog, and the rest of
+// the screen may never be still: Claude Code 2.1.332 animates its logo
+// and blinks a "Running 1 shell command…" row above a dialog a third of
+// a second apart, so a lost Enter waited for a still screen that never
+// came and the question was cancelled after keyBound. Called on every
+// output (stepKeys, followAnswer), so a change is seen when it happens.
+func (d *driver) questionStill(k *keying) time.Duration {
+	top := -1
+	for _, r := range k.det.Rows {
+		if r >= 0 && (top < 0 || r < top) {
+			top = r
+		}
+	}
+	if top < 0 { // no rows of its own: the whole screen
+		return d.now() - d.lastOutput
+	}
+	var b strings.Builder
+	for r := top; r < d.screen.Rows(); r++ {
+		b.WriteString(d.screen.Line(r))
+		b.WriteByte('\n')
+	}
+	if s := b.String(); s != k.shown || k.shownAt == 0 {
+		k.shown, k.shownAt = s, d.now()
+	}
+	return d.now() - k.shownAt
 }
 
 // keysTyped is the answer's keys as typed, for reports.
@@ -101,7 +144,7 @@ func (d *driver) answerKeys(p *pending, why string, keys heuristics.Keys, then f
 // on a menu no reader knows. false: not yet.
 func (d *driver) planKeys(k *keying) bool {
 	waited := d.now() - k.began
-	if d.now()-d.lastOutput < d.quiet && waited < keyBound && !d.src.blockedOnKeys() {
+	if d.now()-d.lastOutput < d.quiet && waited < keyBound && !d.keyAtOnce() {
 		d.at[timerKeys] = d.lastOutput + d.quiet // a frame may be half drawn
 		return false
 	}
@@ -159,12 +202,10 @@ func (d *driver) stepKeys() {
 			return
 		}
 	}
-	if len(k.typed) > 0 && d.now()-d.lastOutput < d.quiet && d.now()-k.sentAt < moveAgain && !d.src.blockedOnKeys() {
+	if len(k.typed) > 0 && d.now()-d.lastOutput < d.quiet && d.now()-k.sentAt < moveAgain && !d.keyAtOnce() {
 		// The program still draws what the last key did: a key typed
 		// into a redraw may be lost (Claude Code 2.1.332 dropped an Enter
-		// typed as its highlight reached "3. No"). One blocked reading
-		// its terminal, everything it printed read, draws nothing more:
-		// the next key reaches it in a read of its own.
+		// typed as its highlight reached "3. No").
 		d.at[timerKeys] = d.lastOutput + d.quiet
 		return
 	}
@@ -268,7 +309,8 @@ func (d *driver) keyNotYet(k *keying) {
 		d.keysFailed(k, fmt.Sprintf("%s for %v", what, keyBound))
 		return
 	}
-	if k.moving && waited >= moveAgain && d.now()-d.lastOutput >= moveAgain && k.retries < maxMoveRetries {
+	still := d.questionStill(k) // on every output: a change is seen as it comes
+	if k.moving && waited >= moveAgain && still >= moveAgain && k.retries < maxMoveRetries {
 		// Dropped (a TUI busy drawing), or still queued: either way the
 		// walk reads where the highlight is before the next key.
 		k.retries++

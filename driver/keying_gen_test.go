@@ -46,17 +46,36 @@ func TestDriveKeysOneAtATime(t *testing.T) {
 	}
 }
 
+// TestDriveKeyAgainUnderASpinner: a program that drops keys and turns a
+// spinner above its dialog (Claude Code 2.1.332's logo and blinking
+// "Running…" row) is never still as a whole. Its lost key is typed again
+// once the dialog itself has been still for a second; waiting for the
+// whole screen, the approval was cancelled after keyBound and the
+// approved command never ran.
+func TestDriveKeyAgainUnderASpinner(t *testing.T) {
+	for _, approve := range []bool{true, false} {
+		c := keysCase{layout: "numbered", read: "drop", style: "pointer", profile: "shape", options: optionSets["numbered"][0],
+			approve: approve, animate: 150 * time.Millisecond, dropFor: 600 * time.Millisecond}
+		t.Run(c.name(), c.run)
+	}
+}
+
 // keysCase is one generated dialog and answer.
 type keysCase struct {
 	layout, read, style, profile string
 	options                      []string
 	start                        int // the option highlighted first
 	delay, slow                  time.Duration
+	animate, dropFor             time.Duration // a spinner above the dialog; drop mode's window (0: keytui's)
 	approve                      bool
 }
 
 func (c keysCase) name() string {
-	return fmt.Sprintf("%s-%s-%s-%s-%v", c.layout, c.read, c.profile, c.style, map[bool]string{true: "approve", false: "deny"}[c.approve])
+	spin := ""
+	if c.animate > 0 {
+		spin = "-spinner"
+	}
+	return fmt.Sprintf("%s-%s%s-%s-%s-%v", c.layout, c.read, spin, c.profile, c.style, map[bool]string{true: "approve", false: "deny"}[c.approve])
 }
 
 // The option lists a dialog may offer: one allows once, one rejects, the
@@ -83,6 +102,7 @@ func newKeysCase(rng *rand.Rand) keysCase {
 	c.start = rng.Intn(len(c.options))
 	c.delay = []time.Duration{0, 0, 50 * time.Millisecond, 300 * time.Millisecond}[rng.Intn(4)]
 	c.slow = []time.Duration{0, 0, 5 * time.Millisecond}[rng.Intn(3)]
+	c.animate = []time.Duration{0, 0, 200 * time.Millisecond}[rng.Intn(3)]
 	switch {
 	case c.layout == "yn":
 		c.profile, c.start, c.read, c.delay = "rule", 0, "keys", 0
@@ -150,7 +170,10 @@ func (c keysCase) run(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "reads")
 	flags := []string{"-layout", c.layout, "-options", strings.Join(c.options, "|"), "-highlight", strconv.Itoa(c.start),
-		"-style", c.style, "-read", c.read, "-delay", c.delay.String(), "-slow", c.slow.String(), "-log", log}
+		"-style", c.style, "-read", c.read, "-delay", c.delay.String(), "-slow", c.slow.String(), "-log", log, "-animate", c.animate.String()}
+	if c.dropFor > 0 {
+		flags = append(flags, "-drop-for", c.dropFor.String())
+	}
 	r := driveProfile(t, dir, c.keysProfile(t), permission.Default, func(int, toolUse) bool { return c.approve }, nil, nil, keytuiArgv(flags...)...)
 	if r.err != nil {
 		t.Fatal(r.err)
@@ -164,7 +187,7 @@ func (c keysCase) run(t *testing.T) {
 		t.Errorf("result %q, want %q", res.str("result"), want)
 	}
 	defer func() {
-		if t.Failed() {
+		if t.Failed() || os.Getenv("YUME_KEYS_TRACE") != "" {
 			t.Logf("trace:\n%s", r.trace)
 		}
 	}()

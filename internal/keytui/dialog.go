@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -14,6 +15,28 @@ type tui struct {
 	keys <-chan read
 	// drawn is when the last frame was finished (drop mode).
 	drawn time.Time
+	// out is held while a frame or the spinner is written.
+	out sync.Mutex
+}
+
+// spin turns the spinner on the top row every d until stop is closed.
+func (t *tui) spin(d time.Duration, stop <-chan struct{}) {
+	tick := time.NewTicker(d)
+	defer tick.Stop()
+	for i := 0; ; i++ {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		t.out.Lock()
+		select {
+		case <-stop: // the dialog closed while this turn waited
+		default:
+			fmt.Printf("\x1b7\x1b[1;40H%c Working\x1b8", []rune("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")[i%10])
+		}
+		t.out.Unlock()
+	}
 }
 
 // run draws the dialog and answers keys until an option is chosen, then
@@ -21,6 +44,10 @@ type tui struct {
 func (t *tui) run() int {
 	fmt.Print("\x1b[?1049h")
 	t.draw()
+	stop := make(chan struct{})
+	if t.c.animate > 0 {
+		go t.spin(t.c.animate, stop)
+	}
 	for r := range t.keys {
 		if t.c.read == "drop" && r.at.Sub(t.drawn) < t.c.dropFor {
 			continue // it was still drawing: the keys are lost
@@ -31,6 +58,7 @@ func (t *tui) run() int {
 		}
 		for _, k := range keys {
 			if chosen, done := t.key(k); done {
+				close(stop)
 				return t.end(chosen)
 			}
 		}
@@ -85,8 +113,10 @@ func (t *tui) key(k string) (chosen int, done bool) {
 // end says what was chosen, runs the command if it allowed, and idles.
 func (t *tui) end(chosen int) int {
 	allowed := chosen >= 0 && allows(t.c.options[chosen])
+	t.out.Lock() // the spinner stopped: it draws no more
 	fmt.Print("\x1b[H\x1b[2J")
 	finish(t.c, allowed, os.Stdout)
+	t.out.Unlock()
 	ctrlC := 0
 	for r := range t.keys {
 		for _, k := range r.keys {
@@ -109,7 +139,13 @@ func allows(option string) bool {
 
 // draw paints the whole dialog.
 func (t *tui) draw() {
+	t.out.Lock()
+	defer t.out.Unlock()
 	rows := []string{"\x1b[H\x1b[2J* Asked.", ""}
+	if t.c.animate > 0 {
+		// As in Claude Code: the spinner is above a rule, the dialog below.
+		rows = append(rows, strings.Repeat("─", 60))
+	}
 	switch t.c.layout {
 	case "custom":
 		rows = append(rows, splitRows(t.c.above)...)

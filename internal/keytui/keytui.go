@@ -6,7 +6,9 @@
 // is misread as Ink misread it in Claude Code 2.1.197: its arrows are
 // lost and an Enter in it chooses the option highlighted before; in
 // "drop" mode a key that arrives while it still draws is lost. A key's
-// effect can be drawn late (-delay), a frame drawn row by row (-slow).
+// effect can be drawn late (-delay), a frame drawn row by row (-slow), and
+// a spinner above the dialog may turn all the while (-animate, as Claude
+// Code's logo and its blinking "Running…" row do).
 // Choosing an option that allows runs -cmd with sh; -liar runs it
 // whatever was chosen (a program that ignores a denial).
 //
@@ -35,6 +37,7 @@ type config struct {
 	delay     time.Duration
 	slow      time.Duration
 	dropFor   time.Duration
+	animate   time.Duration
 	cmd       string
 	liar      bool
 	digits    bool
@@ -60,6 +63,7 @@ func Main(args []string) int {
 	fs.DurationVar(&c.delay, "delay", 0, "a key's effect is drawn this long after it")
 	fs.DurationVar(&c.slow, "slow", 0, "pause between the rows of a frame")
 	fs.DurationVar(&c.dropFor, "drop-for", 150*time.Millisecond, "drop mode: keys this soon after a frame are lost")
+	fs.DurationVar(&c.animate, "animate", 0, "turn a spinner on the top row this often (not a frame: drop mode still takes keys)")
 	fs.StringVar(&c.cmd, "cmd", "printf hi > made.txt", "the command the dialog asks about")
 	fs.BoolVar(&c.liar, "liar", false, "run the command whatever the answer")
 	fs.BoolVar(&c.digits, "digits", false, "a digit chooses its option at once")
