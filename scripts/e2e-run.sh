@@ -35,7 +35,13 @@ if [ ${#leaves[@]} -gt "$maxRetries" ]; then
   printf '  %s\n' "${leaves[@]}" >&2
   exit 1
 fi
-echo "e2e: ${#leaves[@]} live subtest(s) failed; retrying each once, alone:" >&2
+# Generated tests draw a fresh seed each run: the retry runs the same
+# scenarios, with the seed the failed run logged.
+if [ -z "${E2E_SEED:-}" ]; then
+  seed=$(grep -oE 'E2E_SEED=[0-9]+' "$log" | head -1 | cut -d= -f2)
+  [ -n "$seed" ] && export E2E_SEED=$seed
+fi
+echo "e2e: ${#leaves[@]} live subtest(s) failed; retrying each once, alone (E2E_SEED=${E2E_SEED:-none}):" >&2
 printf '  %s\n' "${leaves[@]}" >&2
 status=0
 for leaf in "${leaves[@]}"; do
