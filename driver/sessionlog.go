@@ -291,18 +291,26 @@ func (d *driver) reportCall(c *logCall) {
 
 // askWithLog holds a question until its call is in the session log (at
 // most logWait, or the log's QuestionWait; a background log, until it is
-// read anew); false when there is no log to wait for.
+// read anew), in a live run also while the log is not there yet; false
+// when there is no log to wait for.
 func (d *driver) askWithLog(det *heuristics.Detection) bool {
 	asked := time.Now()
 	d.readLogAsAsked(d.outcome.Questions + 1)
-	if !d.logFound() || d.cfg.LogAfterRun {
+	if d.cfg.SessionLog == nil || d.cfg.LogAfterRun || !d.logFound() && d.src.recording() != nil {
 		return false
 	}
 	d.pollLog()
 	if d.pendingCall() != nil {
 		return false
 	}
-	d.tr.state("the question is not in the provider's session log yet: waiting for it")
+	if d.logFound() {
+		d.tr.state("the question is not in the provider's session log yet: waiting for it")
+	} else {
+		// Copilot CLI 1.0.87 creates its record as it draws its first
+		// question: asked 30 ms after the dialog settled, the question
+		// went out before the record was found, without the file's text.
+		d.tr.state("the provider's session log is not there yet: waiting for it, and for the question's call in it")
+	}
 	wait := logWait
 	if s, ok := transcript.As[interface{ QuestionWait() time.Duration }](d.cfg.SessionLog); ok && s.QuestionWait() > 0 {
 		wait = s.QuestionWait() // at most, in a log read in the background; 0: logWait
