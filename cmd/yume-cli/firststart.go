@@ -14,7 +14,10 @@ import (
 
 // guessedStart is the terminal of a program started with the flags guessed
 // for its release (a first run after an install or an update: nothing
-// cached of its --help yet) while its --help is read in the background.
+// cached of its --help yet). Its --help is read in the background once the
+// program has started (its first question, or the end of the turn), so
+// that the probe does not take the CPU the program starts with; or at once
+// where the answer is needed.
 // A program that does not take those flags says so and exits before it
 // draws anything (an unknown option, an unknown choice). It is then started
 // again at once with the flags its own --help gives, and the driver never
@@ -143,6 +146,7 @@ func (g *guessedStart) ReadChunk() ([]byte, time.Duration, error) {
 				return g.release(c.data), c.at, nil // it took its flags
 			}
 			g.held, g.heldAt = append(g.held, c.data...), c.at
+			g.probe.Start() // whether to hand it over is the probe's to say
 			g.ack <- struct{}{}
 		case <-probed:
 			probed = nil
@@ -263,6 +267,10 @@ func exiting(params []byte, final byte) bool {
 	}
 	return false
 }
+
+// Mark hears the driver ask a question: the program has started, and its
+// --help can be read now.
+func (g *guessedStart) Mark(string) { g.probe.Start() }
 
 // Write types to the running program.
 func (g *guessedStart) Write(p []byte) (int, error) { return g.cur.Load().Write(p) }

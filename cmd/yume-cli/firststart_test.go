@@ -22,7 +22,8 @@ import (
 // attempt reaches the reader; one that takes them, or that fails with its
 // own flags too, is read as it is; plain text printed before the program
 // draws is handed over once its --help confirms the guess, without more
-// output.
+// output. A program that draws at once is not probed before its first
+// question.
 func TestGuessedStart(t *testing.T) {
 	cases := []struct {
 		name string
@@ -59,7 +60,8 @@ func TestGuessedStart(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := newGuessedStart(first, argv, 80, 24, providers.ProbeLater(context.Background(), bin))
+			probe := providers.LaterProbe(context.Background(), bin)
+			g := newGuessedStart(first, argv, 80, 24, probe)
 			restarts := 0
 			g.argvFor = func(help string) ([]string, bool) {
 				if strings.Contains(help, "--old") {
@@ -96,6 +98,17 @@ func TestGuessedStart(t *testing.T) {
 			}
 			if strings.Contains(c.name, "waits") {
 				return
+			}
+			if c.name == "right guess" {
+				select {
+				case <-probe.Done():
+					t.Error("the probe ran while the program started with the right flags; it waits for the program's first question")
+				default:
+				}
+				g.Mark("question 1: x")
+				if _, err := probe.Wait(context.Background()); err != nil {
+					t.Errorf("the probe after the first question: %v", err)
+				}
 			}
 			select {
 			case <-g.Done():

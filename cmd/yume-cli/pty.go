@@ -106,6 +106,9 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		term = rec
 		recordLog(rec, &l, o.Prompt, o.RecordRaw)
 	}
+	if l.probe != nil {
+		defer l.probe.Start() // asked now at the latest: the next run needs no guess (main waits for it)
+	}
 	trace, closeTrace, err := traceWriter(o)
 	if err != nil {
 		return "", err
@@ -192,7 +195,7 @@ type tuiLaunch struct {
 	env          []string // on top of yume-cli's environment
 	session      string   // the provider's session id
 	typePrompt   bool     // the command line does not carry the prompt
-	// probe, when not nil, is the program's --help still being read: argv
+	// probe, when not nil, is the program's --help still to be read: argv
 	// holds the flags guessed for its release, argvFor makes them from
 	// its own --help (guessedStart).
 	probe   *providers.PendingProbe
@@ -240,7 +243,7 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	}
 	var later *providers.PendingProbe
 	if !exact {
-		later = providers.ProbeLater(ctx, bin)
+		later = providers.LaterProbe(ctx, bin) // started by guessedStart or after the turn
 	}
 	args, err := p.TUI.Args(l)
 	if err != nil && later != nil {

@@ -126,15 +126,11 @@ func pickMode(ctx context.Context, o *StartOptions) (mode, why string) {
 	bin := p.Program(o.Bin)
 	// A release not probed yet is taken to be the one the path held
 	// before, or the newest: where that picks the PTY the program starts
-	// at once (its TUI's start does not wait for a probe either); the
-	// structured runner needs the version itself, so it waits for it.
+	// at once (its TUI's start does not wait for a probe either, and
+	// asks it later); the structured runner needs the version itself.
 	if probe, exact, err := providers.KnownProbe(bin, p.KnownHelp); err == nil && !exact {
-		later := providers.ProbeLater(ctx, bin)
 		if mode, why := modeOf(p, probe.Version, o); mode == "pty" {
-			return mode, why + " (guessed: its version is read meanwhile)"
-		}
-		if _, err := later.Wait(ctx); err != nil {
-			return "auto", "version unknown (" + err.Error() + "); the structured runner reports it"
+			return mode, why + " (guessed: its version is read later)"
 		}
 	}
 	v, err := providers.DetectVersion(ctx, bin)
