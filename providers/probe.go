@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -136,12 +137,13 @@ func KnownProbe(bin, knownHelp string) (p Probe, exact bool, err error) {
 // PendingProbe is a probe that runs in the background once started
 // (ProbeLater; or LaterProbe, then Start or Wait).
 type PendingProbe struct {
-	ctx   context.Context
-	bin   string
-	once  sync.Once
-	done  chan struct{}
-	probe Probe
-	err   error
+	ctx     context.Context
+	bin     string
+	once    sync.Once
+	started atomic.Bool
+	done    chan struct{}
+	probe   Probe
+	err     error
 }
 
 // ProbeLater asks bin for its version and --help in the background, as
@@ -165,6 +167,7 @@ func LaterProbe(ctx context.Context, bin string) *PendingProbe {
 // Start runs the probe in the background, once.
 func (pp *PendingProbe) Start() {
 	pp.once.Do(func() {
+		pp.started.Store(true)
 		background.Add(1)
 		go func() {
 			defer background.Done()
@@ -194,6 +197,9 @@ func WaitProbes(limit time.Duration) bool {
 		return false
 	}
 }
+
+// Started reports whether the probe was started.
+func (pp *PendingProbe) Started() bool { return pp.started.Load() }
 
 // Done is closed once the probe has its answer (never, if not started).
 func (pp *PendingProbe) Done() <-chan struct{} { return pp.done }

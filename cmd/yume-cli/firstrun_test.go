@@ -254,7 +254,7 @@ esac
 
 // TestFirstRunProbesAfterTheStart: a first run with a release never
 // asked starts the TUI on the guessed flags and asks its --version and
-// --help only once the program has asked its first question (on 2 cores
+// --help only once its first question is answered (on 2 cores
 // the probe beside a Node TUI's start made it 13–19% slower); the answers
 // are cached as yume-cli exits, so the next run has nothing to ask.
 func TestFirstRunProbesAfterTheStart(t *testing.T) {

@@ -53,6 +53,8 @@ type guessedStart struct {
 	quit    chan struct{}  // closed by Close
 	quitter sync.Once
 
+	asked atomic.Bool // a question was asked (Mark)
+
 	decideOnce sync.Once
 	decided    chan struct{} // closed once it is known which program runs
 	last       atomic.Pointer[ptyhost.Process]
@@ -269,11 +271,19 @@ func exiting(params []byte, final byte) bool {
 }
 
 // Mark hears the driver ask a question: the program has started, and its
-// --help can be read now.
-func (g *guessedStart) Mark(string) { g.probe.Start() }
+// --help can be read once the answer's first key goes (Write). Not before:
+// the driver reads the dialog's next frame again before it types, and a
+// Node CLI's --help, even at the lowest priority, slows that frame.
+func (g *guessedStart) Mark(string) { g.asked.Store(true) }
 
-// Write types to the running program.
-func (g *guessedStart) Write(p []byte) (int, error) { return g.cur.Load().Write(p) }
+// Write types to the running program; after a question, the probe starts
+// with the answer's first key.
+func (g *guessedStart) Write(p []byte) (int, error) {
+	if g.asked.Load() {
+		g.probe.Start()
+	}
+	return g.cur.Load().Write(p)
+}
 
 // Resize sizes the running program's terminal (and a second start's).
 func (g *guessedStart) Resize(cols, rows int) error {

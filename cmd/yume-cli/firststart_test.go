@@ -22,8 +22,8 @@ import (
 // attempt reaches the reader; one that takes them, or that fails with its
 // own flags too, is read as it is; plain text printed before the program
 // draws is handed over once its --help confirms the guess, without more
-// output. A program that draws at once is not probed before its first
-// question.
+// output. A program that draws at once is not probed before the first
+// key of its first question's answer.
 func TestGuessedStart(t *testing.T) {
 	cases := []struct {
 		name string
@@ -100,14 +100,21 @@ func TestGuessedStart(t *testing.T) {
 				return
 			}
 			if c.name == "right guess" {
-				select {
-				case <-probe.Done():
-					t.Error("the probe ran while the program started with the right flags; it waits for the program's first question")
-				default:
+				if probe.Started() {
+					t.Error("the probe started while the program started with the right flags; it waits for the program's first question")
 				}
 				g.Mark("question 1: x")
+				if probe.Started() {
+					t.Error("the probe started as the question was asked; it waits for the answer's first key")
+				}
+				if _, err := g.Write([]byte("y")); err != nil {
+					t.Fatal(err)
+				}
+				if !probe.Started() {
+					t.Error("the answer's first key went, and the probe did not start")
+				}
 				if _, err := probe.Wait(context.Background()); err != nil {
-					t.Errorf("the probe after the first question: %v", err)
+					t.Errorf("the probe after the first answer: %v", err)
 				}
 			}
 			select {
