@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,6 +51,7 @@ type openCodeLog struct {
 	run     func(args ...string) ([]byte, error)
 	srv     *openCodeServer // nil: the CLI only
 	dir     string
+	prompt  string // this run's prompt: the first message of its session
 	started time.Time
 	opened  time.Time
 	stop    context.CancelFunc // kills a read in flight (Close)
@@ -89,7 +91,7 @@ func openCodeRecord(name, prefix string) func(Launch) transcript.Source {
 		if d, err := filepath.EvalSymlinks(dir); err == nil && dir != "" {
 			dir = d
 		}
-		o := &openCodeLog{name: name, dir: dir, started: l.Started, opened: time.Now(), session: l.Session}
+		o := &openCodeLog{name: name, dir: dir, prompt: strings.TrimSpace(l.Prompt), started: l.Started, opened: time.Now(), session: l.Session}
 		all, stop := context.WithCancel(context.Background())
 		o.stop = stop
 		if a := openCodePortOf(name, l); a.port != 0 {
@@ -317,7 +319,7 @@ func (o *openCodeLog) find(srv *openCodeServer) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s session list: %w", o.name, err)
 		}
-		return o.claim(listedSince(rows, o.dir, o.seen.since), srv.running), nil
+		return o.claim(listedSince(rows, o.dir, o.seen.since), srv.running, srv.firstPrompt), nil
 	}
 	out, err := o.run("session", "list", "--format", "json", "-n", "20")
 	if err != nil {
@@ -331,10 +333,13 @@ func (o *openCodeLog) find(srv *openCodeServer) (string, error) {
 // started in the same workspace at the same time lists its session too
 // (they share the program's database), and may create it first, but it
 // is never at work on this TUI's server. One none is at work on is taken
-// (the first created) only once openCodeClaim has passed since the list
-// first held one: this TUI's turn may have ended between two reads. A
-// server with no status at all (404) gets the first created at once.
-func (o *openCodeLog) claim(found []openCodeListed, running func() (map[string]bool, error)) string {
+// only once openCodeClaim has passed since the list first held one (this
+// TUI's turn may have ended between two reads; a server with no status at
+// all, 404, at once): the first created whose first message is this run's
+// prompt (first tells it: the other TUI's turn may have ended unseen too,
+// and under load a TUI's session came 10 s after its twin's), or with no
+// prompt known, the first created.
+func (o *openCodeLog) claim(found []openCodeListed, running func() (map[string]bool, error), first func(id string) string) string {
 	if len(found) == 0 {
 		return ""
 	}
@@ -347,8 +352,16 @@ func (o *openCodeLog) claim(found []openCodeListed, running func() (map[string]b
 	if o.listedAt.IsZero() {
 		o.listedAt = time.Now()
 	}
-	if errors.Is(err, errOpenCodeNotFound) || time.Since(o.listedAt) >= openCodeClaim {
+	if !errors.Is(err, errOpenCodeNotFound) && time.Since(o.listedAt) < openCodeClaim {
+		return ""
+	}
+	if o.prompt == "" {
 		return found[0].ID
+	}
+	for _, r := range found {
+		if strings.Contains(first(r.ID), o.prompt) {
+			return r.ID
+		}
 	}
 	return ""
 }

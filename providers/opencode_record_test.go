@@ -153,36 +153,46 @@ func TestPickOpenCodeSession(t *testing.T) {
 }
 
 // TestOpenCodeClaim: of the workspace's new sessions, the one this TUI's
-// server is at work on is its own, whichever was created first; one none
-// is at work on is taken only after openCodeClaim (at once from a server
-// with no status at all); a status that did not come is no answer.
+// server is at work on is its own, whichever was created first; of those
+// none is at work on, the first whose first message is this run's prompt,
+// only after openCodeClaim (at once from a server with no status at all),
+// never the twin's however long its own takes; the first created when
+// the prompt is not known; a status that did not come is no answer.
 func TestOpenCodeClaim(t *testing.T) {
 	twin, own := openCodeListed{ID: "ses_twin", Directory: "/w", Created: 2000}, openCodeListed{ID: "ses_own", Directory: "/w", Created: 2001}
 	noStatus := &openCodeHTTPError{path: "/session/status", err: errOpenCodeNotFound}
+	prompts := map[string]string{"ses_twin": "make beta.txt", "ses_own": "make alpha.txt"}
 	for _, c := range []struct {
-		name   string
-		found  []openCodeListed
-		busy   map[string]bool
-		err    error
-		listed time.Duration // how long ago the list first held one; 0: now
-		want   string
+		name    string
+		found   []openCodeListed
+		busy    map[string]bool
+		err     error
+		listed  time.Duration     // how long ago the list first held one; 0: now
+		prompt  string            // this run's ("": none known)
+		prompts map[string]string // the sessions' first messages (nil: none yet)
+		want    string
 	}{
-		{"none yet", nil, nil, nil, 0, ""},
-		{"own at work, created second", []openCodeListed{twin, own}, map[string]bool{"ses_own": true}, nil, 0, "ses_own"},
-		{"both at work: the first", []openCodeListed{twin, own}, map[string]bool{"ses_own": true, "ses_twin": true}, nil, 0, "ses_twin"},
-		{"only the twin yet", []openCodeListed{twin}, map[string]bool{}, nil, 0, ""},
-		{"none at work, just listed", []openCodeListed{twin, own}, map[string]bool{}, nil, time.Second, ""},
-		{"none at work, past the claim", []openCodeListed{twin, own}, map[string]bool{}, nil, openCodeClaim, "ses_twin"},
-		{"no status at all", []openCodeListed{twin, own}, nil, noStatus, 0, "ses_twin"},
-		{"status not answered", []openCodeListed{twin}, nil, errors.New("timeout"), time.Second, ""},
-		{"status not answered, past the claim", []openCodeListed{twin}, nil, errors.New("timeout"), openCodeClaim, "ses_twin"},
+		{name: "none yet"},
+		{name: "own at work, created second", found: []openCodeListed{twin, own}, busy: map[string]bool{"ses_own": true}, want: "ses_own"},
+		{name: "both at work: the first", found: []openCodeListed{twin, own}, busy: map[string]bool{"ses_own": true, "ses_twin": true}, want: "ses_twin"},
+		{name: "only the twin yet", found: []openCodeListed{twin}, busy: map[string]bool{}},
+		{name: "none at work, just listed", found: []openCodeListed{twin, own}, busy: map[string]bool{}, listed: time.Second, prompt: "make alpha.txt", prompts: prompts},
+		{name: "none at work, past the claim: its own prompt", found: []openCodeListed{twin, own}, busy: map[string]bool{}, listed: openCodeClaim, prompt: "make alpha.txt", prompts: prompts, want: "ses_own"},
+		{name: "none at work, past the claim, no prompt written yet", found: []openCodeListed{twin, own}, busy: map[string]bool{}, listed: openCodeClaim, prompt: "make alpha.txt"},
+		{name: "only the twin, past the claim", found: []openCodeListed{twin}, busy: map[string]bool{}, listed: openCodeClaim, prompt: "make alpha.txt", prompts: prompts},
+		{name: "only the twin, long past the claim", found: []openCodeListed{twin}, busy: map[string]bool{}, listed: 10 * openCodeClaim, prompt: "make alpha.txt", prompts: prompts},
+		{name: "no prompt known, past the claim: the first", found: []openCodeListed{twin, own}, busy: map[string]bool{}, listed: openCodeClaim, prompts: prompts, want: "ses_twin"},
+		{name: "no status at all: its own prompt at once", found: []openCodeListed{twin, own}, err: noStatus, prompt: "make alpha.txt", prompts: prompts, want: "ses_own"},
+		{name: "no status at all, no prompt known: the first", found: []openCodeListed{twin, own}, err: noStatus, want: "ses_twin"},
+		{name: "status not answered", found: []openCodeListed{twin}, err: errors.New("timeout"), listed: time.Second},
+		{name: "status not answered, past the claim", found: []openCodeListed{twin}, err: errors.New("timeout"), listed: openCodeClaim, want: "ses_twin"},
 	} {
-		o := &openCodeLog{}
+		o := &openCodeLog{prompt: c.prompt}
 		if c.listed > 0 {
 			o.listedAt = time.Now().Add(-c.listed)
 		}
 		asked := 0
-		got := o.claim(c.found, func() (map[string]bool, error) { asked++; return c.busy, c.err })
+		got := o.claim(c.found, func() (map[string]bool, error) { asked++; return c.busy, c.err }, func(id string) string { return c.prompts[id] })
 		if got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}

@@ -317,6 +317,28 @@ func (s *openCodeServer) messages(session string) (*openCodeExport, []byte, erro
 	return x, b, nil
 }
 
+// firstPrompt is the text of the session's first user message ("" when
+// it has none yet, or it cannot be read).
+func (s *openCodeServer) firstPrompt(session string) string {
+	x, _, err := s.messages(session)
+	if err != nil {
+		return ""
+	}
+	for _, m := range x.Messages {
+		if m.Info.Role != "user" {
+			continue
+		}
+		var text strings.Builder
+		for _, p := range m.Parts {
+			if p.Type == "text" && !p.Synthetic {
+				text.WriteString(p.Text)
+			}
+		}
+		return text.String()
+	}
+	return ""
+}
+
 // busy reports whether the TUI is still at work on the session; an
 // unanswered question is no.
 func (s *openCodeServer) busy(session string) bool {
