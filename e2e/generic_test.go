@@ -87,6 +87,10 @@ func launchArgv(t *testing.T, provider, bin string, sb *offline.Sandbox, prompt 
 	defer cancel()
 	help := exec.CommandContext(ctx, bin, "--help")
 	help.Env = sb.Env
+	// An npm launcher runs the CLI as its child, which keeps the output
+	// open after the launcher is killed: Copilot CLI 1.0.87's --help once
+	// hung there, and the live suite with it, until its 1 h timeout.
+	help.WaitDelay = 2 * time.Second
 	out, _ := help.CombinedOutput()
 	l := descriptors.Launch{Prompt: prompt, Model: sb.Model, Mode: permission.Default, Cwd: sb.Workspace,
 		Getenv: env, Help: string(out), Started: time.Now()}
