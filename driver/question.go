@@ -105,7 +105,7 @@ func (d *driver) ask(det *heuristics.Detection) {
 		d.tr.state(fmt.Sprintf("question %d: the call comes from the screen (nothing in the session log yet)", p.n))
 		d.log.orphans = append(d.log.orphans, orphan{toolUse: p.id, tool: p.tool, command: command})
 	}
-	if m, ok := ptyhost.As[ptyhost.Marker](d.cfg.Term); ok {
+	for _, m := range ptyhost.All[ptyhost.Marker](d.cfg.Term) {
 		m.Mark(fmt.Sprintf("question %d: %s", p.n, command))
 	}
 	danger := d.policy.Assess(p.tool, p.input)

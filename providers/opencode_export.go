@@ -87,6 +87,18 @@ type openCodePart struct {
 	} `json:"state"`
 }
 
+// userText is a user message's own text: its text parts, without the
+// synthetic ones the TUI adds (an attached file's contents).
+func userText(parts []openCodePart) string {
+	var text []string
+	for _, p := range parts {
+		if p.Type == "text" && !p.Synthetic {
+			text = append(text, p.Text)
+		}
+	}
+	return strings.Join(text, "\n")
+}
+
 // openCodeSeen is what has been reported of a session, across exports.
 type openCodeSeen struct {
 	// since: messages created before it (ms) are an earlier run's, not
@@ -146,13 +158,7 @@ func (s *openCodeSeen) events(x *openCodeExport) []transcript.Event {
 			continue
 		}
 		if m.Info.Role == "user" {
-			var text []string
-			for _, p := range m.Parts {
-				if p.Type == "text" && !p.Synthetic {
-					text = append(text, p.Text)
-				}
-			}
-			add("prompt:"+m.Info.ID, transcript.Event{Kind: transcript.Prompt, Text: strings.Join(text, "\n")})
+			add("prompt:"+m.Info.ID, transcript.Event{Kind: transcript.Prompt, Text: userText(m.Parts)})
 			continue
 		}
 		for _, p := range m.Parts {

@@ -73,6 +73,9 @@ type openCodeLog struct {
 	// listedAt is when the session list first held a candidate (claim;
 	// used by the read in flight only).
 	listedAt time.Time
+	// notOurs is the sessions whose first message is another run's prompt
+	// (claim; the read in flight only).
+	notOurs map[string]bool
 	// exported is when the newest finished read of the messages began;
 	// handed, that of the newest one Poll handed over (ReadSince).
 	exported, handed time.Time
@@ -359,8 +362,17 @@ func (o *openCodeLog) claim(found []openCodeListed, running func() (map[string]b
 		return found[0].ID
 	}
 	for _, r := range found {
-		if strings.Contains(first(r.ID), o.prompt) {
+		if o.notOurs[r.ID] {
+			continue
+		}
+		switch text := first(r.ID); {
+		case strings.Contains(text, o.prompt):
 			return r.ID
+		case text != "": // another run's, for good: not read again
+			if o.notOurs == nil {
+				o.notOurs = map[string]bool{}
+			}
+			o.notOurs[r.ID] = true
 		}
 	}
 	return ""

@@ -200,6 +200,17 @@ func TestOpenCodeClaim(t *testing.T) {
 			t.Errorf("%s: the status was read with no session listed", c.name)
 		}
 	}
+	// A session whose first message is another run's is not read again.
+	o := &openCodeLog{prompt: "make alpha.txt", listedAt: time.Now().Add(-openCodeClaim)}
+	reads := map[string]int{}
+	first := func(id string) string { reads[id]++; return prompts[id] }
+	idle := func() (map[string]bool, error) { return nil, nil }
+	for range 3 {
+		o.claim([]openCodeListed{twin}, idle, first)
+	}
+	if got := o.claim([]openCodeListed{twin, own}, idle, first); got != "ses_own" || reads["ses_twin"] != 1 {
+		t.Errorf("claim = %q, the twin's messages read %d times; want ses_own, read once", got, reads["ses_twin"])
+	}
 }
 
 // fakeCLI answers the record's reads from canned output, counting them.

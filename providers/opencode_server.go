@@ -325,16 +325,9 @@ func (s *openCodeServer) firstPrompt(session string) string {
 		return ""
 	}
 	for _, m := range x.Messages {
-		if m.Info.Role != "user" {
-			continue
+		if m.Info.Role == "user" {
+			return userText(m.Parts)
 		}
-		var text strings.Builder
-		for _, p := range m.Parts {
-			if p.Type == "text" && !p.Synthetic {
-				text.WriteString(p.Text)
-			}
-		}
-		return text.String()
 	}
 	return ""
 }

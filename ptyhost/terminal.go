@@ -37,8 +37,13 @@ type Wrapper interface {
 // As returns the first terminal in t's chain of wrappers that is a T.
 func As[T any](t Terminal) (T, bool) { return unwrap.As[T](t) }
 
-// Marker is a Terminal that keeps chapter marks (a recording): the driver
-// marks each question it asks.
+// All is every terminal in t's chain of wrappers that is a T, outermost
+// first.
+func All[T any](t Terminal) []T { return unwrap.All[T](t) }
+
+// Marker is a Terminal that hears of each question the driver asks: a
+// recording keeps it as a chapter mark, a guessed start (yume-cli) times its
+// probe by it. The driver marks every Marker in the chain.
 type Marker interface {
 	Mark(label string)
 }

@@ -15,9 +15,9 @@ import (
 // guessedStart is the terminal of a program started with the flags guessed
 // for its release (a first run after an install or an update: nothing
 // cached of its --help yet). Its --help is read in the background once the
-// program has started (its first question, or the end of the turn), so
-// that the probe does not take the CPU the program starts with; or at once
-// where the answer is needed.
+// program has started (the first key of the answer to its first question,
+// or the end of the turn), so that the probe does not take the CPU the
+// program starts with; or at once where the answer is needed.
 // A program that does not take those flags says so and exits before it
 // draws anything (an unknown option, an unknown choice). It is then started
 // again at once with the flags its own --help gives, and the driver never

@@ -84,12 +84,7 @@ func (r *recordingTerm) Write(p []byte) (int, error) {
 
 // Mark records a chapter marker where the driver asked a question, so a
 // player can jump to it.
-func (r *recordingTerm) Mark(label string) {
-	r.rec.Marker(time.Since(r.start), label)
-	if m, ok := ptyhost.As[ptyhost.Marker](r.Terminal); ok {
-		m.Mark(label) // a terminal under the recording that hears questions too
-	}
-}
+func (r *recordingTerm) Mark(label string) { r.rec.Marker(time.Since(r.start), label) }
 
 func (r *recordingTerm) Resize(cols, rows int) error {
 	r.rec.Resize(time.Since(r.start), cols, rows)

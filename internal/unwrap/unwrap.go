@@ -20,3 +20,20 @@ func As[T, V any](v V) (T, bool) {
 	var zero T
 	return zero, false
 }
+
+// All returns every value in v's chain of wrappers that is a T, outermost
+// first: an ability more than one of them has (each hears of it).
+func All[T, V any](v V) []T {
+	var out []T
+	for x := any(v); x != nil; {
+		if t, ok := x.(T); ok {
+			out = append(out, t)
+		}
+		w, ok := x.(interface{ Unwrap() V })
+		if !ok {
+			break
+		}
+		x = w.Unwrap()
+	}
+	return out
+}

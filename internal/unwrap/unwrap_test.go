@@ -30,3 +30,24 @@ func TestAs(t *testing.T) {
 		t.Error("As found an ability under a nil value")
 	}
 }
+
+// markWrapper has the ability too, above the base that has it.
+type markWrapper struct{ thing }
+
+func (w markWrapper) Unwrap() thing { return w.thing }
+func (markWrapper) Mark() string    { return "wrapper" }
+
+// TestAll: every value of the chain with the ability, outermost first.
+func TestAll(t *testing.T) {
+	var v thing = wrapper{markWrapper{wrapper{base{}}}}
+	var got []string
+	for _, m := range All[marker](v) {
+		got = append(got, m.Mark())
+	}
+	if len(got) != 2 || got[0] != "wrapper" || got[1] != "marked" {
+		t.Errorf("All[marker] = %q, want [wrapper marked]", got)
+	}
+	if n := len(All[interface{ Missing() }](v)); n != 0 {
+		t.Errorf("All found %d values of an ability nothing has", n)
+	}
+}
