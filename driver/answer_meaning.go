@@ -1,9 +1,10 @@
 package driver
 
 import (
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/heuristics"
 )
@@ -29,8 +30,8 @@ type equivalents struct {
 
 // Defaults a question shows: [Y/n] (yes), [y/N] (no), npm's (yes).
 var (
-	defaultYes = regexp.MustCompile(`(?m)[\[(]Y/n[\])]|[\[(]yes[\])]\s*$|\(Y\)|\[Y\]`)
-	defaultNo  = regexp.MustCompile(`(?m)[\[(]y/N[\])]|[\[(]no[\])]\s*$|\(N\)|\[N\]`)
+	defaultYes = lazyre.New(`(?m)[\[(]Y/n[\])]|[\[(]yes[\])]\s*$|\(Y\)|\[Y\]`)
+	defaultNo  = lazyre.New(`(?m)[\[(]y/N[\])]|[\[(]no[\])]\s*$|\(N\)|\[N\]`)
 )
 
 // equivalentsOf lists what else answers det the way why does: the rule's
@@ -167,7 +168,7 @@ func walkOf(dl *heuristics.Dialog, in string) (walk, bool) {
 
 // refuses is an option that declines: No, Quit, Cancel, Exit, Abort, Skip,
 // Reject, Deny (its number and marks aside).
-var refuses = regexp.MustCompile(`(?i)^[\s❯›>●○◉*]*(?:\d+[.)]\s*)?(?:no|quit|cancel|exit|abort|skip|reject|deny|decline)\b`)
+var refuses = lazyre.New(`(?i)^[\s❯›>●○◉*]*(?:\d+[.)]\s*)?(?:no|quit|cancel|exit|abort|skip|reject|deny|decline)\b`)
 
 // walkMeans is what reaching w's option means at dl: allow (approve),
 // deny, or neither ("").

@@ -1,10 +1,11 @@
 package driver
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/heuristics"
 )
@@ -202,8 +203,8 @@ func (d *driver) ruleOption(keys heuristics.Keys, c *heuristics.Choices) int {
 // optionLabel reads an option's number ("2. Yes", "2) Yes") and its
 // shortcut key ("Yes, proceed (y)", "No, … (esc)").
 var (
-	optionNumber   = regexp.MustCompile(`^[\s❯›>●○◉*]*(\d{1,2})[.):]\s`)
-	optionShortcut = regexp.MustCompile(`\((\S{1,3})\)\s*$`)
+	optionNumber   = lazyre.New(`^[\s❯›>●○◉*]*(\d{1,2})[.):]\s`)
+	optionShortcut = lazyre.New(`\((\S{1,3})\)\s*$`)
 )
 
 // optionByKey is the option a one-character key chooses: by its number
@@ -356,9 +357,9 @@ func editedLine(in string) (line string, n int, ok bool) {
 // Options a line question names: "5: quit" (git's menus), "[N]one" and
 // "(E)dit anyway" (a letter in brackets), git add -p's "[y,n,q,a,d,e,?]".
 var (
-	numberedOption = regexp.MustCompile(`(?m)(?:^|\s)(\d{1,2})[:.)] +([^\s\d][^\s]*(?: [a-z][\w'-]*)*)`)
-	letterOption   = regexp.MustCompile(`[\[(]([A-Za-z])[\])]([A-Za-z'-]*(?: [a-z][\w'-]*)?)`)
-	letterList     = regexp.MustCompile(`\[([a-zA-Z?](?:,[a-zA-Z?])+)\]`)
+	numberedOption = lazyre.New(`(?m)(?:^|\s)(\d{1,2})[:.)] +([^\s\d][^\s]*(?: [a-z][\w'-]*)*)`)
+	letterOption   = lazyre.New(`[\[(]([A-Za-z])[\])]([A-Za-z'-]*(?: [a-z][\w'-]*)?)`)
+	letterList     = lazyre.New(`\[([a-zA-Z?](?:,[a-zA-Z?])+)\]`)
 )
 
 // numberedOptions are the options question q numbers.

@@ -2,8 +2,9 @@ package driver
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/heuristics"
 )
@@ -75,7 +76,7 @@ const stallFactor = 3
 // genericBusy is work in progress as TUIs show it without a profile
 // saying so: a hint to interrupt, or a running/working line with a timer
 // or an ellipsis.
-var genericBusy = regexp.MustCompile(`(?i)(?:esc|ctrl\+c) to (?:interrupt|stop|cancel the request)|\b(?:running|working|thinking|loading|generating|retrying|waiting for)\b[^\n]*(?:…|\.\.\.|\(\d+ ?s|\d+s\b)`)
+var genericBusy = lazyre.New(`(?i)(?:esc|ctrl\+c) to (?:interrupt|stop|cancel the request)|\b(?:running|working|thinking|loading|generating|retrying|waiting for)\b[^\n]*(?:…|\.\.\.|\(\d+ ?s|\d+s\b)`)
 
 // checkStall starts the stall clock on a settled screen that nothing
 // explains, again whenever the screen changed since it started.

@@ -2,9 +2,10 @@ package driver
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/heuristics"
 )
@@ -447,7 +448,7 @@ func (d *driver) cancelKeys(det *heuristics.Detection) (heuristics.Keys, string)
 }
 
 // escOffered: a screen that names Esc as its cancel key.
-var escOffered = regexp.MustCompile(`(?i)\besc(?:ape)?\b[^\n]{0,20}\b(?:cancel|reject|deny|stop|dismiss|close)|\b(?:cancel|reject|deny)[^\n]{0,12}\(esc\)`)
+var escOffered = lazyre.New(`(?i)\besc(?:ape)?\b[^\n]{0,20}\b(?:cancel|reject|deny|stop|dismiss|close)|\b(?:cancel|reject|deny)[^\n]{0,12}\(esc\)`)
 
 // screenText is the visible screen, for reports.
 func (d *driver) screenText() string { return strings.TrimRight(d.screen.String(), "\n ") }

@@ -2,9 +2,10 @@ package driver
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
@@ -216,7 +217,7 @@ func (d *driver) errorBound() time.Duration {
 }
 
 // errorBusy is work in progress as the AI TUIs word it: a hint to stop it.
-var errorBusy = regexp.MustCompile(`(?i)esc to (?:interrupt|cancel)`)
+var errorBusy = lazyre.New(`(?i)esc to (?:interrupt|cancel)`)
 
 // busyNow reports whether the screen shows work in progress.
 func (d *driver) busyNow(screen string) bool {

@@ -1,8 +1,9 @@
 package driver
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/heuristics"
 )
@@ -47,7 +48,7 @@ func (d *driver) rowsBefore(row int) string {
 }
 
 // commandIntro is a line that announces the command on the next line.
-var commandIntro = regexp.MustCompile(`(?i)\b(?:command|will run|to run|running|execute|suggestion)\b[^:\n]*:\s*$`)
+var commandIntro = lazyre.New(`(?i)\b(?:command|will run|to run|running|execute|suggestion)\b[^:\n]*:\s*$`)
 
 // commandShown is the command a program shows it is about to run, in a
 // question's context: a "$ cmd" line; the indented line under a heading
@@ -110,6 +111,6 @@ func boxAt(lines []string, i int) (text string, top int, ok bool) {
 // A box's edges and its side walls, in the usual box-drawing characters
 // (and +-| ASCII).
 var (
-	boxEdge = regexp.MustCompile(`^\s*[╭┌╰└+][─━-]{2,}[╮┐╯┘+]\s*$`)
-	boxSide = regexp.MustCompile(`^\s*[│┃|] (.+?) *[│┃|]\s*$`)
+	boxEdge = lazyre.New(`^\s*[╭┌╰└+][─━-]{2,}[╮┐╯┘+]\s*$`)
+	boxSide = lazyre.New(`^\s*[│┃|] (.+?) *[│┃|]\s*$`)
 )

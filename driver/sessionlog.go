@@ -3,9 +3,10 @@ package driver
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
@@ -425,4 +426,4 @@ func refusal(e transcript.Event) bool {
 	return e.Refused || e.IsError && refusedWords.MatchString(e.Output)
 }
 
-var refusedWords = regexp.MustCompile(`(?i)\b(?:reject(?:ed)?|den(?:y|ied)|declin(?:e|ed)|cancel(?:l?ed)?|abort(?:ed)?|interrupted|doesn't want|does not want|did not approve|not approved|refused|not allowed|permission)\b`)
+var refusedWords = lazyre.New(`(?i)\b(?:reject(?:ed)?|den(?:y|ied)|declin(?:e|ed)|cancel(?:l?ed)?|abort(?:ed)?|interrupted|doesn't want|does not want|did not approve|not approved|refused|not allowed|permission)\b`)

@@ -1,10 +1,11 @@
 package emit
 
 import (
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"unicode"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 // secretRule finds one kind of secret. Regexps only run when the text
@@ -15,7 +16,7 @@ import (
 type secretRule struct {
 	kind     string
 	triggers []string
-	re       *regexp.Regexp
+	re       *lazyre.Regexp
 	// group is the submatch holding the secret (0: the whole match); text
 	// around it, such as "Bearer " or "postgres://user:", is kept.
 	group int
@@ -37,46 +38,46 @@ type secretRule struct {
 var secretRules = []secretRule{
 	// A block cut short by a size cap has no END line: redact to the end.
 	{kind: "private-key", triggers: []string{"PRIVATE KEY-----"},
-		re:        regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY-----|\z)`),
+		re:        lazyre.New(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY-----|\z)`),
 		multiline: true},
 	{kind: "github-token", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
-		re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`)},
+		re: lazyre.New(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`)},
 	{kind: "github-token", triggers: []string{"github_pat_"},
-		re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
+		re: lazyre.New(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
 	{kind: "anthropic-key", triggers: []string{"k-ant-"},
-		re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{20,}`)},
+		re: lazyre.New(`\bsk-ant-[A-Za-z0-9_\-]{20,}`)},
 	{kind: "openai-key", triggers: []string{"k-"},
-		re:        regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`),
+		re:        lazyre.New(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`),
 		plausible: looksRandom},
 	{kind: "google-api-key", triggers: []string{"AIza"},
-		re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`)},
+		re: lazyre.New(`\bAIza[0-9A-Za-z_\-]{35}`)},
 	{kind: "aws-access-key-id", triggers: []string{"AKIA", "ASIA"},
-		re: regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+		re: lazyre.New(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
 	{kind: "aws-secret-access-key", triggers: []string{"_access_key", "_ACCESS_KEY", "AccessKey"},
-		re: regexp.MustCompile(`(?i)(aws_?secret_?access_?key["']?\s*[=:]\s*["']?)([A-Za-z0-9/+=]{16,})`), group: 2},
+		re: lazyre.New(`(?i)(aws_?secret_?access_?key["']?\s*[=:]\s*["']?)([A-Za-z0-9/+=]{16,})`), group: 2},
 	{kind: "npm-token", triggers: []string{"pm_"},
-		re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
+		re: lazyre.New(`\bnpm_[A-Za-z0-9]{36}\b`)},
 	{kind: "slack-token", triggers: []string{"xox"},
-		re: regexp.MustCompile(`\bxox[abpr]-[A-Za-z0-9\-]{10,}`)},
+		re: lazyre.New(`\bxox[abpr]-[A-Za-z0-9\-]{10,}`)},
 	// scheme://user:PASSWORD@host keeps scheme, user and host. URLs are
 	// everywhere in output, so this one is matched by hand.
 	{kind: "password", triggers: []string{"://"}, find: findURLPasswords},
 	// An Authorization header names its token: redact whatever follows.
 	{kind: "bearer-token", triggers: []string{"uthoriz", "UTHORIZ"},
-		re: regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*["']?bearer\s+)([A-Za-z0-9._~+/=\-]+)`), group: 2},
+		re: lazyre.New(`(?i)(authorization["']?\s*[:=]\s*["']?bearer\s+)([A-Za-z0-9._~+/=\-]+)`), group: 2},
 	// A bare "Bearer xxx" must look like a token, not prose ("bearer bonds").
 	{kind: "bearer-token", triggers: []string{"Bearer", "bearer", "BEARER"},
-		re: regexp.MustCompile(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{16,}=*)`), group: 2,
+		re: lazyre.New(`(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{16,}=*)`), group: 2,
 		plausible: looksRandom},
 	// Google OAuth access tokens.
 	{kind: "google-oauth-token", triggers: []string{"ya29."},
-		re: regexp.MustCompile(`\bya29\.[0-9A-Za-z_\-]{20,}`)},
+		re: lazyre.New(`\bya29\.[0-9A-Za-z_\-]{20,}`)},
 	// A value assigned to a name that says it is secret: api_key = …,
 	// password: …, GITHUB_TOKEN=…, "client_secret": "…". The name must end
 	// in the word (input_tokens: 12 is not one); the value is kept when it
 	// is a placeholder or a plain number.
 	{kind: "secret-assignment", triggers: assignmentTriggers,
-		re:    regexp.MustCompile(`(?i)((?:\b|_)(?:api[_-]?key|apikey|secret[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret|private[_-]?key|password|passwd|passphrase|secret|token)["']?\s*[=:]\s*["']?)([^\s"'\x60,;&\\<>(){}\[\]]{6,})`),
+		re:    lazyre.New(`(?i)((?:\b|_)(?:api[_-]?key|apikey|secret[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret|private[_-]?key|password|passwd|passphrase|secret|token)["']?\s*[=:]\s*["']?)([^\s"'\x60,;&\\<>(){}\[\]]{6,})`),
 		group: 2, plausible: notPlaceholder},
 }
 

@@ -1,8 +1,9 @@
 package heuristics
 
 import (
-	"regexp"
 	"slices"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 // Choices are the options of the bottom-most menu or dialog on a screen,
@@ -74,7 +75,7 @@ func ReadChoices(v View) (*Choices, bool) {
 }
 
 // quits marks an option that leaves without doing anything ("Exit", "Quit").
-var quits = regexp.MustCompile(`(?i)^(?:quit|exit|leave|back|none|nothing)\b`)
+var quits = lazyre.New(`(?i)^(?:quit|exit|leave|back|none|nothing)\b`)
 
 // Meaning is what choosing an option does, read from its own words.
 type Meaning int

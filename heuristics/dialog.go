@@ -2,10 +2,11 @@ package heuristics
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/clipperhouse/displaywidth"
 )
@@ -95,7 +96,7 @@ func withoutOptions(lines []string, d *Dialog) []string {
 	return out
 }
 
-var numbered = regexp.MustCompile(`^(\d{1,2})[.)] +(\S.*)$`)
+var numbered = lazyre.New(`^(\d{1,2})[.)] +(\S.*)$`)
 
 // findVertical finds the bottom-most list of options numbered from 1 (a
 // row each, long ones wrapped onto indented rows) or, unnumbered, of
@@ -172,7 +173,7 @@ func newDialog(block []menuRow, hi int, horizontal bool) *Dialog {
 	return d
 }
 
-var choiceWords = regexp.MustCompile(`(?i)^[\[(<]? *(yes|no|allow|deny|reject|decline|approve|accept|cancel|skip|always|never|ok|proceed|run|abort)\b`)
+var choiceWords = lazyre.New(`(?i)^[\[(<]? *(yes|no|allow|deny|reject|decline|approve|accept|cancel|skip|always|never|ok|proceed|run|abort)\b`)
 
 // isListChoice: a row of a vertical list of choices: a choice, not the
 // question above it ("Allow this command?") nor a row of choices of its

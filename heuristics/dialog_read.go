@@ -1,9 +1,10 @@
 package heuristics
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 // Reading a dialog found by its shape: which option allows once and which
@@ -12,11 +13,11 @@ import (
 
 var (
 	// optionLead drops an option's number and a bracket around it.
-	optionLead = regexp.MustCompile(`^(?:\d{1,2}[.)] +)?[\[(<]? *`)
-	rejects    = regexp.MustCompile(`(?i)^(?:no|reject|deny|decline|cancel|skip|abort|don'?t|do not|stop)\b`)
-	allows     = regexp.MustCompile(`(?i)^(?:yes|allow|approve|accept|proceed|run|execute|continue|ok|okay|confirm|apply|create|write|save)\b`)
+	optionLead = lazyre.New(`^(?:\d{1,2}[.)] +)?[\[(<]? *`)
+	rejects    = lazyre.New(`(?i)^(?:no|reject|deny|decline|cancel|skip|abort|don'?t|do not|stop)\b`)
+	allows     = lazyre.New(`(?i)^(?:yes|allow|approve|accept|proceed|run|execute|continue|ok|okay|confirm|apply|create|write|save)\b`)
 	// widens marks an option that allows more than this once.
-	widens = regexp.MustCompile(`(?i)\b(?:always|session|don'?t ask|do not ask|never ask|all\b|every|auto|remember|permanent|forever|future|from now|without asking|trust)`)
+	widens = lazyre.New(`(?i)\b(?:always|session|don'?t ask|do not ask|never ask|all\b|every|auto|remember|permanent|forever|future|from now|without asking|trust)`)
 )
 
 // classify returns the option that allows this once and the one that
@@ -41,7 +42,7 @@ func classify(options []string) (allow, reject int) {
 
 // questionRow is the nearest row above the options that asks (ends in
 // "?", a hint in brackets allowed after it), or -1.
-var asks = regexp.MustCompile(`\?(?:\s*[(\[][^)\]]*[)\]])?:?$`)
+var asks = lazyre.New(`\?(?:\s*[(\[][^)\]]*[)\]])?:?$`)
 
 func questionRow(lines []string, options int) int {
 	nearest := -1
@@ -62,7 +63,7 @@ func questionRow(lines []string, options int) int {
 
 // questionWord starts a row that asks ("Do you want to…?"), not one that
 // only ends in "?" ("Reason: write outside the sandbox?").
-var questionWord = regexp.MustCompile(`(?i)^(?:[?●△⚠]\s*)?(?:do|does|would|will|shall|should|allow|are|is|can|may|proceed|run|apply|continue|overwrite|create|delete|execute|approve|trust|permit|accept|confirm)\b`)
+var questionWord = lazyre.New(`(?i)^(?:[?●△⚠]\s*)?(?:do|does|would|will|shall|should|allow|are|is|can|may|proceed|run|apply|continue|overwrite|create|delete|execute|approve|trust|permit|accept|confirm)\b`)
 
 // unframed is a row's text without its frame and margins.
 func unframed(l string) string {
@@ -126,14 +127,14 @@ func firstText(lines []string, from, to int) string {
 var (
 	// fileQuestion names a file in the question: "Do you want to create
 	// notes.md?", "make this edit to src/a.go?", "Overwrite x.txt?".
-	fileQuestion = regexp.MustCompile(`(?i)\b(create|write|overwrite|save|edit|modify|update|change|make (?:this|these) (?:edit|change)s? to|apply (?:this |these )?changes? to)\s+(?:to\s+|the file\s+|file\s+)?` + "[`'\"]?" + `([\w.~/\\-]*[\w~/-][.][\w]+|[~.]?/[\w./-]+)`)
+	fileQuestion = lazyre.New(`(?i)\b(create|write|overwrite|save|edit|modify|update|change|make (?:this|these) (?:edit|change)s? to|apply (?:this |these )?changes? to)\s+(?:to\s+|the file\s+|file\s+)?` + "[`'\"]?" + `([\w.~/\\-]*[\w~/-][.][\w]+|[~.]?/[\w./-]+)`)
 	// fileHeading names a file in a heading row: "Create file" over the
 	// path, "? WriteFile  Writing to notes.md", "Edit notes.md", "Write(a.txt)".
-	fileHeading = regexp.MustCompile(`(?i)^(?:[?●✓⏺△]\s*)?(create file|write ?file|writing to|write|overwrite file|edit file|edit|editing|update|patch)\b[\s:(]*` + "[`'\"]?" + `([\w.~/\\-]*[.][\w]+|[~.]?/[\w./-]+)?`)
+	fileHeading = lazyre.New(`(?i)^(?:[?●✓⏺△]\s*)?(create file|write ?file|writing to|write|overwrite file|edit file|edit|editing|update|patch)\b[\s:(]*` + "[`'\"]?" + `([\w.~/\\-]*[.][\w]+|[~.]?/[\w./-]+)?`)
 	// commandHeading is a heading over an indented command block.
-	commandHeading  = regexp.MustCompile(`(?i)^(?:[?●✓⏺△]\s*)?(?:(?:bash|shell|run|terminal) +)?command:?$`)
-	commandQuestion = regexp.MustCompile(`(?i)\b(?:run|execute|command|shell|bash)\b`)
-	filePath        = regexp.MustCompile(`^[\w.~/\\-]*[\w~/-][.][\w]+$|^[~.]?/[\w./-]+$`)
+	commandHeading  = lazyre.New(`(?i)^(?:[?●✓⏺△]\s*)?(?:(?:bash|shell|run|terminal) +)?command:?$`)
+	commandQuestion = lazyre.New(`(?i)\b(?:run|execute|command|shell|bash)\b`)
+	filePath        = lazyre.New(`^[\w.~/\\-]*[\w~/-][.][\w]+$|^[~.]?/[\w./-]+$`)
 )
 
 // read finds what the dialog is about in its rows above the options.
@@ -268,7 +269,7 @@ func indentedBlock(rows []string, under int) string {
 	return dedent(block)
 }
 
-var prose = regexp.MustCompile(`^[A-Z][a-z]+(?: [\w'’,.-]+)+$`)
+var prose = lazyre.New(`^[A-Z][a-z]+(?: [\w'’,.-]+)+$`)
 
 // opensBlock: a box's top edge.
 func opensBlock(t string) bool {

@@ -3,6 +3,8 @@ package heuristics
 import (
 	"regexp"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 // DialogRule names the detections of dialogs found by their shape.
@@ -77,7 +79,7 @@ func dialogRule(v View, dl *Dialog) *Rule {
 }
 
 // escRejects: an option that says Esc picks it ("No, … (esc)").
-var escRejects = regexp.MustCompile(`(?i)\(esc\b|\besc to (?:stop|cancel|reject)`)
+var escRejects = lazyre.New(`(?i)\(esc\b|\besc to (?:stop|cancel|reject)`)
 
 // moves are the arrow keys from the highlighted option to option i.
 func moves(dl *Dialog, i int) string {

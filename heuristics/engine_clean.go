@@ -1,10 +1,11 @@
 package heuristics
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/clipperhouse/displaywidth"
 )
@@ -241,7 +242,7 @@ func dedent(lines []string) string {
 	return strings.Trim(strings.Join(out, "\n"), "\n")
 }
 
-var lineNumber = regexp.MustCompile(`^ *\d+ ?`)
+var lineNumber = lazyre.New(`^ *\d+ ?`)
 
 // cleanPreview turns a `content` group, a file's lines as a TUI previews
 // them (framed, numbered), back into the file's text: frames and the
@@ -310,11 +311,11 @@ func cleanOutput(s string) (out string, hidden int) {
 // foldMarkers are rows a TUI draws where it folds a command's output:
 // Claude Code's "… +4 lines (ctrl+o to expand)", Codex's "+ 4 lines (^t
 // to expand)" and "+ Show details", a bare "(ctrl+o to expand)".
-var foldMarkers = regexp.MustCompile(`(?i)^(?:…\s*)?\+\s*(\d+)\s+(?:more\s+)?lines?\b.*$|^(?:…\s*)?\((?:ctrl|\^)\s*\+?\s*\w+\s+to\s+(?:expand|show|see)\b[^)]*\)$|^\+?\s*show details$`)
+var foldMarkers = lazyre.New(`(?i)^(?:…\s*)?\+\s*(\d+)\s+(?:more\s+)?lines?\b.*$|^(?:…\s*)?\((?:ctrl|\^)\s*\+?\s*\w+\s+to\s+(?:expand|show|see)\b[^)]*\)$|^\+?\s*show details$`)
 
 // tuiNote is a row a TUI adds to a command's output about the run, not
 // printed by it (Copilot CLI 1.0.87).
-var tuiNote = regexp.MustCompile(`^<shellId: \d+ completed with exit code \d+>$`)
+var tuiNote = lazyre.New(`^<shellId: \d+ completed with exit code \d+>$`)
 
 // FoldMarker reports whether row (its indent and the result glyph
 // removed) is a TUI's fold marker, and how many lines it hides (-1: not

@@ -3,10 +3,11 @@ package heuristics
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 // Model errors: the model's service refused or failed a request (a bad
@@ -102,29 +103,29 @@ func (e *ModelError) Key() string {
 	return string(e.Class) + "|" + countdown.ReplaceAllString(strings.ToLower(e.Text), "#")
 }
 
-var attemptRe = regexp.MustCompile(`(?i)\battempt\s*#?(\d+)\b`)
+var attemptRe = lazyre.New(`(?i)\battempt\s*#?(\d+)\b`)
 
-var countdown = regexp.MustCompile(`\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|m|min|minutes?)\b|\d{1,2}:\d\d`)
+var countdown = lazyre.New(`\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|m|min|minutes?)\b|\d{1,2}:\d\d`)
 
 var (
 	// A status in an error: "API Error: 401", "HTTP 429", "status 500",
 	// "[429 Too Many Requests]", `"code": 503`, "got status: 429".
-	statusRe = regexp.MustCompile(`(?i)(?:\b(?:http|status(?:\s*code)?|error|code|api error|got status|failed|returned)\W{0,4}|"(?:code|status)"\s*:\s*|\[)([45]\d\d)\b` +
+	statusRe = lazyre.New(`(?i)(?:\b(?:http|status(?:\s*code)?|error|code|api error|got status|failed|returned)\W{0,4}|"(?:code|status)"\s*:\s*|\[)([45]\d\d)\b` +
 		`|\b([45]\d\d)\s+(?:too many requests|unauthori[sz]ed|forbidden|internal server error|service unavailable|bad gateway|gateway time-?out|overloaded)`)
-	authRe = regexp.MustCompile(`(?i)invalid[ _-]?(?:x-)?api[ _-]?key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|missing)|incorrect api key|unauthori[sz]ed|authentication[_ ](?:error|failed)|failed to authenticate|not logged in|please (?:run )?/login|invalid (?:authentication|credentials|bearer token|token)|permission_denied|\bforbidden\b`)
-	rateRe = regexp.MustCompile(`(?i)rate[ _-]?limit|too many requests|quota|resource[_ ]exhausted|usage limit`)
+	authRe = lazyre.New(`(?i)invalid[ _-]?(?:x-)?api[ _-]?key|api[ _-]?key (?:is )?(?:not valid|invalid|expired|missing)|incorrect api key|unauthori[sz]ed|authentication[_ ](?:error|failed)|failed to authenticate|not logged in|please (?:run )?/login|invalid (?:authentication|credentials|bearer token|token)|permission_denied|\bforbidden\b`)
+	rateRe = lazyre.New(`(?i)rate[ _-]?limit|too many requests|quota|resource[_ ]exhausted|usage limit`)
 	// The model is not there: the service does not know it, or the key
 	// may not use it.
-	noModelRe = regexp.MustCompile(`(?i)model[^\n]{0,80}?(?:not[ _]found|does not exist|doesn't exist|is not (?:available|supported)|not supported|unknown)|(?:unknown|invalid|unsupported) model|(?:no|not have|doesn't have|does not have) access to (?:the )?model|model_not_found|not_found_error[^\n]{0,80}model`)
+	noModelRe = lazyre.New(`(?i)model[^\n]{0,80}?(?:not[ _]found|does not exist|doesn't exist|is not (?:available|supported)|not supported|unknown)|(?:unknown|invalid|unsupported) model|(?:no|not have|doesn't have|does not have) access to (?:the )?model|model_not_found|not_found_error[^\n]{0,80}model`)
 	// A retry announced after a failed request, with no status or phrase
 	// to class it ("API error · Retrying in 2s · attempt 3/10", "Attempt
 	// 1 failed. Retrying with backoff..."): a model error of another kind.
-	retryErrRe = regexp.MustCompile(`(?i)\b(?:api|request|model|server|service|connection|network|stream)\s+(?:error|failed|failure)\b|\battempt\s*#?\d+\s+failed\b`)
-	overRe     = regexp.MustCompile(`(?i)overloaded|service unavailable|\bunavailable\b|at capacity|high demand`)
-	servRe     = regexp.MustCompile(`(?i)internal server error|server error|bad gateway|gateway time-?out|internal error`)
+	retryErrRe = lazyre.New(`(?i)\b(?:api|request|model|server|service|connection|network|stream)\s+(?:error|failed|failure)\b|\battempt\s*#?\d+\s+failed\b`)
+	overRe     = lazyre.New(`(?i)overloaded|service unavailable|\bunavailable\b|at capacity|high demand`)
+	servRe     = lazyre.New(`(?i)internal server error|server error|bad gateway|gateway time-?out|internal error`)
 	// An error word: without one, a phrase is talk about errors, not one.
-	errWordRe = regexp.MustCompile(`(?i)\berrors?\b|\bfail(?:ed|ure)?\b|exceeded|\bunable\b|could ?n[o']t|invalid|reached|\bhit\b|refused|✕|✗|⚠|■`)
-	retryRe   = regexp.MustCompile(`(?i)\bretrying\b|\bretry(?:ing)? (?:in|after)\b|\battempt\s*#?\d+\s*(?:/|of)\s*\d+|\bretry\s*\d+\s*(?:/|of)\s*\d+|reconnecting|will retry|trying again`)
+	errWordRe = lazyre.New(`(?i)\berrors?\b|\bfail(?:ed|ure)?\b|exceeded|\bunable\b|could ?n[o']t|invalid|reached|\bhit\b|refused|✕|✗|⚠|■`)
+	retryRe   = lazyre.New(`(?i)\bretrying\b|\bretry(?:ing)? (?:in|after)\b|\battempt\s*#?\d+\s*(?:/|of)\s*\d+|\bretry\s*\d+\s*(?:/|of)\s*\d+|reconnecting|will retry|trying again`)
 	// Box and bullet characters a TUI draws around a line.
 	frame = "│┃║╎┆└├╰╭╮╯┌┐┘┤─ \t●○•✦✕✗✘⎿■▪⚠!×>❯›·-✻✽✶✳✢"
 )

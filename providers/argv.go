@@ -2,8 +2,9 @@ package providers
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 // Text is never an option: on a program's command line the user's prompt
@@ -15,10 +16,10 @@ import (
 
 // uuidShape is a UUID, the shape of the session ids Claude Code, Codex,
 // Copilot CLI and Gemini CLI make and take.
-var uuidShape = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+var uuidShape = lazyre.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // sessionShapes are the providers whose session ids have a known shape.
-var sessionShapes = map[string]*regexp.Regexp{
+var sessionShapes = map[string]*lazyre.Regexp{
 	"claude": uuidShape, "codex": uuidShape, "copilot": uuidShape, "gemini": uuidShape,
 }
 

@@ -3,8 +3,9 @@ package providers
 import (
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -137,7 +138,7 @@ func stamp(s string) time.Time {
 	return t
 }
 
-var claudeNoOutput = regexp.MustCompile(`^\(\w+ completed with no output\)$`)
+var claudeNoOutput = lazyre.New(`^\(\w+ completed with no output\)$`)
 
 // blocksOrString reads tool output: a string, or text blocks joined.
 func blocksOrString(raw json.RawMessage) string {

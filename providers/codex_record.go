@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/kballard/go-shellquote"
 	"github.com/yume-cli/yume-cli/transcript"
@@ -261,7 +262,7 @@ func commandString(v any) string {
 // denied: "aborted by user" after Esc at its question (0.171 adds a
 // "Wall time" line before it), "exec command rejected by user" after No.
 // A command stopped while it ran says "aborted by user after 3.2s".
-var codexRefused = regexp.MustCompile(`(?m)^(?:aborted|(?:exec command )?rejected) by user\s*\z`)
+var codexRefused = lazyre.New(`(?m)^(?:aborted|(?:exec command )?rejected) by user\s*\z`)
 
 func codexOutput(raw json.RawMessage) (out string, failed bool) {
 	var s string

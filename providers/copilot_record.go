@@ -3,8 +3,9 @@ package providers
 import (
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"strconv"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -132,7 +133,7 @@ func newCopilotParser() transcript.Parser {
 
 // copilotTrailer is the note Copilot puts after a shell command's output
 // for the model: "<shellId: 0 completed with exit code 0>".
-var copilotTrailer = regexp.MustCompile(`\n?<(?:shellId: \d+ completed|exited) with exit code (\d+)>\s*$`)
+var copilotTrailer = lazyre.New(`\n?<(?:shellId: \d+ completed|exited) with exit code (\d+)>\s*$`)
 
 // copilotShellTrailer is out without that note, and the exit code it gave
 // (0 without one).

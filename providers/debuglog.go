@@ -7,9 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -169,7 +170,7 @@ func (w *withDebugLog) Close() error {
 // claudeDebugLine is Claude Code's debug log line of a failed request:
 // "2026-11-26T14:50:18.469Z [ERROR] API error (attempt 1/4): 401 401
 // {"error":{"message":"…","type":"authentication_error"},"type":"error"}".
-var claudeDebugLine = regexp.MustCompile(`^\S+ \[ERROR\] API error \(attempt (\d+)/(\d+)\): (.*)$`)
+var claudeDebugLine = lazyre.New(`^\S+ \[ERROR\] API error \(attempt (\d+)/(\d+)\): (.*)$`)
 
 // parseClaudeDebug reads a failed request from Claude Code's debug log:
 // its attempt, the status and the service's message.
@@ -185,12 +186,12 @@ func parseClaudeDebug(line []byte) []transcript.Event {
 // geminiDebugLine is Gemini CLI's debug log line of a failed request:
 // "[2026-11-26T14:57:36.626Z] [WARN] Attempt 1 failed with status 429.
 // Retrying with backoff... _ApiError: {"error":{"code":429,…}}".
-var geminiDebugLine = regexp.MustCompile(`^\[\S+\] \[(?:WARN|ERROR)\] (Attempt \d+ failed[^.]*\.(?: Retrying[^.]*\.\.\.)?)(.*)$`)
+var geminiDebugLine = lazyre.New(`^\[\S+\] \[(?:WARN|ERROR)\] (Attempt \d+ failed[^.]*\.(?: Retrying[^.]*\.\.\.)?)(.*)$`)
 
 // qwenDebugLine is Qwen Code's debug log line of a failed request
 // ("2026-11-26T15:20:01.123Z [WARN] [RETRY] Attempt 1 failed with status
 // 429. Retrying with backoff in 5s... {…}"; ERROR for a 5xx).
-var qwenDebugLine = regexp.MustCompile(`^(\S+) \[(?:WARN|ERROR)\] \[RETRY\](?: \[[^\]]*\])? (Attempt \d+ failed[^.]*\.(?: Retrying[^.]*\.\.\.)?)(.*)$`)
+var qwenDebugLine = lazyre.New(`^(\S+) \[(?:WARN|ERROR)\] \[RETRY\](?: \[[^\]]*\])? (Attempt \d+ failed[^.]*\.(?: Retrying[^.]*\.\.\.)?)(.*)$`)
 
 // qwenDebug reads Qwen Code's debug log of the session (QWEN_DEBUG_LOG_FILE
 // on: <its runtime directory>/debug/<session>.txt), its lines before the
@@ -302,7 +303,7 @@ func jsonErrorMessage(s string) string {
 // copilotLogLine is Copilot CLI's process log line of a failed model
 // request: "2026-11-26T15:07:37.487Z [WARNING] [rust:model_events::producer]
 // Model provider request failed {"stage":"inference",…,"http_status":401,…}".
-var copilotLogLine = regexp.MustCompile(`^(\S+) \[(?:WARNING|ERROR)\] \[[^\]]*model_events[^\]]*\] (Model provider request failed)\s*(\{.*\})?\s*$`)
+var copilotLogLine = lazyre.New(`^(\S+) \[(?:WARNING|ERROR)\] \[[^\]]*model_events[^\]]*\] (Model provider request failed)\s*(\{.*\})?\s*$`)
 
 // copilotLog reads Copilot CLI's process log of a run
 // (<COPILOT_HOME or ~/.copilot>/logs/process-<start ms>-<pid>.log): each
@@ -360,7 +361,7 @@ var copilotDebugLog = &DebugLog{Env: func(string) []string { return nil }, Path:
 // openCodeLogLine is opencode's (and Kilo's) log line of a failed model
 // request, in logfmt: `timestamp=… level=ERROR … message="stream error" …
 // session.id=ses_… … error.error="AI_APICallError: fake error 429"`.
-var openCodeLogLine = regexp.MustCompile(`^timestamp=(\S+) level=(?:ERROR|WARN)\b.*\bmessage="stream error".*\bsession\.id=(\S+).*\berror\.error="([^"]*)"`)
+var openCodeLogLine = lazyre.New(`^timestamp=(\S+) level=(?:ERROR|WARN)\b.*\bmessage="stream error".*\bsession\.id=(\S+).*\berror\.error="([^"]*)"`)
 
 // openCodeLogErrors reads the program's shared log
 // (<XDG_DATA_HOME>/NAME/log/opencode.log) for the failed requests at or

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 // Flag detection from a program's --help, so a release that renames a
@@ -14,9 +16,9 @@ import (
 // "b"), yargs' [choices: "a", "b"], clap's [possible values: a, b], and
 // clap's long form "Possible values: - a: … - b: …".
 var (
-	choicesRE  = regexp.MustCompile(`\((?:choices|possible values): ([^)]*)\)|\[(?:choices|possible values): ([^\]]*)\]`)
-	possibleRE = regexp.MustCompile(`Possible values:(.*)`)
-	itemRE     = regexp.MustCompile(`(?:^| )- ([\w-]+):`)
+	choicesRE  = lazyre.New(`\((?:choices|possible values): ([^)]*)\)|\[(?:choices|possible values): ([^\]]*)\]`)
+	possibleRE = lazyre.New(`Possible values:(.*)`)
+	itemRE     = lazyre.New(`(?:^| )- ([\w-]+):`)
 )
 
 // flagChoices lists the values --help gives for flag; nil when help does
@@ -50,7 +52,7 @@ func flagChoices(help, flag string) []string {
 }
 
 // nextOption finds the start of the next option in a help text.
-var nextOption = regexp.MustCompile(`\n\s*(?:-\w, )?--[\w-]`)
+var nextOption = lazyre.New(`\n\s*(?:-\w, )?--[\w-]`)
 
 // hasFlag reports whether help documents flag.
 func hasFlag(help, flag string) bool { return flagIndex(help, flag) >= 0 }

@@ -3,8 +3,9 @@ package providers
 import (
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -107,7 +108,7 @@ func newGeminiParser() transcript.Parser {
 	}
 }
 
-var geminiPGID = regexp.MustCompile(`(?m)^Process Group PGID: \d+\n?`)
+var geminiPGID = lazyre.New(`(?m)^Process Group PGID: \d+\n?`)
 
 // geminiOutput is a shell call's output without Gemini's wrapping:
 // <untrusted_context> tags, "Output: " and the process group line.

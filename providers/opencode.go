@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/permission"
 )
@@ -120,7 +121,7 @@ func openCodeTyped(l Launch) bool { return l.Resume }
 
 // openCodeSession is the shape of a session id the TUI is given: a word
 // (no path, no pattern, no option).
-var openCodeSession = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
+var openCodeSession = lazyre.New(`^[A-Za-z0-9_][A-Za-z0-9_-]*$`)
 
 // openCodeTUIEnv makes the TUI ask before every shell command and edit,
 // or (auto mode) run them all, sets the model and endpoint as the ACP

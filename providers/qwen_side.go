@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -44,7 +45,7 @@ type qwenTelemetry struct {
 // qwenSidePrompt reads the managed agent out of a side request's prompt
 // id ("<session>#managed-auto-memory-extractor-51280d81#0"); the
 // conversation's own are "<session>########<n>".
-var qwenSidePrompt = regexp.MustCompile(`^[^#]+#(managed-[a-z-]+?)(?:-[0-9a-f]+)?#\d+$`)
+var qwenSidePrompt = lazyre.New(`^[^#]+#(managed-[a-z-]+?)(?:-[0-9a-f]+)?#\d+$`)
 
 // qwenSideEvents are the tool_call and tool_result of a call a managed
 // side agent made, from its telemetry; none for any other entry. A call

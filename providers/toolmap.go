@@ -1,13 +1,13 @@
 package providers
 
-import "regexp"
+import "github.com/yume-cli/yume-cli/internal/lazyre"
 
 // Helpers for the MapTool functions: providers rename their tools' inputs
 // to Claude's (PROTOCOL.md "Tool names and inputs"), because Yume's
 // renderer only knows those — file tools always take file_path, never path.
 
 // FirstURL finds the first http(s) URL in a text.
-var FirstURL = regexp.MustCompile(`https?://[^\s"'<>)]+`)
+var FirstURL = lazyre.New(`https?://[^\s"'<>)]+`)
 
 // pick copies the given keys that are present.
 func pick(m map[string]any, keys ...string) map[string]any {

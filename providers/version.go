@@ -1,12 +1,13 @@
 package providers
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
-var versionRE = regexp.MustCompile(`\d+\.\d+\.\d+`)
+var versionRE = lazyre.New(`\d+\.\d+\.\d+`)
 
 // Supports reports whether version is at least since. An unknown or
 // unparsable version counts as new enough; an empty since means never.

@@ -7,9 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 // Store is the session directory.
@@ -34,7 +35,7 @@ func Open(root string) *Store { return &Store{root: root} }
 func (s *Store) Root() string { return s.root }
 
 // idShape is what a session id may look like: it names a file.
-var idShape = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+var idShape = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
 // ValidID reports whether id can name a session.
 func ValidID(id string) bool { return idShape.MatchString(id) && !strings.Contains(id, "..") }

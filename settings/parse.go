@@ -3,10 +3,11 @@ package settings
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
@@ -23,7 +24,7 @@ var (
 	allowKeys    = []string{"match", "reason"}
 )
 
-var varName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var varName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Parse reads a settings file's text; path names it in messages. Every
 // problem is reported at once, as an *Error.

@@ -5,9 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 // An ACP agent may offer session modes (session/new's modes, or a config
@@ -44,21 +45,21 @@ var (
 	// modeNoAsk are phrases of a mode that does not ask: negations first
 	// ("don't ask", "without approval"), so "ask" in them is not read as
 	// asking.
-	modeNoAsk = regexp.MustCompile(`\b(?:do ?n[o']?t|never|without|no|skips?|skipping|bypass(?:es|ing)?)\s+(?:\w+\s+){0,2}(?:ask|asking|prompt|prompting|approvals?|confirm|confirmation|permissions?|user interaction)\w*`)
+	modeNoAsk = lazyre.New(`\b(?:do ?n[o']?t|never|without|no|skips?|skipping|bypass(?:es|ing)?)\s+(?:\w+\s+){0,2}(?:ask|asking|prompt|prompting|approvals?|confirm|confirmation|permissions?|user interaction)\w*`)
 	// modeAllows are phrases of a mode that lets calls run by itself.
-	modeAllows = regexp.MustCompile(`\b(?:yolo|bypass\w*|full[ -]?access|dangerously|unrestricted|autonomous\w*|autopilot|allow[ -]?all|approves? all|accepts? all|auto[ -]?(?:approv|accept|allow|run|execut)\w*|automatically (?:approv|accept|allow|run|execut)\w*|handles? (?:\w+ )?permission|decides? (?:\w+ )?(?:itself|by itself|on its own)|classifier|trust(?:ed|s)? (?:all|every)|deny if not|denies (?:anything|everything|what))`)
+	modeAllows = lazyre.New(`\b(?:yolo|bypass\w*|full[ -]?access|dangerously|unrestricted|autonomous\w*|autopilot|allow[ -]?all|approves? all|accepts? all|auto[ -]?(?:approv|accept|allow|run|execut)\w*|automatically (?:approv|accept|allow|run|execut)\w*|handles? (?:\w+ )?permission|decides? (?:\w+ )?(?:itself|by itself|on its own)|classifier|trust(?:ed|s)? (?:all|every)|deny if not|denies (?:anything|everything|what))`)
 	// modeCapable are a description's words for what the agent may do by
 	// itself ("can read and edit files … and run commands").
-	modeCapable = regexp.MustCompile(`\bcan\b[^.]*\b(?:edit|write|modify|run|execute|delete)\b`)
+	modeCapable = lazyre.New(`\bcan\b[^.]*\b(?:edit|write|modify|run|execute|delete)\b`)
 	// modeAutoWord is "auto" as the mode's own word (its id or name).
-	modeAutoWord = regexp.MustCompile(`\bauto\b`)
+	modeAutoWord = lazyre.New(`\bauto\b`)
 	// modeStrongAsk are phrases of a mode that asks before changes.
-	modeStrongAsk = regexp.MustCompile(`\b(?:always ask|ask(?:s|ing)? (?:\w+ )?(?:before|first|every|each|for)|approval (?:is )?(?:required|needed)|requires? (?:\w+ )?approvals?|needs? (?:\w+ )?approvals?|confirm(?:s|ation)? (?:before|each|every)|manual\w*|untrusted|read[ -]?only|on[ -]request|ask mode)\b`)
+	modeStrongAsk = lazyre.New(`\b(?:always ask|ask(?:s|ing)? (?:\w+ )?(?:before|first|every|each|for)|approval (?:is )?(?:required|needed)|requires? (?:\w+ )?approvals?|needs? (?:\w+ )?approvals?|confirm(?:s|ation)? (?:before|each|every)|manual\w*|untrusted|read[ -]?only|on[ -]request|ask mode)\b`)
 	// modeWeakAsk are words of an ordinary mode that asks as the agent
 	// usually does.
-	modeWeakAsk = regexp.MustCompile(`\b(?:prompts? (?:\w+ )?for|asks?|approvals?|permissions? (?:prompt|request)s?|default|standard|normal|safe|careful|cautious|supervised|review)\b`)
+	modeWeakAsk = lazyre.New(`\b(?:prompts? (?:\w+ )?for|asks?|approvals?|permissions? (?:prompt|request)s?|default|standard|normal|safe|careful|cautious|supervised|review)\b`)
 	// modePlanning are words of a mode that only plans or reads.
-	modePlanning = regexp.MustCompile(`\b(?:plan|planning|architect|analy[sz]e only|no (?:actual )?tool execution|do(?:es)? not (?:modify|execute|run|change|edit)|without (?:making )?changes|ask only|chat only)\b`)
+	modePlanning = lazyre.New(`\b(?:plan|planning|architect|analy[sz]e only|no (?:actual )?tool execution|do(?:es)? not (?:modify|execute|run|change|edit)|without (?:making )?changes|ask only|chat only)\b`)
 )
 
 // modeText is a mode's words, lower case: its id split at camel case,

@@ -3,10 +3,11 @@ package structured
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 // An ACP tool call's rawInput and rawOutput are the agent's own: opencode
@@ -23,7 +24,7 @@ var shellNames = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": 
 // shellFlag is a wrapper's option word before the script: -c, -lc, -ic,
 // -lic and the like (ending in c, only the login/interactive/errexit
 // letters before it).
-var shellFlag = regexp.MustCompile(`^-[lieo]*c$`)
+var shellFlag = lazyre.New(`^-[lieo]*c$`)
 
 // unwrapArgv takes a shell wrapper off an argv: [/bin/bash -lc SCRIPT] and
 // [sh -l -c SCRIPT] are SCRIPT (ok true); any other argv is not a wrapper.
@@ -46,7 +47,7 @@ func unwrapArgv(argv []string) (string, bool) {
 }
 
 // shellWordSafe are the words a shell reads as they are.
-var shellWordSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+var shellWordSafe = lazyre.New(`^[A-Za-z0-9_@%+=:,./-]+$`)
 
 // quoteWord quotes one argument as a shell needs it: as it is when it is
 // plain, else in single quotes (a single quote inside as '\”).
@@ -124,7 +125,7 @@ func titleCommand(title string) string {
 
 // fence is a Markdown code block around a whole text (```lang … ```), as
 // agents show a command's output.
-var fence = regexp.MustCompile("(?s)^\\s*```[A-Za-z0-9_+-]*\\n(.*)\\n```\\s*$")
+var fence = lazyre.New("(?s)^\\s*```[A-Za-z0-9_+-]*\\n(.*)\\n```\\s*$")
 
 // unfence is text without a code fence around the whole of it.
 func unfence(s string) string {

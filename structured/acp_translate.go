@@ -4,9 +4,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
@@ -351,7 +352,7 @@ func (a *acpTranslator) stop(reason string) error {
 }
 
 // errorStatement opens a line an agent writes for a failure, not an answer.
-var errorStatement = regexp.MustCompile(`(?:^|\.\.\.|\n)\s*Error: ([^\n]*?)(?:Info: |Warning: |$|\n)`)
+var errorStatement = lazyre.New(`(?:^|\.\.\.|\n)\s*Error: ([^\n]*?)(?:Info: |Warning: |$|\n)`)
 
 // errorOnlyAnswer is the error an agent gave as its whole answer, with no
 // tool call ("Info: …Retrying…Error: …"), in its last words; "" when the

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
@@ -216,7 +217,7 @@ func (e *errorWatch) Write(p []byte) (int, error) {
 // and Kilo's --print-logs: `… level=ERROR … message="stream error" …
 // error.error="AI_APICallError: fake error 429"`).
 var (
-	logfmtLine  = regexp.MustCompile(`\blevel=(?:ERROR|WARN)\b`)
+	logfmtLine  = lazyre.New(`\blevel=(?:ERROR|WARN)\b`)
 	logfmtError = func(line string) (string, bool) {
 		if !logfmtLine.MatchString(line) {
 			return "", false
@@ -231,13 +232,13 @@ var (
 		}
 		return msg + strings.Trim(m[1], `"`), true
 	}
-	logfmtValue   = regexp.MustCompile(`\berror(?:\.error|\.message)?=("[^"]*"|\S+)`)
-	logfmtMessage = regexp.MustCompile(`\bmessage=("[^"]*"|\S+)`)
+	logfmtValue   = lazyre.New(`\berror(?:\.error|\.message)?=("[^"]*"|\S+)`)
+	logfmtMessage = lazyre.New(`\bmessage=("[^"]*"|\S+)`)
 )
 
 // dumpField is a field of an object a program dumped on stderr
 // ("message: 'Internal error',"), not a message of its own.
-var dumpField = regexp.MustCompile(`^['"]?[\w$]+['"]?:\s*['"{\[]`)
+var dumpField = lazyre.New(`^['"]?[\w$]+['"]?:\s*['"{\[]`)
 
 // tee is out with the provider's stderr read on the way.
 func (e *errorWatch) tee(out io.Writer) io.Writer {

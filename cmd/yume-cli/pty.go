@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -119,12 +118,6 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		// Each turn is stored as it ends: a session killed later keeps them.
 		conv.tap.OnResult = func() { _ = conv.turnEnded("pty", l.session) } // Best effort; the last save reports.
 	}
-	// The start's garbage (package inits compile ~1.3 MB of regular
-	// expressions' worth; flags, settings, the profile) goes back to the
-	// OS before the session: the heap's pages it touched would otherwise
-	// stay resident beside the session's own (peak RSS 12.2 -> 11.8 MiB
-	// on a 100 MiB flood). One collection, about a millisecond.
-	debug.FreeOSMemory()
 	outcome, err := driver.Drive(ctx, driver.Config{
 		Dangers: o.dangers,
 		OnNote: func(m string) {

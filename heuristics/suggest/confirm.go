@@ -4,14 +4,15 @@
 package suggest
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 // Hints that a question wants yes or no: (y/n) [Y/n] (y or n) (yes/no)
 // ([y]/n) [y,n,q,a,d,e,?] (yes) [no].
-var hintRx = regexp.MustCompile(`(?i)[\[(]\s*\[?y(?:es)?\]?\s*(?:/|,|\bor\b|\|)\s*n(?:o)?\b[^\])\n]*[\])]|[\[(](?:yes|no|y|n)[\])]`)
+var hintRx = lazyre.New(`(?i)[\[(]\s*\[?y(?:es)?\]?\s*(?:/|,|\bor\b|\|)\s*n(?:o)?\b[^\])\n]*[\])]|[\[(](?:yes|no|y|n)[\])]`)
 
 // defaultAnswer reads what Enter answers from the hint: an upper-case
 // letter or a lone word in it.
@@ -28,7 +29,7 @@ func defaultAnswer(q string) int {
 	return 0
 }
 
-var ynRx = regexp.MustCompile(`(?i)^(?:y|yes|n|no)$`)
+var ynRx = lazyre.New(`(?i)^(?:y|yes|n|no)$`)
 
 // isYesNo reports whether the typed text is a yes or no answer: y, yes, n,
 // no (any case), or a bare Enter.
@@ -68,6 +69,6 @@ func opposite(typed string, yes bool, q *question) string {
 	return s + "<Enter>"
 }
 
-var wordHintRx = regexp.MustCompile(`(?i)[\[(](?:yes|no)(?:/(?:yes|no))?[\])/]`)
+var wordHintRx = lazyre.New(`(?i)[\[(](?:yes|no)(?:/(?:yes|no))?[\])/]`)
 
 func wordHint(q string) bool { return wordHintRx.MatchString(q) }

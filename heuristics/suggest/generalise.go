@@ -10,16 +10,18 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 // Variable parts of a row, tried in this order; the earlier wins where two
 // overlap. Hints stay as they are.
 var (
-	quotedRx  = regexp.MustCompile("'[^'\n]+'|\"[^\"\n]+\"|‘[^’\n]+’|“[^”\n]+”|`[^`\n]+`")
-	defaultRx = regexp.MustCompile(`: ?(\([^()\n]+\)|\[[^\[\]\n]+\])$`)
-	hexRx     = regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`)
-	pathRx    = regexp.MustCompile(`[^\s'"()\[\]{}<>,;]*/[^\s'"()\[\]{}<>,;]*`)
-	fileRx    = regexp.MustCompile(`\b[\w-]*[A-Za-z0-9]\.[A-Za-z][A-Za-z0-9]{0,7}\b|\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b`)
+	quotedRx  = lazyre.New("'[^'\n]+'|\"[^\"\n]+\"|‘[^’\n]+’|“[^”\n]+”|`[^`\n]+`")
+	defaultRx = lazyre.New(`: ?(\([^()\n]+\)|\[[^\[\]\n]+\])$`)
+	hexRx     = lazyre.New(`\b0x[0-9a-fA-F]+\b`)
+	pathRx    = lazyre.New(`[^\s'"()\[\]{}<>,;]*/[^\s'"()\[\]{}<>,;]*`)
+	fileRx    = lazyre.New(`\b[\w-]*[A-Za-z0-9]\.[A-Za-z][A-Za-z0-9]{0,7}\b|\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b`)
 )
 
 type span struct {
@@ -33,7 +35,7 @@ type span struct {
 // the rest literal.
 func generalise(row string, isQuestion bool) string {
 	var spans []span
-	addAll := func(rx *regexp.Regexp, re func(s string) string) {
+	addAll := func(rx *lazyre.Regexp, re func(s string) string) {
 		for _, loc := range rx.FindAllStringSubmatchIndex(row, -1) {
 			s, e := loc[0], loc[1]
 			if len(loc) >= 4 && loc[2] >= 0 {
@@ -107,7 +109,7 @@ func generalise(row string, isQuestion bool) string {
 	return b.String()
 }
 
-var blanksRx = regexp.MustCompile(`\d+| {2,}`)
+var blanksRx = lazyre.New(`\d+| {2,}`)
 
 // literalPattern is literal text with numbers as \d+ and runs of blanks as
 // " +" (columns of a menu move with the widths of their entries).

@@ -4,8 +4,9 @@
 package suggest
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
 type menuKind int
@@ -17,7 +18,7 @@ const (
 )
 
 // markerRx is a highlighted menu option: "❯ Build", "> Build", "› Build".
-var markerRx = regexp.MustCompile(`^( *)([❯›▸▶►→>])( +)(\S.*)$`)
+var markerRx = lazyre.New(`^( *)([❯›▸▶►→>])( +)(\S.*)$`)
 
 // findArrowMenu looks for an arrow-key menu near the cursor: a question
 // row, option rows under it, one of them marked. It returns the question's
@@ -58,8 +59,8 @@ func looksAsked(row string) bool {
 }
 
 var (
-	itemRx = regexp.MustCompile(`(?:^|\s)(\d+)[:.)] +(\S+(?: \S+)*)`)
-	quitRx = regexp.MustCompile(`(?i)^(?:quit|exit|cancel|abort|none|no)\b`)
+	itemRx = lazyre.New(`(?:^|\s)(\d+)[:.)] +(\S+(?: \S+)*)`)
+	quitRx = lazyre.New(`(?i)^(?:quit|exit|cancel|abort|none|no)\b`)
 )
 
 // numberedItems counts "1: clean", "2) foo", "3. bar" items in the block of

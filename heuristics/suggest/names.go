@@ -5,18 +5,19 @@ package suggest
 
 import (
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
-var wordRx = regexp.MustCompile(`[A-Za-z0-9]+`)
+var wordRx = lazyre.New(`[A-Za-z0-9]+`)
 
 // ruleName is kebab-case from the first words of the question, hints and
 // defaults left out.
 func ruleName(q string) string {
 	s := q
-	for _, rx := range []*regexp.Regexp{hintRx, defaultRx, quotedRx, pathRx, fileRx} {
+	for _, rx := range []*lazyre.Regexp{hintRx, defaultRx, quotedRx, pathRx, fileRx} {
 		s = rx.ReplaceAllString(s, " ")
 	}
 	var words []string
@@ -39,7 +40,7 @@ func ruleName(q string) string {
 var interpreters = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "fish": true,
 	"node": true, "deno": true, "bun": true, "python": true, "python3": true, "ruby": true, "perl": true, "npx": true}
 
-var plainWordRx = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+var plainWordRx = lazyre.New(`^[a-z][a-z0-9-]*$`)
 
 // nameFromCommand names a profile after the recorded program: "npm-init",
 // "gdb", a script's name for "sh apt-install.sh".

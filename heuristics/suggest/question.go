@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/yume-cli/yume-cli/internal/lazyre"
+
 	"github.com/clipperhouse/displaywidth"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/vt"
@@ -175,7 +177,7 @@ func cursorAfterText(scr *vt.Screen) bool {
 
 // statusRx is a leading status mark of prompt libraries: inquirer's and
 // survey's "? ", enquirer's "✔ ", "[?] ".
-var statusRx = regexp.MustCompile(`^(?:\? |\[\?\] )`)
+var statusRx = lazyre.New(`^(?:\? |\[\?\] )`)
 
 // splitRow splits a question row into its indentation, a status mark and
 // the question.
