@@ -72,8 +72,8 @@ func (s *liveSource) arrived(at time.Duration) {
 
 // due reports output the driver must take before its deadline: a pause
 // after it could end before then, or the deadline has come, or the ring
-// is half full. Output that arrived when the driver was due soon anyway waits
-// in the ring, so a flood is parsed in batches, once per pause deadline.
+// holds a batch. Output that arrived when the driver was due soon anyway
+// waits in the ring, so a flood is parsed in batches.
 func (s *liveSource) due(deadline time.Duration) bool {
 	held, since := s.reader.Since()
 	switch {
@@ -85,8 +85,8 @@ func (s *liveSource) due(deadline time.Duration) bool {
 	return s.clock.now() >= deadline || s.reader.Filling()
 }
 
-// filling wakes the driver for a ring half full: it takes the batch now,
-// before the reader has to wait for room.
+// filling wakes the driver for a batch held: it parses the batch now, as
+// the reader yields to it (ptyhost.Reader).
 func (s *liveSource) filling() {
 	if s.wakeBy.Load() < 0 {
 		return // not waiting: it looks before it does
@@ -106,11 +106,38 @@ func (s *liveSource) output() (event, bool) {
 	return event{kind: evOutput, at: at, fed: true}, true
 }
 
+// batch parses a batch of a flood (the reader yielded to it), as one event,
+// when nothing is due before deadline: the screen skips the lines that
+// scroll off (vt.Screen.Skip) and leaves the last screenful in the ring,
+// to be skipped in turn by the next batch or drawn once the flood pauses.
+// The screen is not read before then: every event but a batch's parses all
+// that is held first, and the deadline is when a timer reads it.
+func (s *liveSource) batch(deadline time.Duration) (event, bool) {
+	sk, ok := s.screen.(skipper)
+	if !ok || deadline != 0 && s.clock.now() >= deadline || !s.reader.Filling() {
+		return s.output()
+	}
+	n, at := s.reader.TakeSome(func(p []byte) int {
+		if k := sk.Skip(p); k > 0 {
+			return k
+		}
+		_, _ = s.screen.Write(p)
+		return len(p)
+	})
+	if n == 0 {
+		return event{}, false
+	}
+	return event{kind: evOutput, at: at, fed: true}, true
+}
+
+// skipper is a screen that can skip what would scroll off unseen.
+type skipper interface{ Skip(p []byte) int }
+
 // next waits for output, a frame, the deadline or ctx's end. Output read
 // before another event is parsed and reported first.
 func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pending) event {
 	if s.due(deadline) {
-		if e, ok := s.output(); ok {
+		if e, ok := s.batch(deadline); ok {
 			return e
 		}
 	}
@@ -131,15 +158,17 @@ func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pendin
 	for {
 		e, ok := s.wait(ctx, deadline, timeout)
 		e.at = s.clock.now()
-		if out, printed := s.output(); printed { // what came before e, first
-			if ok {
-				s.pending = &e
+		if !ok { // woken by output
+			if out, printed := s.batch(deadline); printed {
+				return out
 			}
+			continue
+		}
+		if out, printed := s.output(); printed { // what came before e, first
+			s.pending = &e
 			return out
 		}
-		if ok {
-			return e
-		}
+		return e
 	}
 }
 

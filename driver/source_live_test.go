@@ -3,12 +3,14 @@ package driver
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"testing"
 	"time"
 
 	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"github.com/yume-cli/yume-cli/ptyhost"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // chanTerm is a ptyhost.Terminal whose output comes from a channel; a closed
@@ -168,5 +170,70 @@ func TestLiveSourceTimesOutputOnItsClock(t *testing.T) {
 	e := s.next(context.Background(), 0, nil)
 	if now := s.clock.now(); e.kind != evOutput || e.at > now {
 		t.Fatalf("output event at %v, kind %v; the driver's clock says %v", e.at, e.kind, now)
+	}
+}
+
+// skipCounter is a screen that counts the bytes it skipped.
+type skipCounter struct {
+	*vt.Screen
+	skipped int
+}
+
+func (s *skipCounter) Skip(p []byte) int {
+	n := s.Screen.Skip(p)
+	s.skipped += n
+	return n
+}
+
+// TestLiveSourceSkipsAFloodUnseen: a flood taken in batches skips what
+// scrolls off (most of it), yet the screen is whole whenever the driver
+// can read it (any event but a batch's output: a timer's) and ends as a
+// screen given every byte; whether the driver's pause deadline comes
+// during the flood (soon) or not (an hour).
+func TestLiveSourceSkipsAFloodUnseen(t *testing.T) {
+	var flood bytes.Buffer
+	for i := 0; flood.Len() < 4<<20; i++ {
+		fmt.Fprintf(&flood, "\x1b[2m%06d\x1b[0m \x1b[32mINFO\x1b[0m compiling \x1b[1mpackage/%d\x1b[0m … ok\r\n", i, i%97)
+	}
+	flood.WriteString("Apply these changes? (y/n) ")
+	want := vt.NewScreen(80, 24)
+	want.Write(flood.Bytes())
+	for _, pause := range []time.Duration{soon, time.Hour} {
+		term := &chanTerm{out: make(chan []byte)}
+		screen := &skipCounter{Screen: vt.NewScreen(80, 24)}
+		screen.SetScrollbackLimit(0)
+		s := newLiveSource(term, nil)
+		s.start(screen)
+		go func() {
+			for p := flood.Bytes(); len(p) > 0; p = p[min(len(p), 4096):] {
+				term.out <- p[:min(len(p), 4096)]
+			}
+			close(term.out)
+		}()
+		deadline, timers := time.Duration(0), 0
+		for {
+			e := s.next(context.Background(), deadline, nil)
+			if e.kind != evOutput && s.reader.Held() {
+				t.Fatalf("pause %v: a %v event with output held unparsed: a timer would read a screen behind the program", pause, e.kind)
+			}
+			if e.kind == evEnd {
+				break
+			}
+			switch e.kind {
+			case evOutput:
+				deadline = e.at + pause
+			case evTimer:
+				timers++
+				deadline = 0
+			}
+		}
+		s.stop()
+		if screen.String() != want.String() {
+			t.Fatalf("pause %v: screen after the flood:\n%s\nwant:\n%s", pause, screen.String(), want.String())
+		}
+		if pause == time.Hour && screen.skipped < flood.Len()/2 { // with soon, how much depends on the machine's speed
+			t.Fatalf("pause %v: skipped %d of %d bytes: a flood in batches should be skipped, not drawn", pause, screen.skipped, flood.Len())
+		}
+		t.Logf("pause %v: skipped %d of %d bytes; %d timers fired", pause, screen.skipped, flood.Len(), timers)
 	}
 }

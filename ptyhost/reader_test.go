@@ -26,8 +26,8 @@ func (t *chunkTerm) ReadChunk() ([]byte, time.Duration, error) {
 }
 
 // TestReaderKeepsEveryByte: chunks of any size through a small ring, taken
-// by a consumer at its own pace, arrive whole and in order, and the end
-// comes after the last of them. Seeded; YUME_SEED repeats a run.
+// by a consumer at its own pace, whole or a part at a time (TakeSome), arrive
+// whole and in order, and the end comes after the last of them. Seeded; YUME_SEED repeats a run.
 func TestReaderKeepsEveryByte(t *testing.T) {
 	seed := time.Now().UnixNano()
 	if s := os.Getenv("YUME_SEED"); s != "" {
@@ -54,7 +54,15 @@ func TestReaderKeepsEveryByte(t *testing.T) {
 				ended = true
 			default:
 			}
-			r.Take(func(p []byte) { got.Write(p) })
+			if rng.Intn(2) == 0 {
+				r.Take(func(p []byte) { got.Write(p) })
+			} else {
+				r.TakeSome(func(p []byte) int { // the start of it, the rest left
+					k := rng.Intn(len(p) + 1)
+					got.Write(p[:k])
+					return k
+				})
+			}
 			if ended && !r.Held() {
 				break
 			}

@@ -84,6 +84,28 @@ func (s *Screen) jump(p []byte) []byte {
 	return p[cut:]
 }
 
+// Skip consumes what of p a Write of p would jump over, and returns how
+// many bytes that was (0: nothing can be skipped, or a Write of p would
+// not jump). The rest, p[n:], must be written (with whatever follows it)
+// before the screen is read: until then the screen still shows the rows
+// the skipped lines scrolled off, with the cursor on its bottom row.
+//
+// A flood handed over in batches is then parsed in full once, when it
+// pauses: a Write of each batch draws its last screenful of lines, which
+// the next batch scrolls off unseen (in 32 KiB batches, that drawing was
+// two fifths of the parse).
+func (s *Screen) Skip(p []byte) int {
+	if len(p) < jumpMin || !s.jumpWanted() || !s.atLineStart() {
+		return 0
+	}
+	n := len(p) - len(s.jump(p))
+	if n > 0 {
+		s.gen++
+		s.dirty = false
+	}
+	return n
+}
+
 // plain checks that b holds only plain lines (see above), starting at the
 // cursor, and that it ends at column 0. It returns the LFs in it, where its
 // last colour reset starts (0: none), and its last printable byte (-1:

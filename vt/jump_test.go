@@ -85,33 +85,76 @@ func sameScreen(t *testing.T, what string, a, b *Screen) {
 }
 
 // TestJumpScrollIsInvisible: a screen fed a flood in large writes (which
-// jump) ends exactly as one fed the same bytes a few at a time (which
-// never do): text, styles, cursor, retired lines, and the pen and REP
-// character the next bytes inherit.
+// jump), or in batches each skipped as far as Skip goes with the rest kept
+// for the next one (as the live driver does), ends exactly as one fed the
+// same bytes a few at a time (which never jump): text, styles, cursor,
+// retired lines, and the pen and REP character the next bytes inherit.
 func TestJumpScrollIsInvisible(t *testing.T) {
-	rng := rand.New(rand.NewSource(jumpSeed(t)))
-	for i := range 300 {
-		cols, rows := 20+rng.Intn(100), 3+rng.Intn(40)
-		flood := floodOf(rng, rows+rng.Intn(400), i%2 == 1)
-		big, small := NewScreen(cols, rows), NewScreen(cols, rows)
-		big.SetScrollbackLimit(0)
-		small.SetScrollbackLimit(0)
-		for p := flood; p != ""; {
-			n := min(len(p), jumpMin+rng.Intn(4*jumpMin))
-			big.Write([]byte(p[:n]))
-			p = p[n:]
-		}
-		for p := flood; p != ""; {
-			n := min(len(p), 1+rng.Intn(64))
-			small.Write([]byte(p[:n]))
-			p = p[n:]
-		}
-		what := fmt.Sprintf("case %d (%dx%d, %d bytes)", i, cols, rows, len(flood))
-		sameScreen(t, what, big, small)
-		tail := "Z\x1b[3b\r\n" // the pen's colour, REP's character
-		big.Write([]byte(tail))
-		small.Write([]byte(tail))
-		sameScreen(t, what+" then "+strconv.Quote(tail), big, small)
+	for _, c := range []struct {
+		name string
+		feed func(rng *rand.Rand, s *Screen, flood string)
+	}{
+		{"large writes", func(rng *rand.Rand, s *Screen, flood string) {
+			for p := flood; p != ""; {
+				n := min(len(p), jumpMin+rng.Intn(4*jumpMin))
+				s.Write([]byte(p[:n]))
+				p = p[n:]
+			}
+		}},
+		{"skipped batches", func(rng *rand.Rand, s *Screen, flood string) {
+			held := ""
+			for p := flood; p != ""; {
+				n := min(len(p), 1+rng.Intn(4*jumpMin))
+				held, p = held+p[:n], p[n:]
+				k := s.Skip([]byte(held))
+				if k == 0 || rng.Intn(8) == 0 { // as the driver: what cannot be skipped is written
+					s.Write([]byte(held[k:]))
+					k = len(held)
+				}
+				held = held[k:]
+			}
+			s.Write([]byte(held))
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rng := rand.New(rand.NewSource(jumpSeed(t)))
+			for i := range 300 {
+				cols, rows := 20+rng.Intn(100), 3+rng.Intn(40)
+				flood := floodOf(rng, rows+rng.Intn(400), i%2 == 1)
+				fed, small := NewScreen(cols, rows), NewScreen(cols, rows)
+				fed.SetScrollbackLimit(0)
+				small.SetScrollbackLimit(0)
+				c.feed(rng, fed, flood)
+				for p := flood; p != ""; {
+					n := min(len(p), 1+rng.Intn(64))
+					small.Write([]byte(p[:n]))
+					p = p[n:]
+				}
+				what := fmt.Sprintf("case %d (%dx%d, %d bytes)", i, cols, rows, len(flood))
+				sameScreen(t, what, fed, small)
+				tail := "Z\x1b[3b\r\n" // the pen's colour, REP's character
+				fed.Write([]byte(tail))
+				small.Write([]byte(tail))
+				sameScreen(t, what+" then "+strconv.Quote(tail), fed, small)
+			}
+		})
+	}
+}
+
+// TestSkipSkips: Skip takes nearly all of a plain flood, and nothing of a
+// write too short to jump.
+func TestSkipSkips(t *testing.T) {
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "\x1b[2m%06d\x1b[0m \x1b[32mINFO\x1b[0m compiling \x1b[1mpackage/%d\x1b[0m … ok \x1b[36m%dms\x1b[0m\r\n", i, i%97, i%13)
+	}
+	s := NewScreen(120, 40)
+	s.SetScrollbackLimit(0)
+	if k := s.Skip([]byte(b.String())); k < b.Len()-41*100 {
+		t.Errorf("Skip took %d of %d bytes of a plain flood; want all but about 41 lines", k, b.Len())
+	}
+	if k := s.Skip([]byte("short\r\n")); k != 0 {
+		t.Errorf("Skip took %d bytes of a short write; want 0", k)
 	}
 }
 
