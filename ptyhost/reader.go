@@ -21,7 +21,7 @@ import (
 // after a read (yields), and the parse runs while the kernel refills. A
 // reader that read on until the ring was full made the parse of 256 KiB
 // wait for nobody to read: the program stalled on a full terminal for all
-// of it (a 100 MiB flood ran 8% slower than a raw drain, against 1–2%).
+// of it (a 100 MiB flood took 1.12× a raw drain's time; 1.05× with batches).
 type Reader struct {
 	t       Terminal
 	arrived func(at time.Duration) // output landed in an empty ring (called without mu)
