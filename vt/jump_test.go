@@ -189,7 +189,8 @@ func TestJumpScrollJumps(t *testing.T) {
 }
 
 // FuzzJumpScroll: any bytes, repeated past jumpMin, leave the same screen
-// fed at once (free to jump) as fed a byte at a time (never jumping).
+// fed at once (free to jump), or skipped as far as Skip goes and the rest
+// written, as fed a byte at a time (never jumping).
 func FuzzJumpScroll(f *testing.F) {
 	f.Add([]byte("\x1b[32mok\x1b[0m line\r\n"), uint8(80), uint8(5))
 	f.Add([]byte("a\tb\rc\x1b[1;2m日本\r\n"), uint8(10), uint8(3))
@@ -200,14 +201,17 @@ func FuzzJumpScroll(f *testing.F) {
 		}
 		c, r := 1+int(cols)%120, 1+int(rows)%50
 		flood := []byte(strings.Repeat(string(data), jumpMin/len(data)+1))
-		big, small := NewScreen(c, r), NewScreen(c, r)
+		big, skipped, small := NewScreen(c, r), NewScreen(c, r), NewScreen(c, r)
 		big.SetScrollbackLimit(0)
+		skipped.SetScrollbackLimit(0)
 		small.SetScrollbackLimit(0)
 		big.Write(flood)
+		skipped.Write(flood[skipped.Skip(flood):])
 		for i := range flood {
 			small.Write(flood[i : i+1])
 		}
 		sameScreen(t, fmt.Sprintf("%dx%d %q", c, r, data), big, small)
+		sameScreen(t, fmt.Sprintf("skipped, %dx%d %q", c, r, data), skipped, small)
 	})
 }
 
