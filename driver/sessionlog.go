@@ -126,7 +126,19 @@ func (d *driver) pollLog() {
 	}
 	if w := d.t.log.waiting; w != nil && (d.pendingCall() != nil || d.now() >= d.t.log.waitEnd || d.logReadSinceAsked()) {
 		d.t.log.waiting = nil
-		d.ask(w)
+		if d.engine.StillShows(d.screen, w) {
+			d.ask(w)
+		} else {
+			// Kilo draws its dialog again as it records the call: the
+			// question waited for is asked as the screen shows it once
+			// it settles, not as it was drawn before (an approval would
+			// find it changed, and ask again with a second tool_use).
+			d.engine.Unfire(d.screen, w)
+			if d.at[timerQuiet] == 0 {
+				d.at[timerQuiet] = d.now() + questionQuiet
+			}
+			d.tr.state("the question was drawn again while its call reached the session log: asked once the screen settles")
+		}
 	}
 	if d.t.log.ended && d.st != stateQuitting && d.st != stateEnded {
 		d.turnDone(nil, "the provider's session log ends the turn")
