@@ -85,11 +85,12 @@ func (r *Reader) run() {
 		}
 		if len(data) > 0 {
 			r.inHand.Store(true)
-			if !r.put(data, at) {
+			batched, ok := r.put(data, at)
+			if !ok {
 				return
 			}
 			r.inHand.Store(false)
-			r.yieldIfBatch()
+			r.yieldIf(batched)
 		}
 		if err != nil {
 			r.end(err)
@@ -144,11 +145,12 @@ func (r *Reader) runDirect(p *Process) {
 				at = r.clock()
 			}
 			r.inHand.Store(true)
-			if !r.publish(n, at) {
+			batched, ok := r.publish(n, at)
+			if !ok {
 				return
 			}
 			r.inHand.Store(false)
-			r.yieldIfBatch()
+			r.yieldIf(batched)
 		}
 		if err != nil {
 			r.end(err)
@@ -157,28 +159,30 @@ func (r *Reader) runDirect(p *Process) {
 	}
 }
 
-// yieldIfBatch lets the consumer run once a batch is held (it was told by
+// yieldIf lets the consumer run once a batch is held (it was told by
 // filling), as the kernel refills the terminal after the read just done.
-func (r *Reader) yieldIfBatch() {
-	if r.filling != nil && r.Filling() {
+func (r *Reader) yieldIf(batched bool) {
+	if batched && r.filling != nil {
 		runtime.Gosched()
 	}
 }
 
-// publish hands over n bytes read into the ring's tail; false once stopped.
-func (r *Reader) publish(n int, at time.Duration) bool {
+// publish hands over n bytes read into the ring's tail; batched reports a
+// batch held; ok is false once stopped.
+func (r *Reader) publish(n int, at time.Duration) (batched, ok bool) {
 	r.mu.Lock()
 	if r.stopped {
 		r.mu.Unlock()
-		return false
+		return false, false
 	}
 	wasEmpty := r.n == 0
 	if wasEmpty {
 		r.firstAt = at
 	}
-	crossed := r.n < r.batch() && r.n+n >= r.batch()
+	batch := r.batch()
+	crossed := r.n < batch && r.n+n >= batch
 	r.n += n
-	r.lastAt = at
+	r.lastAt, batched = at, r.n >= batch
 	r.mu.Unlock()
 	switch {
 	case wasEmpty && r.arrived != nil:
@@ -186,7 +190,7 @@ func (r *Reader) publish(n int, at time.Duration) bool {
 	case crossed && r.filling != nil:
 		r.filling()
 	}
-	return true
+	return batched, true
 }
 
 // end records how the output ended.
@@ -197,8 +201,9 @@ func (r *Reader) end(err error) {
 	close(r.ended)
 }
 
-// put copies a chunk into the ring, waiting for space; false once stopped.
-func (r *Reader) put(data []byte, at time.Duration) bool {
+// put copies a chunk into the ring, waiting for space; batched reports a
+// batch held; ok is false once stopped.
+func (r *Reader) put(data []byte, at time.Duration) (batched, ok bool) {
 	r.mu.Lock()
 	r.holding = true
 	for !r.stopped && len(r.ring)-r.n < len(data) {
@@ -211,7 +216,7 @@ func (r *Reader) put(data []byte, at time.Duration) bool {
 	}
 	if r.stopped {
 		r.mu.Unlock()
-		return false
+		return false, false
 	}
 	tail := (r.head + r.n) % len(r.ring)
 	c := copy(r.ring[tail:], data)
@@ -220,9 +225,10 @@ func (r *Reader) put(data []byte, at time.Duration) bool {
 	if wasEmpty {
 		r.firstAt = at
 	}
-	crossed := r.n < r.batch() && r.n+len(data) >= r.batch()
+	batch := r.batch()
+	crossed := r.n < batch && r.n+len(data) >= batch
 	r.n += len(data)
-	r.lastAt, r.holding = at, false
+	r.lastAt, r.holding, batched = at, false, r.n >= batch
 	r.mu.Unlock()
 	switch {
 	case wasEmpty && r.arrived != nil:
@@ -230,7 +236,7 @@ func (r *Reader) put(data []byte, at time.Duration) bool {
 	case crossed && r.filling != nil:
 		r.filling()
 	}
-	return true
+	return batched, true
 }
 
 // Take hands everything the ring holds to parse (in one or two slices,

@@ -58,10 +58,8 @@ func (r *Regexp) MatchString(s string) bool { return r.re().MatchString(s) }
 func (r *Regexp) FindString(s string) string {
 	return r.re().FindString(s)
 }
-func (r *Regexp) FindIndex(b []byte) []int         { return r.re().FindIndex(b) }
-func (r *Regexp) FindStringIndex(s string) []int   { return r.re().FindStringIndex(s) }
-func (r *Regexp) FindSubmatch(b []byte) [][]byte   { return r.re().FindSubmatch(b) }
-func (r *Regexp) FindSubmatchIndex(b []byte) []int { return r.re().FindSubmatchIndex(b) }
+func (r *Regexp) FindStringIndex(s string) []int { return r.re().FindStringIndex(s) }
+func (r *Regexp) FindSubmatch(b []byte) [][]byte { return r.re().FindSubmatch(b) }
 func (r *Regexp) FindStringSubmatch(s string) []string {
 	return r.re().FindStringSubmatch(s)
 }
@@ -78,19 +76,7 @@ func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return r.re().FindAllStringSubmatchIndex(s, n)
 }
-func (r *Regexp) FindAllSubmatchIndex(b []byte, n int) [][]int {
-	return r.re().FindAllSubmatchIndex(b, n)
-}
 func (r *Regexp) ReplaceAllString(src, repl string) string {
 	return r.re().ReplaceAllString(src, repl)
 }
-func (r *Regexp) ReplaceAllLiteralString(src, repl string) string {
-	return r.re().ReplaceAllLiteralString(src, repl)
-}
-func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
-	return r.re().ReplaceAllStringFunc(src, repl)
-}
-func (r *Regexp) Split(s string, n int) []string { return r.re().Split(s, n) }
-func (r *Regexp) SubexpIndex(name string) int    { return r.re().SubexpIndex(name) }
-func (r *Regexp) SubexpNames() []string          { return r.re().SubexpNames() }
-func (r *Regexp) NumSubexp() int                 { return r.re().NumSubexp() }
+func (r *Regexp) SubexpIndex(name string) int { return r.re().SubexpIndex(name) }
