@@ -94,6 +94,9 @@ func (d *driver) readChoice(det *heuristics.Detection, c *heuristics.Choices, in
 			// The highlight moves, or a filter is edited: where it ends
 			// is read from the screen at Enter.
 		case len(k) == 1 && k[0] > ' ' && k[0] < 0x7f:
+			if i := namedKey(c.Options, k); i >= 0 {
+				return d.choiceMeaning(det, c, in[:j+n], i, "the key it names "+strconv.Quote(k))
+			}
 			if i := optionByKey(c.Options, k); i >= 0 {
 				if after, ok := heuristics.ReadChoices(d.recordedScreen(at+j+n, nil)); ok && sameOptions(after, c) {
 					break // the key only moved the highlight (Claude Code 2.1.197): Enter chooses
@@ -209,6 +212,21 @@ var (
 
 // optionByKey is the option a one-character key chooses: by its number
 // or its shortcut; -1 for none.
+// namedKey is the one option that names k as its own key ("[y]
+// Approve"): that key chooses it, whatever the screen shows next.
+func namedKey(options []string, k string) int {
+	found := -1
+	for i, o := range options {
+		if heuristics.OptionKey(o) == k {
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
+}
+
 func optionByKey(options []string, k string) int {
 	found := -1
 	for i, o := range options {

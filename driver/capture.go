@@ -28,6 +28,14 @@ type capture struct {
 	// tool_result unless a view that shows it all comes before the turn
 	// moves on.
 	folded *heuristics.Detection
+	// tui: the question was a dialog a TUI drew (read by its shape), so
+	// the output is read where its transcript shows the call (echoOutput),
+	// from every line since the answer, not from the rows under the
+	// dialog: those are its layout (input box, status line, the model's
+	// answer). command is the call's command; shown the text read.
+	tui     bool
+	command string
+	shown   *string
 }
 
 func newCapture(id string, input map[string]any, mark uint64, limit int, echo *regexp.Regexp) *capture {
@@ -68,6 +76,9 @@ func (c *capture) add(line string) {
 // text is the captured output with trailing blank lines trimmed; where
 // nothing was captured, the folded output a result rule read.
 func (c *capture) text() string {
+	if c.shown != nil {
+		return *c.shown
+	}
 	if c.head.Len() == 0 && c.tail == nil && c.folded != nil {
 		return foldedText(c.folded)
 	}
@@ -139,12 +150,41 @@ func (d *driver) finishCapture(det *heuristics.Detection) *capture {
 			end = rows[0]
 		}
 	}
+	if c.tui {
+		d.echoOutput(c, end)
+		return c
+	}
 	for r := 0; r < end; r++ {
 		if d.screen.Retired()+uint64(r) >= c.mark {
 			c.add(d.screen.Line(r))
 		}
 	}
 	return c
+}
+
+// notDrawn is the tool_result of an approved command whose TUI never drew
+// it again, nor its output: nothing on screen says what it printed.
+const notDrawn = "(yume-cli: the program did not show this command or its output on screen; what it printed is not known)"
+
+// echoOutput reads a TUI's output of c's command where its transcript
+// shows the call again: in the lines retired since the answer and the
+// visible rows above end.
+func (d *driver) echoOutput(c *capture, end int) {
+	lines := strings.Split(strings.TrimRight(c.text(), "\n"), "\n")
+	for r := 0; r < end; r++ {
+		lines = append(lines, d.screen.Line(r))
+	}
+	out, hidden, found := heuristics.OutputAfterEcho(lines, c.command)
+	switch {
+	case !found:
+		out = notDrawn
+	case strings.TrimSpace(out) == "" && hidden == 0:
+		out = noOutput
+	case hidden != 0:
+		out = foldedText(&heuristics.Detection{Output: out, Hidden: hidden})
+	}
+	d.tr.state(fmt.Sprintf("the output of %s, read under the TUI's own row for the call (found: %v)", c.id, found))
+	c.shown = &out
 }
 
 // noOutput is the tool_result of an approved command whose output the TUI

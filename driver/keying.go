@@ -53,6 +53,7 @@ type keying struct {
 	moves   int
 	retries int
 	mark    uint64 // the line after the question (markAfter), taken before any key
+	retired uint64 // the screen's retired lines before any key
 	row     uint64 // the cursor's absolute row before any key
 	then    func(k *keying)
 	again   bool // typed again (answer_check.go): then ran already
@@ -124,12 +125,12 @@ func (d *driver) answerKeys(p *pending, why string, keys heuristics.Keys, then f
 		if !d.typeAnswer(p.det, why, keys) {
 			return false
 		}
-		then(&keying{p: p, det: p.det, why: why, mark: d.t.answerMark})
+		then(&keying{p: p, det: p.det, why: why, mark: d.t.answerMark, retired: d.screen.Retired()})
 		return true
 	}
 	row, _, _ := d.screen.Cursor()
 	k := &keying{p: p, det: p.det, why: why, keys: keys, then: then, mark: d.markAfter(p.det),
-		row: d.screen.Retired() + uint64(row), began: d.now(), ranBefore: d.ranSet()}
+		row: d.screen.Retired() + uint64(row), retired: d.screen.Retired(), began: d.now(), ranBefore: d.ranSet()}
 	d.t.answerMark = k.mark
 	d.t.retry = nil
 	d.t.keying = k

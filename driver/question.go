@@ -30,9 +30,11 @@ func (d *driver) ask(det *heuristics.Detection) {
 	d.t.retry = nil // keys typed before are never typed at this question
 	d.flushCheck()
 	d.t.check = nil // files change under a later call; the log still tells of a run
-	if d.cfg.Profile.ContextRows > 0 {
+	if d.cfg.Profile.ContextRows > 0 && det.Rule.Name != heuristics.DialogRule {
 		// What the program printed before the match, then the match's own
-		// context group (git add -p's hunk, a menu's commands).
+		// context group (git add -p's hunk, a menu's commands). A dialog
+		// read by its shape has its own region: what is above it is the
+		// program's transcript, a banner, a spinner.
 		det.Context = strings.Trim(d.questionContext(det)+"\n"+det.Context, "\n")
 	}
 	d.agentDialog(det)
@@ -197,7 +199,11 @@ func (d *driver) approve(p *pending) {
 	}
 	typed := d.answerKeys(p, "approve", p.det.Rule.Approve, func(k *keying) {
 		d.t.verdict = approved
-		d.startCapture(newCapture(p.id, p.input, k.mark, emit.MaxToolOutput, d.cfg.Profile.Echo))
+		c := newCapture(p.id, p.input, k.mark, emit.MaxToolOutput, d.cfg.Profile.Echo)
+		if p.det.Rule.Name == heuristics.DialogRule && p.tool == "Bash" {
+			c.tui, c.mark, c.command = true, k.retired, describeCall(p.tool, p.input)
+		}
+		d.startCapture(c)
 		d.checkAnswer(k, false, nil, "")
 	})
 	if !typed && d.st != stateEnded && d.settled[p.id] == "approved" {

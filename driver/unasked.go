@@ -23,6 +23,9 @@ func (d *driver) checkUnasked() {
 	if d.st != stateIdle && d.st != stateCapturing || d.at[timerEnter] != 0 || d.t.queued != "" {
 		return // not a question, or an answer is being typed
 	}
+	if d.t.dialog.key != "" {
+		return // a dialog read by its shape, asked once it stays up (checkDialog)
+	}
 	if re := d.cfg.Profile.Ready; re != nil && re.MatchString(d.screen.String()) {
 		return // the program's own input box: the user's turn, not a question
 	}

@@ -89,7 +89,7 @@ const (
 // OptionMeaning reads what an option means from its words: "2. Yes, and
 // don't ask again" allows, "3. No, and tell Claude…" rejects.
 func OptionMeaning(option string) Meaning {
-	o := optionLead.ReplaceAllString(option, "")
+	o := optionLabel(option)
 	switch {
 	case rejects.MatchString(o) || quits.MatchString(o):
 		return MeansReject

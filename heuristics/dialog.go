@@ -34,9 +34,17 @@ type Dialog struct {
 	// the row of each option.
 	Top, Bottom int
 	OptionRows  []int
-	// Command is a command drawn in the dialog ("$ cmd", a command box,
-	// the block under a "… command" heading); "" when none is.
+	// Keys are the key each option names for itself ("[y] Approve": y),
+	// nil where the options name none; LineKeys: the program reads a line,
+	// so a key is followed by Enter (the cursor waits after the options).
+	Keys     []string
+	LineKeys bool
+	// Command is a command drawn in the dialog ("$ cmd", a command box, an
+	// arrow or labelled row, a tool call's form, the block under a "…
+	// command" heading); "" when none is. Cut: the dialog shows it cut
+	// short ("…" where the rest would be), and nothing on screen has it whole.
 	Command string
+	Cut     bool
 	// Tool is Write or Edit for a question about a file, with File and
 	// Content (the lines drawn, numbers removed; for Edit, the diff).
 	Tool, File, Content string
@@ -56,14 +64,15 @@ func FindDialog(v View) (*Dialog, string) {
 	for r := range lines {
 		lines[r] = v.Line(r)
 	}
-	d := findVertical(v, lines)
+	d := bottomMost(findVertical(v, lines), findHorizontal(v, lines), findKeyed(v, lines))
 	if d == nil {
-		d = findHorizontal(v, lines)
-	}
-	if d == nil {
-		return nil, "no option list with a highlighted option"
+		return nil, "no option list with a highlighted option, and no options that name their own keys"
 	}
 	d.Allow, d.Reject = classify(d.Options)
+	if d.Keys == nil {
+		d.Keys = keyedOptions(d.Options)
+	}
+	d.LineKeys = d.Keys != nil && waitsAfter(v, lines, d)
 	if d.Allow < 0 {
 		return nil, fmt.Sprintf("options %q: none allows once", d.Options)
 	}
@@ -71,16 +80,41 @@ func FindDialog(v View) (*Dialog, string) {
 	if q < 0 && d.Reject < 0 {
 		return nil, fmt.Sprintf("options %q: no question above them and none rejects", d.Options)
 	}
-	d.Top = dialogTop(lines, max(q, 0), d.OptionRows[0])
+	top, bounded := dialogTop(lines, max(q, 0), d.OptionRows[0])
+	if !bounded {
+		top = narrowTop(lines, max(max(q, 0)-maxDialogRows/2, 0), max(q, 0))
+	}
+	d.Top = top
 	if q >= 0 {
 		d.Question = unframed(lines[q])
 	} else {
 		d.Question = firstText(lines, d.Top, d.OptionRows[0])
 	}
 	d.Bottom = d.OptionRows[len(d.OptionRows)-1]
-	d.read(lines[d.Top:d.OptionRows[0]], d.Question)
+	d.read(lines[d.Top:d.OptionRows[0]], d.Question, v.Cols())
 	d.Context = cleanGroup(strings.Join(withoutOptions(lines, d), "\n"))
 	return d, ""
+}
+
+// bottomMost is the dialog drawn lowest of those found (the first on a
+// tie): what a program draws last is the live question.
+func bottomMost(found ...*Dialog) *Dialog {
+	var best *Dialog
+	for _, d := range found {
+		if d != nil && (best == nil || d.OptionRows[len(d.OptionRows)-1] > best.OptionRows[len(best.OptionRows)-1]) {
+			best = d
+		}
+	}
+	return best
+}
+
+// waitsAfter reports that the cursor waits, shown, after the dialog's
+// last option on its row: a program reading a line (a key, then Enter),
+// not a TUI that takes one key.
+func waitsAfter(v View, lines []string, d *Dialog) bool {
+	row, col, visible := v.Cursor()
+	last := d.OptionRows[len(d.OptionRows)-1]
+	return visible && row == last && col >= displaywidth.String(strings.TrimRight(lines[last], " "))
 }
 
 // withoutOptions is the dialog's rows above its options, frame rows kept
@@ -110,6 +144,9 @@ func findVertical(v View, lines []string) *Dialog {
 		m := numbered.FindStringSubmatch(rows[end].text)
 		if m == nil {
 			if d := choiceList(v, rows, end); d != nil {
+				return d
+			}
+			if d := markedList(v, rows, end); d != nil {
 				return d
 			}
 			continue
@@ -164,6 +201,95 @@ func choiceList(v View, rows []menuRow, end int) *Dialog {
 	return nil
 }
 
+// markedList is a list ending at row end whose one highlighted row is
+// marked by a pointer glyph ("> Continue (tab)", "❯ ✓ Yes, execute this
+// tool"), whatever its words: the pointer is the shape of a menu. The
+// rows are short, aligned and none asks; FindDialog then needs one that
+// allows once.
+func markedList(v View, rows []menuRow, end int) *Dialog {
+	optionLike := func(m menuRow) bool {
+		return m.text != "" && utf8.RuneCountInString(m.text) <= 80 && !asks.MatchString(m.text) &&
+			strings.Trim(m.text, frameOnly) != ""
+	}
+	if !optionLike(rows[end]) {
+		return nil
+	}
+	start := end
+	for start > 0 && end-start < 9 && rows[start-1].textCol == rows[end].textCol && optionLike(rows[start-1]) {
+		start--
+	}
+	block := rows[start : end+1]
+	pointers := 0
+	for _, m := range block {
+		if m.pointer {
+			pointers++
+		}
+	}
+	if len(block) < 2 || pointers != 1 {
+		return nil
+	}
+	return newDialog(block, highlighted(v, block), false)
+}
+
+// findKeyed finds the bottom-most options that each name a key of their
+// own, different keys: a row of them ("[y] Approve   [n] Deny") or a
+// column, one a row ("(y) Yes" over "(n) No"). A highlight is read where
+// one is drawn (-1: none); the keys answer either way.
+func findKeyed(v View, lines []string) *Dialog {
+	for r := len(lines) - 1; r >= 0; r-- {
+		text, _ := stripBorders(lines[r])
+		skip := 0
+		if i := strings.Index(lines[r], text); i > 0 {
+			skip = displaywidth.String(lines[r][:i])
+		}
+		var block []menuRow
+		for _, seg := range segmentsApart(text, 2) {
+			block = append(block, menuRow{row: r, text: seg.text, textCol: skip + seg.col})
+		}
+		if d := keyedBlock(v, block, true); d != nil {
+			return d
+		}
+		m := readMenuRow(r, lines[r])
+		if optionKey(m.text) == "" {
+			continue
+		}
+		block = []menuRow{m}
+		for u := r - 1; u >= 0 && r-u < 9; u-- {
+			above := readMenuRow(u, lines[u])
+			if above.textCol != m.textCol || optionKey(above.text) == "" {
+				break
+			}
+			block = append([]menuRow{above}, block...)
+		}
+		if d := keyedBlock(v, block, false); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// keyedBlock is a dialog of block's options when each names a key of
+// its own and they are choices, else nil.
+func keyedBlock(v View, block []menuRow, horizontal bool) *Dialog {
+	if len(block) < 2 || len(block) > 9 {
+		return nil
+	}
+	var options []string
+	for _, m := range block {
+		if utf8.RuneCountInString(m.text) > 80 {
+			return nil
+		}
+		options = append(options, m.text)
+	}
+	keys := keyedOptions(options)
+	if keys == nil {
+		return nil
+	}
+	d := newDialog(block, highlighted(v, block), horizontal)
+	d.Keys = keys
+	return d
+}
+
 func newDialog(block []menuRow, hi int, horizontal bool) *Dialog {
 	d := &Dialog{Highlight: hi, Horizontal: horizontal}
 	for _, m := range block {
@@ -173,7 +299,7 @@ func newDialog(block []menuRow, hi int, horizontal bool) *Dialog {
 	return d
 }
 
-var choiceWords = lazyre.New(`(?i)^[\[(<]? *(yes|no|allow|deny|reject|decline|approve|accept|cancel|skip|always|never|ok|proceed|run|abort)\b`)
+var choiceWords = lazyre.New(`(?i)^(yes|no|allow|deny|reject|decline|approve|accept|cancel|skip|always|never|ok|proceed|run|abort|continue|execute|confirm|don'?t)\b`)
 
 // isListChoice: a row of a vertical list of choices: a choice, not the
 // question above it ("Allow this command?") nor a row of choices of its
@@ -191,9 +317,9 @@ func isListChoice(s string) bool {
 	return n < 2
 }
 
-// isChoice: a short option that starts with a choice word.
+// isChoice: a short option whose words (its label) start with a choice word.
 func isChoice(s string) bool {
-	return s != "" && utf8.RuneCountInString(s) <= 80 && choiceWords.MatchString(s)
+	return s != "" && utf8.RuneCountInString(s) <= 80 && choiceWords.MatchString(optionLabel(s))
 }
 
 // findHorizontal finds a row of two to five choices set apart by runs of
@@ -229,7 +355,10 @@ type segment struct {
 }
 
 // choiceSegments splits a row at runs of three or more blanks.
-func choiceSegments(row string) []segment {
+func choiceSegments(row string) []segment { return segmentsApart(row, 3) }
+
+// segmentsApart splits a row at runs of gap or more blanks.
+func segmentsApart(row string, gap int) []segment {
 	var segs []segment
 	col, start, blanks := 0, -1, 0
 	var b strings.Builder
@@ -244,7 +373,7 @@ func choiceSegments(row string) []segment {
 		switch {
 		case r == ' ' || r == '\u00a0':
 			blanks++
-			if blanks >= 3 {
+			if blanks >= gap {
 				flush()
 			}
 			b.WriteRune(' ')

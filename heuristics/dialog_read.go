@@ -12,8 +12,6 @@ import (
 // command drawn in it, or a file).
 
 var (
-	// optionLead drops an option's number and a bracket around it.
-	optionLead = lazyre.New(`^(?:\d{1,2}[.)] +)?[\[(<]? *`)
 	rejects    = lazyre.New(`(?i)^(?:no|reject|deny|decline|cancel|skip|abort|don'?t|do not|stop)\b`)
 	allows     = lazyre.New(`(?i)^(?:yes|allow|approve|accept|proceed|run|execute|continue|ok|okay|confirm|apply|create|write|save)\b`)
 	// widens marks an option that allows more than this once.
@@ -25,7 +23,7 @@ var (
 func classify(options []string) (allow, reject int) {
 	allow, reject = -1, -1
 	for i, o := range options {
-		o = optionLead.ReplaceAllString(o, "")
+		o = optionLabel(o)
 		switch {
 		case rejects.MatchString(o):
 			if reject < 0 {
@@ -73,8 +71,8 @@ func unframed(l string) string {
 
 // dialogTop is the first row of the dialog holding the question row q:
 // after the frame's top edge, or a full rule above an unframed dialog,
-// or two blank rows.
-func dialogTop(lines []string, q, options int) int {
+// or two blank rows. bounded: a frame or a rule says where it starts.
+func dialogTop(lines []string, q, options int) (top int, bounded bool) {
 	from := min(q, options)
 	frame := leadingFrame(lines[from])
 	blanks := 0
@@ -82,18 +80,18 @@ func dialogTop(lines []string, q, options int) int {
 		l := lines[r]
 		switch {
 		case frame != 0 && leadingFrame(l) != frame:
-			return r + 1 // the frame's top edge, or what is above it
+			return r + 1, true // the frame's top edge, or what is above it
 		case frame == 0 && isRule(l):
-			return r + 1
+			return r + 1, true
 		case strings.TrimSpace(l) == "":
 			if blanks++; blanks == 2 {
-				return r + 2
+				return r + 2, false
 			}
 		default:
 			blanks = 0
 		}
 	}
-	return max(from-maxDialogRows, 0)
+	return max(from-maxDialogRows, 0), frame != 0
 }
 
 // leadingFrame is the vertical frame glyph a row starts with (after its
@@ -138,7 +136,7 @@ var (
 )
 
 // read finds what the dialog is about in its rows above the options.
-func (d *Dialog) read(rows []string, question string) {
+func (d *Dialog) read(rows []string, question string, cols int) {
 	blocks := innerBlocks(rows)
 	if m := fileQuestion.FindStringSubmatch(question); m != nil {
 		d.File, d.Tool = m[2], fileTool(m[1])
@@ -154,23 +152,7 @@ func (d *Dialog) read(rows []string, question string) {
 		}
 		return
 	}
-	for i, l := range rows {
-		t := unframed(l)
-		if c, ok := strings.CutPrefix(t, "$ "); ok && strings.TrimSpace(c) != "" {
-			d.Command = strings.TrimSpace(c + continuation(rows[i+1:]))
-			return
-		}
-	}
-	if len(blocks) > 0 {
-		d.Command = boxedCommand(strings.Join(blocks[0], "\n"))
-		return
-	}
-	for i, l := range rows {
-		if commandHeading.MatchString(unframed(l)) {
-			d.Command = indentedBlock(rows[i+1:], indentOf(l))
-			return
-		}
-	}
+	d.Command, d.Cut = commandIn(rows, question, cols)
 }
 
 // fileFromHeadings reads a file question from its heading ("Create file"

@@ -70,12 +70,35 @@ func dialogRule(v View, dl *Dialog) *Rule {
 	// A soft-wrapped row is joined to the next in the engine's text.
 	match := regexp.MustCompile(`(?m)^` + strings.Join(rows, `\n?`) + `$`)
 	r := &Rule{Name: DialogRule, Match: match, Kind: KindMenu, Tool: dl.Tool, Source: "the dialog's shape"}
+	if dl.Keys != nil {
+		// Options that name their own keys are answered with them: one
+		// keystroke, the option's own, nothing walked.
+		enter := ""
+		if dl.LineKeys {
+			enter = "<Enter>"
+		}
+		r.Approve = MustParseKeys(keyName(dl.Keys[dl.Allow]) + enter)
+		r.Deny = MustParseKeys("<Esc>")
+		if dl.Reject >= 0 {
+			r.Deny = MustParseKeys(keyName(dl.Keys[dl.Reject]) + enter)
+		}
+		return r
+	}
 	r.Approve = MustParseKeys(moves(dl, dl.Allow) + "<Enter>")
 	r.Deny = MustParseKeys("<Esc>")
 	if dl.Reject >= 0 && !escRejects.MatchString(dl.Options[dl.Reject]) {
 		r.Deny = MustParseKeys(moves(dl, dl.Reject) + "<Enter>")
 	}
 	return r
+}
+
+// keyName is a key an option names, in the keys notation (a letter is
+// itself; "<" would open a named key).
+func keyName(k string) string {
+	if k == "<" {
+		return "<lt>"
+	}
+	return k
 }
 
 // escRejects: an option that says Esc picks it ("No, … (esc)").

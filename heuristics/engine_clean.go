@@ -53,7 +53,17 @@ func drawnCommand(s, lead string, cols int) string {
 	if cols <= 0 || !strings.Contains(s, "\n") {
 		return cleanCommand(strings.Repeat(" ", displaywidth.String(lead)) + s)
 	}
-	return drawnRows(strings.Split(lead+s, "\n"), displaywidth.String(lead), cols)
+	return drawnRows(strings.Split(lead+s, "\n"), displaywidth.String(lead), cols, true)
+}
+
+// drawnAfter is drawnCommand for a group whose lead already took its
+// glyph ("$ ", "↳ ", "Command: "): a ">" or "$" that starts the rest is
+// the command's own.
+func drawnAfter(s, lead string, cols int) string {
+	if cols <= 0 || !strings.Contains(s, "\n") {
+		return cleanRows(strings.Repeat(" ", displaywidth.String(lead))+s, true, false)
+	}
+	return drawnRows(strings.Split(lead+s, "\n"), displaywidth.String(lead), cols, false)
 }
 
 func cleanRows(s string, blankLines, glyph bool) string {
@@ -360,7 +370,7 @@ type drawnRow struct {
 
 // drawnRows joins the rows of a command group whose first row starts at
 // byte lead (what precedes the group on it), on a screen cols wide.
-func drawnRows(rows []string, lead, cols int) string {
+func drawnRows(rows []string, lead, cols int, glyph bool) string {
 	var drawn []drawnRow
 	for i, r := range rows {
 		t := strings.TrimRight(r, " ")
@@ -368,7 +378,8 @@ func drawnRows(rows []string, lead, cols int) string {
 			continue // a frame row
 		}
 		if last, _ := utf8.DecodeLastRuneInString(t); strings.ContainsRune(edgeBorders, last) {
-			return cleanCommand(strings.Repeat(" ", displaywidth.String(rows[0][:lead])) + strings.Join(append([]string{rows[0][lead:]}, rows[1:]...), "\n")) // a two-sided box: its room is known (joinBoxed)
+			// A two-sided box: its room is known (joinBoxed).
+			return cleanRows(strings.Repeat(" ", displaywidth.String(rows[0][:lead]))+strings.Join(append([]string{rows[0][lead:]}, rows[1:]...), "\n"), true, glyph)
 		}
 		body := strings.TrimLeft(t, " ")
 		frame := 0 // bytes up to the end of a left frame
@@ -402,7 +413,7 @@ func drawnRows(rows []string, lead, cols int) string {
 		if i > 0 || lead == 0 {
 			text = text[min(len(text), max(block, 0)):] // the row's own indent beyond the block's stays
 		}
-		if !glyphDone && !d.blank {
+		if glyph && !glyphDone && !d.blank {
 			text, glyphDone = stripGlyph(text), true
 			if i == 0 {
 				text = strings.TrimLeft(text, " ")

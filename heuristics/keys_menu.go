@@ -110,7 +110,18 @@ func highlighted(v View, block []menuRow) int {
 		// is the highlight only when the other is plain.
 		a, b := emphasised(styles[0]), emphasised(styles[1])
 		switch {
-		case styles[0] == styles[1] || a == b:
+		case styles[0] == styles[1]:
+			return -1
+		case a == b:
+			// Both styled (a panel's colour under both): the highlight is
+			// the one that differs from the row's own blank cells.
+			base0, base1 := rowBase(v, block[0]), rowBase(v, block[1])
+			switch {
+			case styles[0] != base0 && styles[1] == base1:
+				return 0
+			case styles[1] != base1 && styles[0] == base0:
+				return 1
+			}
 			return -1
 		case a:
 			return 0
@@ -139,6 +150,23 @@ func highlighted(v View, block []menuRow) int {
 		return i
 	}
 	return -1
+}
+
+// rowBase is the style of the first blank cell of m's row before its
+// text: the row's own ground (a panel's background), against which a
+// highlight stands out.
+func rowBase(v View, m menuRow) vt.Style {
+	col := 0
+	for _, r := range v.Line(m.row) {
+		if col >= m.textCol {
+			break
+		}
+		if r == ' ' {
+			return v.Style(m.row, col)
+		}
+		col += displaywidth.Rune(r)
+	}
+	return vt.Style{}
 }
 
 // emphasised reports a style that stands out from plain text.
