@@ -12,8 +12,8 @@ import (
 // command drawn in it, or a file).
 
 var (
-	rejects    = lazyre.New(`(?i)^(?:no|reject|deny|decline|cancel|skip|abort|don'?t|do not|stop)\b`)
-	allows     = lazyre.New(`(?i)^(?:yes|allow|approve|accept|proceed|run|execute|continue|ok|okay|confirm|apply|create|write|save)\b`)
+	rejects = lazyre.New(`(?i)^(?:no|reject|deny|decline|cancel|skip|abort|don'?t|do not|stop)\b`)
+	allows  = lazyre.New(`(?i)^(?:yes|allow|approve|accept|proceed|run|execute|continue|ok|okay|confirm|apply|create|write|save)\b`)
 	// widens marks an option that allows more than this once.
 	widens = lazyre.New(`(?i)\b(?:always|session|don'?t ask|do not ask|never ask|all\b|every|auto|remember|permanent|forever|future|from now|without asking|trust)`)
 )
