@@ -93,7 +93,7 @@ func (d *driver) checkStall() {
 		return // running, on this very screen
 	}
 	logged := d.logFound() && d.pendingCall() != nil
-	if !logged && p.Ready == nil && !d.screen.AltScreen() && !d.screen.BracketedPaste() {
+	if !logged && p.Ready == nil && !d.screen.AltScreen() && !d.screen.BracketedPaste() && !heuristics.InputBox(d.screen) {
 		return // a plain program: silent is not stuck
 	}
 	if rec := d.src.recording(); rec != nil && rec.inputToCome() {

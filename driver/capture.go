@@ -36,6 +36,12 @@ type capture struct {
 	tui     bool
 	command string
 	shown   *string
+	asked   *heuristics.Detection // the dialog answered: its own rows are no output
+	// best is the most output a screen showed under the call while the
+	// capture ran (a TUI may collapse it once the command ends), hidden
+	// the lines its fold marker said it hid.
+	best       string
+	bestHidden int
 }
 
 func newCapture(id string, input map[string]any, mark uint64, limit int, echo *regexp.Regexp) *capture {
@@ -79,6 +85,11 @@ func (c *capture) text() string {
 	if c.shown != nil {
 		return *c.shown
 	}
+	return c.retiredText()
+}
+
+// retiredText is what the capture kept of the lines that left the screen.
+func (c *capture) retiredText() string {
 	if c.head.Len() == 0 && c.tail == nil && c.folded != nil {
 		return foldedText(c.folded)
 	}
@@ -163,27 +174,67 @@ func (d *driver) finishCapture(det *heuristics.Detection) *capture {
 }
 
 // notDrawn is the tool_result of an approved command whose TUI never drew
-// it again, nor its output: nothing on screen says what it printed.
-const notDrawn = "(yume-cli: the program did not show this command or its output on screen; what it printed is not known)"
+// its output (it collapsed it, or never showed the call again): nothing
+// on screen says what it printed.
+const notDrawn = "(yume-cli: the program did not show this command's output on screen; what it printed is not known)"
 
-// echoOutput reads a TUI's output of c's command where its transcript
-// shows the call again: in the lines retired since the answer and the
-// visible rows above end.
-func (d *driver) echoOutput(c *capture, end int) {
-	lines := strings.Split(strings.TrimRight(c.text(), "\n"), "\n")
+// watchOutput reads, while a TUI's command runs, the output its screen
+// shows under the call, and keeps the most any screen showed.
+func (d *driver) watchOutput() {
+	c := d.t.capture
+	if c == nil || !c.tui || d.screen.Synchronized() {
+		return
+	}
+	if c.stillAsked(d) {
+		return // the dialog is still drawn: its command box is not the call's row
+	}
+	d.readEcho(c, d.screen.Rows())
+}
+
+// readEcho reads c's output under the TUI's own row for the call, in the
+// lines retired since the answer and the visible rows above end, and
+// keeps it if it shows more than any screen before.
+func (d *driver) readEcho(c *capture, end int) {
+	lines := strings.Split(strings.TrimRight(c.retiredText(), "\n"), "\n")
 	for r := 0; r < end; r++ {
 		lines = append(lines, d.screen.Line(r))
 	}
 	out, hidden, found := heuristics.OutputAfterEcho(lines, c.command)
-	switch {
-	case !found:
-		out = notDrawn
-	case strings.TrimSpace(out) == "" && hidden == 0:
-		out = noOutput
-	case hidden != 0:
-		out = foldedText(&heuristics.Detection{Output: out, Hidden: hidden})
+	if found && outputLines(out) >= outputLines(c.best) { // a later screen wins a tie: "Executing..." gives way to the output
+		c.best, c.bestHidden = out, hidden
 	}
-	d.tr.state(fmt.Sprintf("the output of %s, read under the TUI's own row for the call (found: %v)", c.id, found))
+}
+
+// stillAsked reports that the screen still shows the dialog c's command
+// was approved at, its highlight moved or not: what it draws is no output.
+func (c *capture) stillAsked(d *driver) bool {
+	if c.asked == nil {
+		return false
+	}
+	if d.engine.StillShows(d.screen, c.asked) {
+		return true
+	}
+	if dl, _ := heuristics.FindDialog(d.screen); dl != nil && c.asked.Dialog != nil && slicesEqual(dl.Options, c.asked.Dialog.Options) {
+		return true
+	}
+	c.asked = nil // gone: it is not looked for again
+	return false
+}
+
+// echoOutput settles a TUI's output of c's command: the most a screen
+// showed under the call, or that none showed any.
+func (d *driver) echoOutput(c *capture, end int) {
+	if !c.stillAsked(d) {
+		d.readEcho(c, end)
+	}
+	out := c.best
+	switch {
+	case strings.TrimSpace(out) == "":
+		out = notDrawn
+	case c.bestHidden != 0:
+		out = foldedText(&heuristics.Detection{Output: out, Hidden: c.bestHidden})
+	}
+	d.tr.state(fmt.Sprintf("the output of %s, read under the TUI's own row for the call: %d line(s)", c.id, outputLines(c.best)))
 	c.shown = &out
 }
 

@@ -152,8 +152,14 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 	// that would not go and was stopped: its turn was complete.
 	byInterrupt := st.Signal == "SIGINT" || st.Code == 130
 	quitAsAsked := d.st == stateQuitting && byInterrupt && bytes.Contains(d.quitKeys(), []byte{0x03})
-	if d.st == stateQuitting && d.quitStopped && !quitAsAsked {
+	switch {
+	case d.st == stateQuitting && d.quitStopped && !quitAsAsked:
 		d.emitErr(d.out.Notice("yume-cli: the turn was over, but the program did not exit after its quit keys; yume-cli stopped it (" + st.String() + ")"))
+		quitAsAsked = true
+	case d.st == stateQuitting && d.quits > 0 && !quitAsAsked && st.Code == 1 && st.Signal == "" && bytes.Contains(d.quitKeys(), []byte{0x03}):
+		// Some programs exit 1 on the Ctrl-C that quits them (Cline 3.0.65):
+		// the turn was complete, and it went as it was asked to.
+		d.emitErr(d.out.Notice("yume-cli: the turn was over; " + st.String() + " after its quit keys (Ctrl-C)"))
 		quitAsAsked = true
 	}
 	d.outcome.QuitAsAsked = quitAsAsked

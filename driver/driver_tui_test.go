@@ -184,14 +184,16 @@ func TestDriveTUIStopsAProgramThatWillNotQuit(t *testing.T) {
 
 // TestDriveTUIQuitByExit130: a program that leaves on its quit keys' Ctrl-C
 // by exiting with status 130 (128+SIGINT, as Node and Bun programs do)
-// went as it was asked: the turn is a success with its answer. Any other
+// went as it was asked: the turn is a success with its answer. So does one
+// that exits with status 1 on that Ctrl-C (Cline 3.0.65 does): its turn
+// was complete before the keys, and a notice says how it left. Any other
 // failing status after the quit keys is still an error.
 func TestDriveTUIQuitByExit130(t *testing.T) {
 	prof := ctrlCProfile(t)
 	for _, c := range []struct {
 		code    string
 		isError bool
-	}{{"130", false}, {"3", true}} {
+	}{{"130", false}, {"1", false}, {"3", true}} {
 		script := `trap 'exit ` + c.code + `' INT; printf '* Finished.\n'; while :; do sleep 0.05; done`
 		r := driveProfile(t, t.TempDir(), prof, permission.Default, nil, nil, nil, "sh", "-c", script)
 		if r.err != nil {
@@ -201,6 +203,9 @@ func TestDriveTUIQuitByExit130(t *testing.T) {
 		if res["is_error"] != c.isError || res.str("result") != "Finished." || r.outcome.Exit.Code != mustAtoi(t, c.code) ||
 			r.outcome.Succeeded() == c.isError { // yume-cli's own exit status follows
 			t.Errorf("exit %s after the quit keys: result = %v, exit %+v; want is_error %v with the answer", c.code, res, r.outcome.Exit, c.isError)
+		}
+		if c.code == "1" && !strings.Contains(string(r.raw), "the program exited with status 1 after its quit keys") {
+			t.Errorf("exit %s after the quit keys: no notice of it:\n%s", c.code, r.raw)
 		}
 	}
 }

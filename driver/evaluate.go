@@ -56,6 +56,7 @@ func (d *driver) evaluate(settled bool) {
 		}
 		return
 	}
+	d.watchOutput()
 	d.takeNoOps()
 	d.takeViewKeys()
 	if settled {
@@ -66,6 +67,7 @@ func (d *driver) evaluate(settled bool) {
 	}
 	if settled {
 		d.pollLog()
+		d.typeIntoBox()
 		d.typePrompt()
 	}
 	// One screen may hold several detections (a suggestion, then the menu
@@ -180,6 +182,9 @@ func (d *driver) handle(det *heuristics.Detection) {
 		d.tr.state("fail rule " + det.Rule.Name + ": " + reason)
 		d.abort(reason, false)
 	case heuristics.KindInput: // answered by yume-cli itself, e.g. with the prompt
+		if det.Rule.Approve.NeedsPrompt() {
+			d.t.boxPrompt = "" // a rule knows where it goes
+		}
 		d.input(det)
 	case heuristics.KindConfirm, heuristics.KindMenu:
 		if det.Rule.Followup && d.t.verdict != undecided {

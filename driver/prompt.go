@@ -61,6 +61,44 @@ func (d *driver) typePrompt() {
 	d.at[timerEnter] = t.enterBy
 }
 
+// boxHold is how long an input box read by its shape must stay as it is
+// before the prompt is typed into it: a TUI may draw its box a moment
+// before a notice or a first-run question covers it.
+const boxHold = 300 * time.Millisecond
+
+// typeIntoBox types the prompt of a program no profile knows into the
+// empty input box it shows (heuristics.ReadyBox), as a person would, once
+// the box has stayed for boxHold on a settled screen. A program that
+// shows the prompt already took it (its command line, a file) and gets
+// nothing typed; one that asks a question first gets nothing either
+// (ask drops the prompt).
+func (d *driver) typeIntoBox() {
+	t := d.t
+	if t.boxPrompt == "" || d.st != stateIdle || t.keying != nil || t.queued != "" || d.at[timerEnter] != 0 {
+		return
+	}
+	row, ok := heuristics.ReadyBox(d.screen)
+	if !ok {
+		t.boxSeen = dialogSeen{}
+		return
+	}
+	if strings.Contains(d.screen.String(), strings.TrimSpace(firstLine(t.boxPrompt))) {
+		t.boxPrompt = ""
+		d.tr.state("the prompt is on screen already: the program took it, nothing is typed")
+		return
+	}
+	if key := fmt.Sprintf("%d:%s", row, d.screen.Line(row)); t.boxSeen.key != key {
+		t.boxSeen = dialogSeen{key: key, since: d.now()}
+	}
+	if wait := t.boxSeen.since + boxHold - d.now(); wait > 0 {
+		d.at[timerQuiet] = d.now() + wait
+		return
+	}
+	t.queued, t.boxPrompt = t.boxPrompt, ""
+	d.tr.state(fmt.Sprintf("an empty input box on row %d, read by its shape: the prompt is typed there", row))
+	d.typePrompt()
+}
+
 // submitPrompt types the Enter after a typed prompt: the turn begins.
 func (d *driver) submitPrompt() {
 	d.send(promptRule, "submit prompt", enterKey)
@@ -132,14 +170,14 @@ const (
 // ready input box of a turn that has no prompt yet as the turn's prompt.
 func (d *driver) recordedPrompt() bool {
 	rec, t := d.src.recording(), d.t
-	if rec == nil || d.st != stateIdle || t.prompt != "" || t.queued != "" || d.at[timerEnter] != 0 || d.cfg.Profile.Ready == nil {
+	if rec == nil || d.st != stateIdle || t.prompt != "" || t.queued != "" || d.at[timerEnter] != 0 {
 		return false
 	}
 	typed := rec.typedHere()
 	if typed == "" || typed[0] < 0x20 && !strings.HasPrefix(typed, pasteStart) || typed[0] == 0x7f {
 		return false // keys, not text: an answer, a quit
 	}
-	if !d.cfg.Profile.Ready.MatchString(d.screen.String()) {
+	if !d.atReadyBox() {
 		return false
 	}
 	raw, text, ok := promptLine(rec.PendingInput())
@@ -162,6 +200,17 @@ func (d *driver) recordedPrompt() bool {
 	t.enterBy, t.enterRecorded = max(at, d.now()), true
 	d.at[timerEnter] = t.enterBy
 	return true
+}
+
+// atReadyBox reports the program at its ready input box: the profile's
+// ready screen, or for a profile that knows none, an empty input box read
+// by its shape.
+func (d *driver) atReadyBox() bool {
+	if re := d.cfg.Profile.Ready; re != nil {
+		return re.MatchString(d.screen.String())
+	}
+	_, ok := heuristics.ReadyBox(d.screen)
+	return ok
 }
 
 // promptLine reads the input a person typed up to its Enter as a prompt:

@@ -28,6 +28,10 @@ type pending struct {
 // decide it: at once by the mode, or by the GUI's answer.
 func (d *driver) ask(det *heuristics.Detection) {
 	d.t.retry = nil // keys typed before are never typed at this question
+	if d.t.boxPrompt != "" {
+		d.t.boxPrompt = ""
+		d.tr.state("the program asks before it shows an input box: the prompt is not typed (it wanted none)")
+	}
 	d.flushCheck()
 	d.t.check = nil // files change under a later call; the log still tells of a run
 	if d.cfg.Profile.ContextRows > 0 && det.Rule.Name != heuristics.DialogRule {
@@ -111,6 +115,13 @@ func (d *driver) ask(det *heuristics.Detection) {
 		m.Mark(fmt.Sprintf("question %d: %s", p.n, command))
 	}
 	danger := d.policy.Assess(p.tool, p.input)
+	if dl := det.Dialog; dl != nil && dl.Cut && p.tool == "Bash" && command == dl.Command {
+		// What is not shown cannot be checked: never approved unseen.
+		shown, _ := p.input["description"].(string)
+		p.input["description"] = strings.TrimSpace(cutNote + "\n\n" + shown)
+		danger.Rules = append(danger.Rules, "cut-short")
+		danger.Reason = strings.TrimPrefix(danger.Reason+"; "+cutDanger, "; ")
+	}
 	if danger.Flagged() {
 		p.input["dangerous"] = danger.Reason
 		d.tr.state(fmt.Sprintf("question %d is dangerous: %s (%s)", p.n, danger.Reason, danger.Rule()))
@@ -143,6 +154,14 @@ func (d *driver) ask(det *heuristics.Detection) {
 		d.t.pending = p
 	}
 }
+
+// A command a dialog shows cut short ("…" where the rest would be, and
+// nothing on screen has it whole) is asked about as shown, saying so: it
+// is flagged, so no mode approves it unseen; a person may.
+const (
+	cutNote   = "yume-cli: the dialog shows this command cut short (it ends in \"…\"); the whole command is not on screen, and what runs is longer than what is shown."
+	cutDanger = "the command is cut short on screen: its hidden part cannot be checked"
+)
 
 // sayDecision writes what a decision says: its notice, and its alert (a call the
 // guard stopped) as a system error, which Yume shows.
@@ -201,7 +220,7 @@ func (d *driver) approve(p *pending) {
 		d.t.verdict = approved
 		c := newCapture(p.id, p.input, k.mark, emit.MaxToolOutput, d.cfg.Profile.Echo)
 		if p.det.Rule.Name == heuristics.DialogRule && p.tool == "Bash" {
-			c.tui, c.mark, c.command = true, k.retired, describeCall(p.tool, p.input)
+			c.tui, c.mark, c.command, c.asked = true, k.retired, describeCall(p.tool, p.input), p.det
 		}
 		d.startCapture(c)
 		d.checkAnswer(k, false, nil, "")

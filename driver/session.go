@@ -96,8 +96,11 @@ func newDriver(cfg Config, src source, clk clock) *driver {
 		// input rule types it: the turn runs from the start.
 		d.t = newTurn(cfg.Prompt)
 		d.t.begun = true
-		if cfg.TypePrompt && cfg.Prompt != "" && cfg.Profile.Ready != nil {
+		switch {
+		case cfg.TypePrompt && cfg.Prompt != "" && cfg.Profile.Ready != nil:
 			d.t.queued, d.t.begun = cfg.Prompt, false // typed at the ready input box
+		case cfg.TypePrompt && cfg.Prompt != "":
+			d.t.boxPrompt = cfg.Prompt // typed at an input box read by its shape, if one shows
 		}
 		d.at[timerTurn] = d.cfg.TurnTimeout
 	}

@@ -16,6 +16,11 @@ type turn struct {
 	answered *answeredMenu
 	prompt   string // this turn's prompt: the program's start, or what yume-cli typed
 	queued   string // a prompt waiting for the program's ready input box
+	// boxPrompt is a prompt for a program no profile knows, typed where it
+	// shows an empty input box (typeIntoBox), unless it asks first; boxSeen
+	// is that box and since when it has not changed.
+	boxPrompt string
+	boxSeen   dialogSeen
 	// begun: the prompt was submitted (or the program started with it).
 	// Nothing ends a turn by idle before it begins.
 	begun bool

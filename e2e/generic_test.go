@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -49,6 +50,11 @@ func TestLiveGenericProfile(t *testing.T) {
 				_, err := os.Stat(filepath.Join(r.sb.Workspace, "made.txt"))
 				if ran := err == nil; ran != approve {
 					t.Errorf("made.txt exists = %v, want %v", ran, approve)
+				}
+				if out := r.results[r.uses[0].ID]; approve {
+					// What the command printed, read where the TUI drew it:
+					// never its input box, status line or the model's answer.
+					checkGenericOutput(t, out.Content)
 				}
 				res := r.final()
 				if res == nil {
@@ -106,4 +112,31 @@ func launchArgv(t *testing.T, provider, bin string, sb *offline.Sandbox, prompt 
 		argv = append(argv, p.TUI.Env(l)...)
 	}
 	return append(append(argv, bin), args...)
+}
+
+// checkGenericOutput holds an approved oneCommand's tool_result, read by
+// the generic profile, to what the command printed, as much of it as the
+// TUI showed (it may fold it: the tail and a note), or to the one line
+// that says the TUI never showed it (Claude Code and Copilot CLI collapse
+// a finished command): never the TUI's input box, status line or the
+// model's answer after it.
+func checkGenericOutput(t *testing.T, out string) {
+	t.Helper()
+	if strings.HasPrefix(out, "(yume-cli: the program did not show this command's output") {
+		return
+	}
+	seen := 0
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if _, err := strconv.Atoi(l); err == nil || l == "wrote made.txt" {
+			seen++
+			continue
+		}
+		if !strings.HasPrefix(l, "[yume-cli:") {
+			t.Errorf("tool_result line %q is not the command's output (%q)", l, out)
+		}
+	}
+	if seen == 0 {
+		t.Errorf("tool_result = %q: no line of the command's output", out)
+	}
 }

@@ -273,6 +273,9 @@ const inputGlyphs = "❯›>"
 // few rows, one that starts with an input glyph and is no option of a
 // menu, or an empty row between two horizontal edges (Copilot's ┃).
 func InputBox(v View) bool {
+	if _, ok := ReadyBox(v); ok {
+		return true
+	}
 	seen := 0
 	for r := v.Rows() - 1; r >= 0 && seen < 8; r-- {
 		line := v.Line(r)

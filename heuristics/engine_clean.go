@@ -320,8 +320,9 @@ func cleanOutput(s string) (out string, hidden int) {
 
 // foldMarkers are rows a TUI draws where it folds a command's output:
 // Claude Code's "… +4 lines (ctrl+o to expand)", Codex's "+ 4 lines (^t
-// to expand)" and "+ Show details", a bare "(ctrl+o to expand)".
-var foldMarkers = lazyre.New(`(?i)^(?:…\s*)?\+\s*(\d+)\s+(?:more\s+)?lines?\b.*$|^(?:…\s*)?\((?:ctrl|\^)\s*\+?\s*\w+\s+to\s+(?:expand|show|see)\b[^)]*\)$|^\+?\s*show details$`)
+// to expand)" and "+ Show details", Gemini CLI's "... first 32 lines
+// hidden (Ctrl+O to show) ...", a bare "(ctrl+o to expand)".
+var foldMarkers = lazyre.New(`(?i)^(?:…\s*)?\+\s*(\d+)\s+(?:more\s+)?lines?\b.*$|^(?:\.\.\.|…)\s*(?:first\s+)?(\d+)\s+(?:more\s+)?lines?\s+hidden\b.*$|^(?:…\s*)?\((?:ctrl|\^)\s*\+?\s*\w+\s+to\s+(?:expand|show|see)\b[^)]*\)$|^\+?\s*show details$`)
 
 // tuiNote is a row a TUI adds to a command's output about the run, not
 // printed by it (Copilot CLI 1.0.87).
@@ -335,7 +336,7 @@ func FoldMarker(row string) (int, bool) {
 	if m == nil {
 		return 0, false
 	}
-	n, err := strconv.Atoi(m[1])
+	n, err := strconv.Atoi(m[1] + m[2])
 	if err != nil {
 		return -1, true
 	}

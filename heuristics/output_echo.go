@@ -112,6 +112,9 @@ func itemRest(echo string, rows []string) []string {
 		if marked && glyphAt < 0 {
 			glyphAt = indentOf(l)
 		}
+		if body := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(t), resultGlyphs+"│")); statusRow.MatchString(body) {
+			continue // the TUI's word for a call at work, not its output
+		}
 		deeper := indentOf(l) > base || marked
 		if shell && indentOf(l) == base && !strings.ContainsRune(bulletGlyphs+pointerGlyphs, r) {
 			deeper = true // "$ cmd" with its output under it at one indent
@@ -132,3 +135,8 @@ func itemRest(echo string, rows []string) []string {
 
 // outputLabel is a row a TUI puts over a command's output.
 var outputLabel = lazyre.New(`(?i)^(?:terminal |command |shell )?(?:output|stdout|result)s?:?$`)
+
+// statusRow is a TUI's word for a call at work or waiting, drawn where
+// its output will be: "Running…", "Executing...", "Requesting user
+// confirmation".
+var statusRow = lazyre.New(`(?i)^(?:running|executing|waiting(?: for [\w ]+)?|pending|in progress|requesting[\w ]*)\s*(?:…|\.\.\.)?$`)

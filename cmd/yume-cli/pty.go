@@ -211,7 +211,9 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 		// A program yume-cli knows by name keeps its side agents off, as
 		// in its own TUI: yume-cli would cut them off too.
 		env, err := providers.SideAgentsEnv(providers.ByCommand(o.Command), false, false, os.Getenv)
-		return tuiLaunch{argv: o.Command, env: env}, err
+		// A prompt the command line does not carry is typed into the
+		// program's input box, if it shows one before it asks anything.
+		return tuiLaunch{argv: o.Command, env: env, typePrompt: o.Prompt != "" && !carries(o.Command, o.Prompt)}, err
 	}
 	p := o.provider()
 	if p.TUI == nil {
@@ -291,6 +293,17 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 		}
 	}
 	return t, nil
+}
+
+// carries reports that argv holds the prompt (its first line) already.
+func carries(argv []string, prompt string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
+	for _, a := range argv[1:] {
+		if strings.Contains(a, first) {
+			return true
+		}
+	}
+	return false
 }
 
 // commandLine is the program to run: "-- CMD ARGS…" wins, else the
