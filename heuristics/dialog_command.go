@@ -138,7 +138,7 @@ func cutShort(s string) (string, bool) {
 // groupAfter is the command that follows lead on rows[0], over the rows
 // it wraps onto.
 func groupAfter(rows []string, lead string, cols int) string {
-	first, _ := stripBorders(rows[0])
+	first := strings.TrimRight(rows[0], " ")
 	at := strings.Index(first, lead)
 	if at < 0 {
 		return ""

@@ -53,7 +53,7 @@ func drawnCommand(s, lead string, cols int) string {
 	if cols <= 0 || !strings.Contains(s, "\n") {
 		return cleanCommand(strings.Repeat(" ", displaywidth.String(lead)) + s)
 	}
-	return drawnRows(strings.Split(lead+s, "\n"), displaywidth.String(lead), cols, true)
+	return drawnRows(strings.Split(lead+s, "\n"), len(lead), cols, true)
 }
 
 // drawnAfter is drawnCommand for a group whose lead already took its
@@ -63,7 +63,7 @@ func drawnAfter(s, lead string, cols int) string {
 	if cols <= 0 || !strings.Contains(s, "\n") {
 		return cleanRows(strings.Repeat(" ", displaywidth.String(lead))+s, true, false)
 	}
-	return drawnRows(strings.Split(lead+s, "\n"), displaywidth.String(lead), cols, false)
+	return drawnRows(strings.Split(lead+s, "\n"), len(lead), cols, false)
 }
 
 func cleanRows(s string, blankLines, glyph bool) string {

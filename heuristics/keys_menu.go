@@ -113,13 +113,23 @@ func highlighted(v View, block []menuRow) int {
 		case styles[0] == styles[1]:
 			return -1
 		case a == b:
-			// Both styled (a panel's colour under both): the highlight is
-			// the one that differs from the row's own blank cells.
-			base0, base1 := rowBase(v, block[0]), rowBase(v, block[1])
+			// Both styled (a panel's colour under both, a colour on each):
+			// the highlight is the one that differs from the ground the
+			// options are drawn on (their rows' blank cells), or, both
+			// differing, the one drawn on a background of its own.
+			base := ground(v, block)
+			stands := func(st vt.Style) bool { return st != base }
 			switch {
-			case styles[0] != base0 && styles[1] == base1:
+			case stands(styles[0]) && !stands(styles[1]):
 				return 0
-			case styles[1] != base1 && styles[0] == base0:
+			case stands(styles[1]) && !stands(styles[0]):
+				return 1
+			}
+			own := func(st vt.Style) bool { return st.Reverse || st.BG != 0 && st.BG != base.BG }
+			switch a, b := own(styles[0]), own(styles[1]); {
+			case a && !b:
+				return 0
+			case b && !a:
 				return 1
 			}
 			return -1
@@ -152,21 +162,60 @@ func highlighted(v View, block []menuRow) int {
 	return -1
 }
 
-// rowBase is the style of the first blank cell of m's row before its
-// text: the row's own ground (a panel's background), against which a
-// highlight stands out.
-func rowBase(v View, m menuRow) vt.Style {
-	col := 0
-	for _, r := range v.Line(m.row) {
-		if col >= m.textCol {
-			break
+// ground is the style most of the blank cells of block's rows have,
+// outside its options' words: the colour a menu is drawn on (a panel's
+// background), against which a highlight stands out.
+func ground(v View, block []menuRow) vt.Style {
+	count := map[vt.Style]int{}
+	seen := map[int]bool{}
+	for _, m := range block {
+		if seen[m.row] {
+			continue
 		}
-		if r == ' ' {
-			return v.Style(m.row, col)
+		seen[m.row] = true
+		from, to := around(block, m.row)
+		col := 0
+		for _, r := range v.Line(m.row) {
+			if r == ' ' && col >= from && col < to && !inOption(block, m.row, col) {
+				count[v.Style(m.row, col)]++
+			}
+			col += displaywidth.Rune(r)
 		}
-		col += displaywidth.Rune(r)
 	}
-	return vt.Style{}
+	var best vt.Style
+	n := -1
+	for st, c := range count {
+		if c > n || c == n && st == (vt.Style{}) {
+			best, n = st, c
+		}
+	}
+	return best
+}
+
+// around is the span of a row's options and the two cells on each side:
+// where the ground under them shows (a box's margin further out is not).
+func around(block []menuRow, row int) (from, to int) {
+	from, to = -1, 0
+	for _, m := range block {
+		if m.row != row {
+			continue
+		}
+		if from < 0 || m.textCol < from {
+			from = m.textCol
+		}
+		to = max(to, m.textCol+displaywidth.String(m.text))
+	}
+	return from - 2, to + 2
+}
+
+// inOption reports a cell inside one of block's options' words.
+func inOption(block []menuRow, row, col int) bool {
+	for _, m := range block {
+		if m.row == row && col >= m.textCol && col < m.textCol+displaywidth.String(m.text) {
+			return true
+		}
+	}
+	return false
 }
 
 // emphasised reports a style that stands out from plain text.
