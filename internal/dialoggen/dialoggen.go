@@ -29,7 +29,7 @@ type Shape struct {
 	// before it), "bg" (a background colour), "panel" (a colour on a
 	// panel's colour); Pointer is that glyph; First the one highlighted first.
 	Highlight, Pointer string
-	First               int
+	First              int
 	// Frame is the box around the dialog's rows: "", "box" or "bar";
 	// Indent the blanks before each row inside it; Width the cells a row's
 	// text may take (a TUI leaves as many free at the right as it indents).
