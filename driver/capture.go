@@ -37,6 +37,9 @@ type capture struct {
 	command string
 	shown   *string
 	asked   *heuristics.Detection // the dialog answered: its own rows are no output
+	// askedRows are the rows that dialog was drawn on: a clear retires
+	// them with everything else, and they are no output either.
+	askedRows map[string]bool
 	// best is the most output a screen showed under the call while the
 	// capture ran (a TUI may collapse it once the command ends), hidden
 	// the lines its fold marker said it hid.
@@ -178,11 +181,12 @@ func (d *driver) finishCapture(det *heuristics.Detection) *capture {
 // on screen says what it printed.
 const notDrawn = "(yume-cli: the program did not show this command's output on screen; what it printed is not known)"
 
-// watchOutput reads, while a TUI's command runs, the output its screen
-// shows under the call, and keeps the most any screen showed.
-func (d *driver) watchOutput() {
+// watchOutput reads, while a TUI's command runs, the output its settled
+// screens show under the call, and keeps the most any of them showed (a
+// frame half drawn is no screen a person saw).
+func (d *driver) watchOutput(settled bool) {
 	c := d.t.capture
-	if c == nil || !c.tui || d.screen.Synchronized() {
+	if c == nil || !c.tui || !settled || d.screen.Synchronized() {
 		return
 	}
 	if c.stillAsked(d) {
@@ -195,11 +199,16 @@ func (d *driver) watchOutput() {
 // lines retired since the answer and the visible rows above end, and
 // keeps it if it shows more than any screen before.
 func (d *driver) readEcho(c *capture, end int) {
-	lines := strings.Split(strings.TrimRight(c.retiredText(), "\n"), "\n")
+	var lines []string
+	for _, l := range strings.Split(strings.TrimRight(c.retiredText(), "\n"), "\n") {
+		if !c.askedRows[l] {
+			lines = append(lines, l)
+		}
+	}
 	for r := 0; r < end; r++ {
 		lines = append(lines, d.screen.Line(r))
 	}
-	out, hidden, found := heuristics.OutputAfterEcho(lines, c.command)
+	out, hidden, found := heuristics.OutputAfterEcho(lines, c.command, d.screen.Cols())
 	if found && outputLines(out) >= outputLines(c.best) { // a later screen wins a tie: "Executing..." gives way to the output
 		c.best, c.bestHidden = out, hidden
 	}
@@ -214,11 +223,8 @@ func (c *capture) stillAsked(d *driver) bool {
 	if d.engine.StillShows(d.screen, c.asked) {
 		return true
 	}
-	if dl, _ := heuristics.FindDialog(d.screen); dl != nil && c.asked.Dialog != nil && slicesEqual(dl.Options, c.asked.Dialog.Options) {
-		return true
-	}
-	c.asked = nil // gone: it is not looked for again
-	return false
+	dl, _ := heuristics.FindDialog(d.screen)
+	return dl != nil && c.asked.Dialog != nil && slicesEqual(dl.Options, c.asked.Dialog.Options)
 }
 
 // echoOutput settles a TUI's output of c's command: the most a screen

@@ -56,7 +56,7 @@ func (d *driver) evaluate(settled bool) {
 		}
 		return
 	}
-	d.watchOutput()
+	d.watchOutput(settled)
 	d.takeNoOps()
 	d.takeViewKeys()
 	if settled {

@@ -221,6 +221,12 @@ func (d *driver) approve(p *pending) {
 		c := newCapture(p.id, p.input, k.mark, emit.MaxToolOutput, d.cfg.Profile.Echo)
 		if p.det.Rule.Name == heuristics.DialogRule && p.tool == "Bash" {
 			c.tui, c.mark, c.command, c.asked = true, k.retired, describeCall(p.tool, p.input), p.det
+			c.askedRows = map[string]bool{}
+			for _, r := range visibleRows(p.det.Rows) {
+				if l := d.screen.Line(r); strings.TrimSpace(l) != "" {
+					c.askedRows[l] = true
+				}
+			}
 		}
 		d.startCapture(c)
 		d.checkAnswer(k, false, nil, "")

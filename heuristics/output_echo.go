@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/clipperhouse/displaywidth"
+
 	"github.com/yume-cli/yume-cli/internal/lazyre"
 )
 
@@ -22,7 +24,8 @@ const echoKey = 24
 // OutputAfterEcho reads the output drawn under the last row of lines that
 // shows command again. found is false where no row shows it; hidden says
 // how many lines a fold marker hid (-1: some).
-func OutputAfterEcho(lines []string, command string) (out string, hidden int, found bool) {
+func OutputAfterEcho(lines []string, command string, cols int) (out string, hidden int, found bool) {
+	command = strings.TrimSuffix(command, "…") // shown cut short: its start is what shows again
 	first := strings.TrimSpace(firstLine(command))
 	if first == "" {
 		return "", 0, false
@@ -42,7 +45,7 @@ func OutputAfterEcho(lines []string, command string) (out string, hidden int, fo
 		return "", 0, false
 	}
 	rest := lines[echo+1:]
-	skip := commandRows(rest, command)
+	skip := commandRows(lines[echo], rest, command, cols)
 	rest = rest[skip:]
 	if _, boxed := stripBorders(lines[echo]); boxed && leadingFrame(lines[echo]) != 0 {
 		out, hidden = cleanOutput(strings.Join(boxRest(rest), "\n"))
@@ -60,18 +63,40 @@ func firstLine(s string) string {
 }
 
 // commandRows counts the rows after an echo that carry on the command
-// itself (a wrapped call, a heredoc's lines).
-func commandRows(rows []string, command string) int {
-	n := 0
+// itself: up to the parenthesis that closes a call's form ("Bash(…" over
+// rows, the command in it maybe longer than the dialog showed); else rows
+// after one that filled the screen's width (the terminal wrapped it) and
+// rows of the command's own text (a TUI's word wrap, a heredoc's lines),
+// never a row marked as a result ("⎿").
+func commandRows(echo string, rows []string, command string, cols int) int {
+	open := strings.Count(echo, "(") - strings.Count(echo, ")")
+	n, prev := 0, echo
 	for _, l := range rows {
 		t := strings.TrimSpace(unframed(l))
-		t = strings.TrimSuffix(t, ")")
-		if t == "" || !strings.Contains(command, t) || len(t) < 3 {
+		if t == "" || strings.ContainsRune(resultGlyphs, firstRuneOf(t)) {
 			break
 		}
-		n++
+		if open > 0 {
+			open += strings.Count(t, "(") - strings.Count(t, ")")
+			n, prev = n+1, l
+			if open <= 0 {
+				break // the call's form is closed
+			}
+			continue
+		}
+		body := strings.TrimSuffix(t, ")")
+		wrapped := cols > 0 && displaywidth.String(strings.TrimRight(prev, " ")) >= cols
+		if !wrapped && (len(body) < 3 || !strings.Contains(command, body)) {
+			break
+		}
+		n, prev = n+1, l
 	}
 	return n
+}
+
+func firstRuneOf(t string) rune {
+	r, _ := utf8.DecodeRuneInString(t)
+	return r
 }
 
 // boxRest is the rest of the box an echo row is in, up to its bottom edge.

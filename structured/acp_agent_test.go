@@ -60,6 +60,9 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 				update(map[string]any{"sessionUpdate": "current_mode_update", "currentModeId": a["params"].(map[string]any)["modeId"]})
 				continue
 			}
+			if got, _ := a["id"].(float64); a["method"] == nil && int(got) != id {
+				update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": text(fmt.Sprintf("PERMISSION ID MISMATCH %v ", a["id"]))})
+			}
 			o := a["result"].(map[string]any)["outcome"].(map[string]any)
 			if o["outcome"] == "cancelled" {
 				return "cancelled"
@@ -88,13 +91,17 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 			}
 		}
 	}
-	mode := ""
+	mode, terminal, autoApprove, setType := "", false, true, ""
 	for {
 		m := readLine()
 		if m == nil {
 			return 0
 		}
 		id := m["id"]
+		if m["method"] == "initialize" {
+			caps, _ := m["params"].(map[string]any)["clientCapabilities"].(map[string]any)
+			terminal, _ = caps["terminal"].(bool)
+		}
 		if p, ok := m["params"].(map[string]any); ok && p["cwd"] != nil {
 			cwd = p["cwd"].(string)
 		}
@@ -117,6 +124,18 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 					map[string]any{"id": "default", "name": "Manual", "description": "Always ask before making changes"},
 					map[string]any{"id": "plan", "name": "Plan", "description": "Create a plan before making changes"},
 					map[string]any{"id": "auto", "name": "Auto", "description": "The agent handles permission decisions"}}}
+			case "cline":
+				// Cline's session: plan/act, and an auto-approve switch
+				// (here on, to be turned off).
+				mode = "act"
+				res["modes"] = map[string]any{"currentModeId": "act", "availableModes": []any{
+					map[string]any{"id": "plan", "name": "Plan", "description": "Explore the codebase and plan changes without modifying files"},
+					map[string]any{"id": "act", "name": "Act", "description": "Make changes to the codebase"}}}
+				res["configOptions"] = []any{
+					map[string]any{"type": "select", "id": "mode", "name": "Session Mode", "category": "mode", "currentValue": "act", "options": []any{
+						map[string]any{"value": "plan", "name": "Plan"}, map[string]any{"value": "act", "name": "Act"}}},
+					map[string]any{"type": "boolean", "id": "auto_approve", "name": "Auto-approve tools",
+						"description": "Automatically approve all tool calls without asking for permission", "currentValue": true}}
 			case "modes-none":
 				mode = "yolo"
 				res["configOptions"] = []any{map[string]any{"id": "mode", "category": "mode", "type": "select", "currentValue": "yolo", "options": []any{
@@ -130,8 +149,21 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 			if v, ok := p["value"].(string); ok {
 				mode = v
 			}
+			if v, ok := p["value"].(bool); ok && p["configId"] == "auto_approve" {
+				autoApprove, setType = v, fmt.Sprint(p["type"])
+			}
 			send(map[string]any{"id": id, "result": map[string]any{}})
 		case "session/prompt":
+			if kind == "cline" {
+				clineTurn(update, ask, fmt.Sprintf("auto_approve=%v (%s) terminal=%v. ", autoApprove, setType, terminal), autoApprove)
+				send(map[string]any{"id": id, "result": map[string]any{"stopReason": "end_turn"}})
+				continue
+			}
+			if kind == "terminal-unasked" || kind == "terminal-hidden" {
+				terminalTurn(kind, update, ask, request)
+				send(map[string]any{"id": id, "result": map[string]any{"stopReason": "end_turn"}})
+				continue
+			}
 			if kind == "client" {
 				clientTurn(update, ask, request, cwd, mode)
 				send(map[string]any{"id": id, "result": map[string]any{"stopReason": "end_turn"}})
@@ -219,6 +251,99 @@ func clientTurn(update func(map[string]any), ask func(int, map[string]any) strin
 	// A key: the guard's protected paths are asked about before a read.
 	r = request("fs/read_text_file", map[string]any{"path": os.Getenv("HOME") + "/.ssh/id_rsa"})
 	say(fmt.Sprintf("key read: %v.", r["result"] != nil))
+}
+
+// clineTurn is a turn of Cline's (cline --acp 3.0.65, its frames in
+// testdata/acp-frames): each call's first frame is a tool_call_update,
+// its permission request (JSON-RPC id 0 first) comes next, its tool_call
+// only after the answer and an in_progress update; the output is only in
+// rawOutput: an array of {query,result,success}, one per command; a
+// rejection a JSON string of {"error":…}.
+func clineTurn(update func(map[string]any), ask func(int, map[string]any) string, said string, autoApprove bool) {
+	text := func(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
+	update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": text(said)})
+	calls := []struct {
+		id       string
+		commands []any
+		out      any
+	}{
+		{"call_fake_2", []any{"echo hello-from-agent > out.txt; ls"}, []any{map[string]any{"query": "echo hello-from-agent > out.txt; ls", "result": "out.txt\n", "success": true}}},
+		{"call_fake_4", []any{"echo one > one.txt", "false"}, []any{map[string]any{"query": "echo one > one.txt", "result": "", "success": true},
+			map[string]any{"query": "false", "result": "", "error": "Command failed: exit 1", "success": false}}},
+	}
+	for n, c := range calls {
+		title := "run_commands: " + fmt.Sprint(c.commands...)
+		call := map[string]any{"toolCallId": c.id, "title": title, "kind": "execute", "status": "pending", "rawInput": map[string]any{"commands": c.commands}}
+		first := map[string]any{"sessionUpdate": "tool_call_update"}
+		for k, v := range call {
+			first[k] = v
+		}
+		update(first)
+		answer := "once"
+		if !autoApprove {
+			answer = ask(n, call)
+		}
+		status := "in_progress"
+		if answer != "once" {
+			status = "failed"
+		}
+		update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": c.id, "status": status})
+		announce := map[string]any{"sessionUpdate": "tool_call"}
+		for k, v := range call {
+			announce[k] = v
+		}
+		update(announce)
+		end := map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": c.id, "status": "completed", "rawOutput": c.out}
+		if n == 1 {
+			end["status"] = "failed"
+		}
+		if answer != "once" {
+			end["status"], end["rawOutput"] = "failed", `{"error":"User rejected the tool call -- NOT a tool or system failure. Clarify with user before proceeding."}`
+		}
+		update(end)
+	}
+	update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": text("All done.")})
+}
+
+// terminalTurn is a turn of an agent that runs its commands in yume-cli's
+// terminal. terminal-unasked announces a call it does not ask about and
+// runs its command there: one tool_use, the call's, asked about by
+// yume-cli. terminal-hidden asks about a call of two commands, runs each
+// in a terminal of its own (one as an argv with its shell wrapper) and
+// ends the call without showing the terminals or any output: the
+// terminals' output is the call's.
+func terminalTurn(kind string, update func(map[string]any), ask func(int, map[string]any) string, request func(string, map[string]any) map[string]any) {
+	text := func(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
+	run := func(params map[string]any) string {
+		r := request("terminal/create", params)
+		res, ok := r["result"].(map[string]any)
+		if !ok {
+			return ""
+		}
+		tid, _ := res["terminalId"].(string)
+		request("terminal/wait_for_exit", map[string]any{"terminalId": tid})
+		request("terminal/release", map[string]any{"terminalId": tid})
+		return tid
+	}
+	switch kind {
+	case "terminal-unasked":
+		update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "Run", "kind": "execute", "status": "pending", "rawInput": map[string]any{"command": "echo adopted"}})
+		tid := run(map[string]any{"command": "echo adopted"})
+		if tid == "" {
+			update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "failed", "rawOutput": "not run"})
+			break
+		}
+		update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed", "content": []any{map[string]any{"type": "terminal", "terminalId": tid}}})
+	case "terminal-hidden":
+		call := map[string]any{"toolCallId": "c1", "title": "run_commands: echo hidden; echo more", "kind": "execute", "rawInput": map[string]any{"commands": []any{"echo hidden", "echo more"}}}
+		update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "title": call["title"], "kind": "execute", "status": "pending", "rawInput": call["rawInput"]})
+		if ask(0, call) == "once" {
+			run(map[string]any{"command": "echo hidden"})
+			run(map[string]any{"command": "/bin/sh", "args": []any{"-c", "echo more"}})
+		}
+		update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed"})
+	}
+	update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": text("Done.")})
 }
 
 // agentRun runs the fake agent kind: as provider with the test binary
@@ -363,10 +488,22 @@ func TestACPCallInput(t *testing.T) {
 		ready   bool
 		tool    string // name and input JSON
 	}{
-		{"opencode bash: announced without its command", []string{`{"kind":"execute","title":"bash","rawInput":{"cwd":"/ws"}}`}, false, `Bash {"command":"bash"}`},
+		{"opencode bash: announced without its command", []string{`{"kind":"execute","title":"bash","rawInput":{"cwd":"/ws"}}`}, false, `Bash {"command":"bash","description":"command from the agent's title for the call: its input named none"}`},
 		{"opencode bash: the first update has it", []string{`{"kind":"execute","title":"bash","rawInput":{"cwd":"/ws"}}`,
 			`{"kind":"execute","title":"ls -la","rawInput":{"command":"ls -la","description":"list","cwd":"/ws"}}`}, true, `Bash {"command":"ls -la","description":"list"}`},
-		{"qwen shell: empty rawInput", []string{`{"kind":"execute","title":"Shell","rawInput":{}}`}, false, `Bash {"command":"Shell"}`},
+		{"qwen shell: empty rawInput", []string{`{"kind":"execute","title":"Shell","rawInput":{}}`}, false, `Bash {"command":"Shell","description":"command from the agent's title for the call: its input named none"}`},
+		{"cline run_commands: the commands, never the title", []string{`{"kind":"execute","title":"run_commands: echo a; ls","rawInput":{"commands":["echo a","ls"]}}`},
+			true, `Bash {"command":"echo a; ls"}`},
+		{"commands as argvs", []string{`{"kind":"execute","rawInput":{"commands":[["git","commit","-m","two words"],["ls"]]}}`}, true, `Bash {"command":"git commit -m 'two words'; ls"}`},
+		{"no input: the title, its tool name off, said so", []string{`{"kind":"execute","title":"run_commands: make test"}`}, false, `Bash {"command":"make test","description":"command from the agent's title for the call: its input named none"}`},
+		{"the agent's tool name off its title", []string{`{"kind":"execute","name":"mcp__x__Shell","title":"mcp__x__Shell: ls -la"}`}, false, `Bash {"command":"ls -la","description":"command from the agent's title for the call: its input named none"}`},
+		{"the model's description kept, the title said", []string{`{"kind":"execute","title":"npm test","rawInput":{"description":"run the tests"}}`}, false,
+			`Bash {"command":"npm test","description":"run the tests (command from the agent's title for the call: its input named none)"}`},
+		{"cline editor: new_text alone makes the file", []string{`{"kind":"edit","title":"editor: {\"path\":\"/ws/new.txt\",\"...","rawInput":{"path":"/ws/new.txt","new_text":"hello\n"}}`},
+			true, `Write {"content":"hello\n","file_path":"/ws/new.txt"}`},
+		{"cline editor: old_text and new_text", []string{`{"kind":"edit","rawInput":{"path":"/ws/a.txt","old_text":"a","new_text":"b"}}`},
+			true, `Edit {"file_path":"/ws/a.txt","new_string":"b","old_string":"a"}`},
+		{"cline run_commands with no kind", []string{`{"title":"run_commands: ls","rawInput":{"commands":["ls"]}}`}, true, `Bash {"command":"ls"}`},
 		{"opencode write", []string{`{"kind":"edit","title":"write","rawInput":{}}`, `{"kind":"edit","rawInput":{"filePath":"/ws/n.txt","content":"hi\n"}}`},
 			true, `Write {"content":"hi\n","file_path":"/ws/n.txt"}`},
 		{"opencode edit: the model's strings win over the diff", []string{`{"kind":"edit","rawInput":{"filePath":"/ws/a.txt","oldString":"b","newString":"B","replaceAll":true}}`,
@@ -493,6 +630,109 @@ func TestACPModesAndClient(t *testing.T) {
 				_, errNotes := os.Stat(filepath.Join(c.run.cwd, "notes.md"))
 				if (errOwn == nil) != c.ran || (errNotes == nil) != c.ran {
 					t.Errorf("own command ran %v, notes written %v; want %v", errOwn == nil, errNotes == nil, c.ran)
+				}
+			}
+			if t.Failed() {
+				t.Logf("stdout:\n%s", out)
+			}
+		})
+	}
+}
+
+// toolResultOf is the content and error flag of tool_use id's result in out.
+func toolResultOf(t *testing.T, out []byte, id string) (string, bool, bool) {
+	for _, e := range events(t, out) {
+		msg, _ := e["message"].(map[string]any)
+		blocks, _ := msg["content"].([]any)
+		for _, b := range blocks {
+			if m, _ := b.(map[string]any); m["type"] == "tool_result" && m["tool_use_id"] == id {
+				c, _ := m["content"].(string)
+				isErr, _ := m["is_error"].(bool)
+				return c, isErr, true
+			}
+		}
+	}
+	return "", false, false
+}
+
+// TestACPAgentsAnyShape: agents nobody taught yume-cli, run as any ACP
+// agent: Cline's order (an update first, the permission request with id
+// 0, the tool_call after the answer) gives one tool_use per call, its
+// command from rawInput.commands (never the title), its output from
+// rawOutput's array, a failed command an error; its auto_approve switch
+// is turned off unless the permission mode is auto; initialize offers
+// yume-cli's terminal; a call run in yume-cli's terminal has the
+// terminal's output, and one the agent did not ask about is asked about
+// as itself.
+func TestACPAgentsAnyShape(t *testing.T) {
+	yes, no := true, false
+	type result struct {
+		content string
+		isErr   bool
+	}
+	cases := []struct {
+		name    string
+		run     agentRun
+		want    string
+		in      map[string]string
+		results map[string]result
+		texts   []string // in stdout
+		not     []string // nowhere in stdout
+	}{
+		{"cline, allowed", agentRun{provider: "acp", kind: "cline", perm: "default", answer: &yes},
+			"use:call_fake_2:Bash | can_use_tool:call_fake_2 | result:call_fake_2:ok | use:call_fake_4:Bash | can_use_tool:call_fake_4 | result:call_fake_4:err | text:All done. | end:success",
+			map[string]string{"call_fake_2": `{"command":"echo hello-from-agent \u003e out.txt; ls"}`, "call_fake_4": `{"command":"echo one \u003e one.txt; false"}`},
+			map[string]result{"call_fake_2": {"out.txt", false}, "call_fake_4": {"Command failed: exit 1", true}},
+			[]string{"auto_approve=false (boolean) terminal=true", "yume-cli turned off structured.test's option Auto-approve tools (auto_approve)"}, []string{"run_commands:", "MISMATCH"}},
+		{"cline, denied", agentRun{provider: "acp", kind: "cline", perm: "default", answer: &no},
+			"use:call_fake_2:Bash | can_use_tool:call_fake_2 | result:call_fake_2:err | use:call_fake_4:Bash | can_use_tool:call_fake_4 | result:call_fake_4:err | text:All done. | end:success+denials",
+			nil, map[string]result{"call_fake_2": {"Denied by the user.", true}}, nil, []string{"MISMATCH"}},
+		{"cline in auto mode: its switch left on, its calls run unasked", agentRun{provider: "acp", kind: "cline", perm: "auto"},
+			"use:call_fake_2:Bash | result:call_fake_2:ok | use:call_fake_4:Bash | result:call_fake_4:err | text:All done. | end:success",
+			map[string]string{"call_fake_2": `{"approved_by":"structured.test, without asking","command":"echo hello-from-agent \u003e out.txt; ls"}`},
+			map[string]result{"call_fake_2": {"out.txt", false}}, []string{"auto_approve=true"}, []string{"turned off"}},
+		{"a call not asked about, run in yume-cli's terminal: asked about as itself", agentRun{provider: "acp", kind: "terminal-unasked", perm: "default", answer: &yes},
+			"notice:yume-cli: $EXE --stdio in acp mode | use:c1:Bash | can_use_tool:c1 | result:c1:ok | text:Done. | end:success",
+			map[string]string{"c1": `{"command":"echo adopted"}`}, map[string]result{"c1": {"adopted", false}}, nil, []string{"term_1"}},
+		{"the same, denied: not run", agentRun{provider: "acp", kind: "terminal-unasked", perm: "default", answer: &no},
+			"notice:yume-cli: $EXE --stdio in acp mode | use:c1:Bash | can_use_tool:c1 | result:c1:err | text:Done. | end:success+denials",
+			nil, nil, nil, []string{"term_1"}},
+		{"terminals the call's updates never show: their output is the call's", agentRun{provider: "acp", kind: "terminal-hidden", perm: "default", answer: &yes},
+			"notice:yume-cli: $EXE --stdio in acp mode | use:c1:Bash | can_use_tool:c1 | result:c1:ok | text:Done. | end:success",
+			map[string]string{"c1": `{"command":"echo hidden; echo more"}`}, map[string]result{"c1": {"hidden\nmore", false}}, nil, []string{"term_"}},
+	}
+	exe, _ := os.Executable()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, out, err := c.run.run(t)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			got = strings.ReplaceAll(got, exe, "$EXE")
+			if c.run.kind == "cline" {
+				got = got[strings.Index(got, "use:"):]
+			}
+			if got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+			for id, want := range c.in {
+				if in := toolInput(t, out, id); in != want {
+					t.Errorf("tool_use %s input %s, want %s", id, in, want)
+				}
+			}
+			for id, want := range c.results {
+				if content, isErr, ok := toolResultOf(t, out, id); !ok || content != want.content || isErr != want.isErr {
+					t.Errorf("tool_result %s: %q error %v (found %v), want %q error %v", id, content, isErr, ok, want.content, want.isErr)
+				}
+			}
+			for _, s := range c.texts {
+				if !strings.Contains(string(out), s) {
+					t.Errorf("stdout lacks %q", s)
+				}
+			}
+			for _, s := range c.not {
+				if strings.Contains(string(out), s) {
+					t.Errorf("stdout has %q", s)
 				}
 			}
 			if t.Failed() {

@@ -22,6 +22,15 @@ type acpCall struct {
 	raw   map[string]any
 	paths []string
 	diffs []acpDiff
+	// ended is the update that ended the call, heard before its
+	// tool_use was written; seq orders the calls as first heard of.
+	ended *acpUpdate
+	seq   int
+}
+
+// empty reports whether nothing is known of what the call is.
+func (c *acpCall) empty() bool {
+	return c.title == "" && c.kind == "" && c.name == "" && len(c.raw) == 0 && len(c.paths) == 0 && len(c.diffs) == 0
 }
 
 // acpDiff is a ToolCallContent diff: a file's text before and after.
@@ -86,16 +95,27 @@ func (c *acpCall) tool() (string, map[string]any) {
 		// Claude's Bash fields only: the agents add where it runs (cwd),
 		// their own copies of the command (Copilot's "commands") and
 		// their bookkeeping (Codex's call and turn ids).
-		command := commandOf(c.raw)
-		if command == "" {
-			command = titleCommand(c.title)
-		}
-		bash := map[string]any{"command": command}
+		bash := map[string]any{}
 		for _, k := range []string{"description", "timeout", "run_in_background"} {
 			if v, ok := c.raw[k]; ok {
 				bash[k] = v
 			}
 		}
+		command := commandOf(c.raw)
+		if command == "" {
+			// The last resort: what the agent shows as the call's title,
+			// which may be a label ("Terminal") and not what runs; said so.
+			command = titleCommand(c.title, c.name)
+			note := "command from the agent's title for the call: its input named none"
+			if command == "" {
+				note = "the agent named no command for this call"
+			}
+			if d, _ := bash["description"].(string); d != "" {
+				note = d + " (" + note + ")"
+			}
+			bash["description"] = note
+		}
+		bash["command"] = command
 		return "Bash", bash
 	}
 	return acpTool(kind, c.title, c.raw, c.paths)
@@ -105,7 +125,9 @@ func (c *acpCall) tool() (string, map[string]any) {
 // whose kind is missing or "other" but whose agent names its tool.
 var claudeKinds = map[string]string{"bash": "execute", "shell": "execute", "run_shell_command": "execute", "exec_command": "execute",
 	"read": "read", "read_file": "read", "write": "edit", "write_file": "edit", "edit": "edit", "multiedit": "edit",
-	"grep": "search", "glob": "search", "webfetch": "fetch", "web_fetch": "fetch"}
+	"grep": "search", "glob": "search", "webfetch": "fetch", "web_fetch": "fetch",
+	// Cline's tools.
+	"run_commands": "execute", "editor": "edit", "read_files": "read", "search_codebase": "search", "fetch_web_content": "fetch"}
 
 // kindOfName is the ACP kind of an agent's own tool name ("mcp__acp__Bash"
 // is Bash), else "other"; a call whose input is a command is an execute.
@@ -115,8 +137,10 @@ func kindOfName(name string, raw map[string]any) string {
 	if k, ok := claudeKinds[n]; ok {
 		return k
 	}
-	if _, ok := raw["command"]; ok && len(raw) > 0 && commandOf(raw) != "" {
-		return "execute"
+	for _, k := range []string{"command", "commands"} {
+		if _, ok := raw[k]; ok && commandOf(raw) != "" {
+			return "execute"
+		}
 	}
 	return "other"
 }
@@ -176,8 +200,13 @@ func editTool(raw map[string]any, paths []string, diffs []acpDiff) (string, map[
 		path = paths[0]
 	}
 	in := map[string]any{"file_path": path}
-	oldS, hasOld := firstString(raw, "old_string", "oldString", "old_str")
-	newS, hasNew := firstString(raw, "new_string", "newString", "new_str")
+	oldS, hasOld := firstString(raw, "old_string", "oldString", "old_str", "old_text")
+	newS, hasNew := firstString(raw, "new_string", "newString", "new_str", "new_text")
+	if _, insert := raw["insert_line"]; hasNew && !hasOld && !insert && raw["new_text"] != nil {
+		// Cline's editor: new_text alone creates the file.
+		in["content"] = newS
+		return "Write", in
+	}
 	if hasOld || hasNew {
 		in["old_string"], in["new_string"] = oldS, newS
 		for _, k := range []string{"replace_all", "replaceAll"} {

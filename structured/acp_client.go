@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -189,16 +190,28 @@ func writeFileKeepMode(path string, b []byte) error {
 	return os.WriteFile(path, b, mode)
 }
 
-// allowedFor is the id of a call the agent asked about, was allowed and
-// has not finished, that match accepts; "" when there is none. Each such
+// allowedFor is the id of a call the agent asked about and was allowed,
+// or ran by the allow-all yume-cli let it keep (auto mode), that has not
+// finished and that match accepts; "" when there is none. Each such
 // call's tool_use is written, so its name and input are the tracker's.
 func (s *acpSession) allowedFor(match func(name string, input map[string]any) bool) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	ids := make([]string, 0, len(s.allowed)+len(s.tr.unasked))
 	for id := range s.allowed {
+		ids = append(ids, id)
+	}
+	for id := range s.tr.unasked {
+		if !s.allowed[id] {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
 		tc, ok := s.tr.tools.get(id)
 		if !ok { // finished
 			delete(s.allowed, id)
+			delete(s.tr.unasked, id)
 			continue
 		}
 		in, _ := tc.input.(map[string]any)
@@ -207,6 +220,26 @@ func (s *acpSession) allowedFor(match func(name string, input map[string]any) bo
 		}
 	}
 	return ""
+}
+
+// sameCommand reports whether a terminal's command is one a call shows:
+// the same words (a shell wrapper off either), or one of the commands a
+// call joined into one line (commandsLine).
+func sameCommand(call, term string) bool {
+	norm := func(s string) string { return strings.Join(strings.Fields(unwrapShell(strings.TrimSpace(s))), " ") }
+	c, t := norm(call), norm(term)
+	if c == "" || t == "" {
+		return false
+	}
+	if c == t {
+		return true
+	}
+	for _, part := range strings.Split(call, "; ") {
+		if norm(part) == t {
+			return true
+		}
+	}
+	return false
 }
 
 // askOwn reports a call the agent makes through yume-cli without having

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/yume-cli/yume-cli/internal/lazyre"
+	"github.com/yume-cli/yume-cli/permission"
 )
 
 // An ACP agent may offer session modes (session/new's modes, or a config
@@ -41,25 +42,55 @@ func (c modeClass) String() string {
 	return [...]string{"neutral", "asks", "runs calls unasked", "plan only"}[c]
 }
 
+// modeAllowWord is a phrase of letting calls run unasked, as a mode's
+// description says it is on or off.
+const modeAllowWord = `(?:auto[ -]?(?:approv|accept|allow|run|execut)\w*|automatic(?:ally)?[ -](?:approv|accept|allow|run|execut)\w*|allow[ -]?all|approves? all|accepts? all|yolo|autopilot|bypass\w*)`
+
 var (
 	// modeNoAsk are phrases of a mode that does not ask: negations first
 	// ("don't ask", "without approval"), so "ask" in them is not read as
 	// asking.
 	modeNoAsk = lazyre.New(`\b(?:do ?n[o']?t|never|without|no|skips?|skipping|bypass(?:es|ing)?)\s+(?:\w+\s+){0,2}(?:ask|asking|prompt|prompting|approvals?|confirm|confirmation|permissions?|user interaction)\w*`)
+	// modeAllowOff are phrases that say the mode's letting calls run
+	// unasked is off: "auto-approve is off", "auto-approval disabled",
+	// "does not auto-approve", "no auto-approval", "YOLO: off". Such a
+	// mode asks, whatever its name ("Auto") says.
+	modeAllowOff = lazyre.New(`\b` + modeAllowWord + `(?:\s+(?:mode|tools?|calls?))?\s*(?:(?:is|are|stays|remains|was|set to|turned)\s+|:\s*|=\s*|\(\s*)?(?:turned\s+)?(?:off|disabled|not (?:enabled|on|active|set)|false|inactive)\b` +
+		`|\b(?:do(?:es)? not|don't|doesn't|never|no|without|disables?|disabled|turns? off|switch(?:es)? off|not)\s+(?:\w+\s+){0,2}?` + modeAllowWord)
+	// modeAsksDoubly are phrases that refuse to act without asking
+	// ("does not run commands without approval"): asking, though both
+	// halves read as negations.
+	modeAsksDoubly = lazyre.New(`\b(?:do(?:es)? not|don't|doesn't|never|won't|will not|cannot|can't)\s+(?:[\w-]+\s+){1,4}?(?:without|unless)\s+(?:\w+\s+){0,2}?(?:ask\w*|approv\w*|permission\w*|confirm\w*|allow\w*)`)
 	// modeAllows are phrases of a mode that lets calls run by itself.
-	modeAllows = lazyre.New(`\b(?:yolo|bypass\w*|full[ -]?access|dangerously|unrestricted|autonomous\w*|autopilot|allow[ -]?all|approves? all|accepts? all|auto[ -]?(?:approv|accept|allow|run|execut)\w*|automatically (?:approv|accept|allow|run|execut)\w*|handles? (?:\w+ )?permission|decides? (?:\w+ )?(?:itself|by itself|on its own)|classifier|trust(?:ed|s)? (?:all|every)|deny if not|denies (?:anything|everything|what))`)
+	modeAllows = lazyre.New(`\b(?:yolo|bypass\w*|full[ -]?access|dangerously|unrestricted|autonomous\w*|autopilot|allow[ -]?all|approves? all|accepts? all|auto[ -]?(?:approv|accept|allow|run|execut)\w*|automatic(?:ally)? (?:approv|accept|allow|run|execut)\w*|handles? (?:\w+ )?permission|decides? (?:\w+ )?(?:itself|by itself|on its own)|classifier|trust(?:ed|s)? (?:all|every)|deny if not|denies (?:anything|everything|what))`)
 	// modeCapable are a description's words for what the agent may do by
 	// itself ("can read and edit files … and run commands").
 	modeCapable = lazyre.New(`\bcan\b[^.]*\b(?:edit|write|modify|run|execute|delete)\b`)
 	// modeAutoWord is "auto" as the mode's own word (its id or name).
 	modeAutoWord = lazyre.New(`\bauto\b`)
 	// modeStrongAsk are phrases of a mode that asks before changes.
-	modeStrongAsk = lazyre.New(`\b(?:always ask|ask(?:s|ing)? (?:\w+ )?(?:before|first|every|each|for)|approval (?:is )?(?:required|needed)|requires? (?:\w+ )?approvals?|needs? (?:\w+ )?approvals?|confirm(?:s|ation)? (?:before|each|every)|manual\w*|untrusted|read[ -]?only|on[ -]request|ask mode)\b`)
+	modeStrongAsk = lazyre.New(`\b(?:always ask|ask(?:s|ing)? (?:\w+ )?(?:before|first|every|each|for)|approval (?:is )?(?:required|needed)|requires? (?:\w+ )?approvals?|needs? (?:\w+ )?approvals?|confirm(?:s|ation)? (?:before|each|every)|manual\w*|untrusted|on[ -]request|ask mode)\b`)
 	// modeWeakAsk are words of an ordinary mode that asks as the agent
 	// usually does.
 	modeWeakAsk = lazyre.New(`\b(?:prompts? (?:\w+ )?for|asks?|approvals?|permissions? (?:prompt|request)s?|default|standard|normal|safe|careful|cautious|supervised|review)\b`)
-	// modePlanning are words of a mode that only plans or reads.
-	modePlanning = lazyre.New(`\b(?:plan|planning|architect|analy[sz]e only|no (?:actual )?tool execution|do(?:es)? not (?:modify|execute|run|change|edit)|without (?:making )?changes|ask only|chat only)\b`)
+	// modePlanning are a mode's own words (id, name) for one that only
+	// plans or reads.
+	modePlanning = lazyre.New(`\b(?:plan|planning|architect|read ?only|readonly|analy[sz]e only|ask only|chat only)\b`)
+	// modeNotActing are a description's words for a mode that does not
+	// act: it reads, plans or answers, and changes nothing.
+	modeNotActing = lazyre.New(`\b(?:read[ -]?only|no (?:actual )?tool execution|analy[sz]es? only|(?:ask|chat|questions?|answers?) only|without (?:making|modifying|changing|editing|touching) (?:any )?(?:changes|files|code|the code\w*)|(?:only|just) (?:\w+ )?plans?|makes? no changes|changes nothing)\b`)
+	// modeRefuses are a description's words that the mode does not do a
+	// kind of work ("does not modify files"), unless it is only until it
+	// asks ("does not run commands without approval").
+	modeRefuses = lazyre.New(`\b(?:do(?:es)? not|don't|doesn't|never|cannot|can't|won't|will not|disallows?(?: all)?) (?:modify|modifies|execute|executes|run|runs|change|changes|edit|edits|write|writes|touch|make changes|act|edit tools)\b(?:\s+[\w-]+){0,4}`)
+	// modeAsksFirst ends a refusal that is only until the agent asks.
+	modeAsksFirst = lazyre.New(`\b(?:without|unless|until|before|first|asking|approval|approved|permission|confirm\w*)\b`)
+	// modePlanWords are a description's words for planning or answering,
+	// which make a mode one that does not act when it says nothing of
+	// acting.
+	modePlanWords = lazyre.New(`\b(?:plans?|planning|explores?|answers?|explains?|explanations?|questions?)\b`)
+	// modeActs are a description's words for doing the work.
+	modeActs = lazyre.New(`\b(?:execut\w*|implement\w*|runs?|running|edit(?:s|ing)?|modif(?:y|ies|ying)|writes?|writing|makes? changes|making changes|chang(?:e|es|ing) (?:the )?(?:files?|code)|applies|apply|build\w*|creat\w*|acts?)\b`)
 )
 
 // modeText is a mode's words, lower case: its id split at camel case,
@@ -89,15 +120,49 @@ func modeText(m acpMode) (own, desc string) {
 	return own, strings.ToLower(m.Description)
 }
 
+// notActing reports whether a mode's description says it does not do the
+// work: it only reads, plans or answers ("Read-only mode", "Analyze only,
+// do not modify files", "Answers questions and plans changes"). A
+// refusal only until it asks ("does not run commands without approval")
+// is asking, not refusing; planning words count where the description
+// says nothing of acting.
+func notActing(desc string) bool {
+	if modeNotActing.MatchString(desc) {
+		return true
+	}
+	for _, m := range modeRefuses.FindAllString(desc, -1) {
+		if !modeAsksFirst.MatchString(m) {
+			return true
+		}
+	}
+	rest := modeRefuses.ReplaceAllString(modeStrongAsk.ReplaceAllString(desc, " "), " ")
+	return modePlanWords.MatchString(rest) && !modeActs.MatchString(rest) && !modeCapable.MatchString(desc)
+}
+
 // classifyMode says what a mode does about asking, and how strongly it
-// says it asks (a higher score asks more).
+// says it asks (a higher score asks more). Its id, name and description
+// are read together: an "Auto" whose description says its auto-approval
+// is off asks; one whose words say it only plans, reads or answers does
+// not act (modePlan), whatever it says of asking.
 func classifyMode(m acpMode) (modeClass, int) {
 	own, desc := modeText(m)
-	text := own + " . " + desc
-	if modePlanning.MatchString(own) || modePlanning.MatchString(desc) && !modeStrongAsk.MatchString(desc) {
+	if modePlanning.MatchString(own) || notActing(desc) {
 		return modePlan, 0
 	}
-	loose := 0
+	text := own + " . " + desc
+	ask, loose := 0, 0
+	off := modeAllowOff.FindAllString(text, -1)
+	if len(off) > 0 {
+		// Its allow-all is said to be off: it asks, and "auto" in its
+		// name is not what it does.
+		ask += 3 * len(off)
+		text = modeAllowOff.ReplaceAllString(text, " ")
+		own = modeAutoWord.ReplaceAllString(own, " ")
+	}
+	if n := len(modeAsksDoubly.FindAllString(text, -1)); n > 0 {
+		ask += 3 * n
+		text = modeAsksDoubly.ReplaceAllString(text, " ")
+	}
 	if modeNoAsk.MatchString(text) {
 		loose += 4
 		text = modeNoAsk.ReplaceAllString(text, " ")
@@ -111,7 +176,7 @@ func classifyMode(m acpMode) (modeClass, int) {
 	if modeCapable.MatchString(desc) {
 		loose += 2
 	}
-	ask := 3 * len(modeStrongAsk.FindAllString(text, -1))
+	ask += 3 * len(modeStrongAsk.FindAllString(text, -1))
 	ask += len(modeWeakAsk.FindAllString(modeStrongAsk.ReplaceAllString(text, " "), -1))
 	switch {
 	case ask > loose:
@@ -133,8 +198,10 @@ type modeChoice struct {
 // pickMode chooses among an agent's modes the one that asks most before
 // changes (the current one on a tie). Without one that asks, the agent
 // stays where it is, unless its mode is known to run calls unasked (or
-// only to plan) and a neutral one is offered. ok false when the agent
-// offers no modes.
+// only to plan) and a neutral one is offered. A mode that only plans,
+// reads or answers (modePlan, however much it says it asks) is never
+// picked: it would not do the work. ok false when the agent offers no
+// modes.
 func pickMode(modes []acpMode, current string) (modeChoice, bool) {
 	if len(modes) == 0 {
 		return modeChoice{}, false
@@ -167,11 +234,27 @@ func pickMode(modes []acpMode, current string) (modeChoice, bool) {
 }
 
 // sessionModes are the modes a session/new or session/load result offers:
-// its modes, else its config option of category "mode" (configId set).
+// its modes, else its config option of category "mode" (configId set);
+// and its on/off config options.
 type sessionModes struct {
 	current  string
 	modes    []acpMode
 	configID string // set: switched with session/set_config_option
+	toggles  []acpToggle
+}
+
+// acpToggle is a boolean config option (Cline's auto_approve, "Auto-approve
+// tools"): its words, and its value (nil: not said).
+type acpToggle struct {
+	acpMode
+	value *bool
+}
+
+// autoApproves reports whether a toggle's words say that on, it lets
+// calls run unasked.
+func (t acpToggle) autoApproves() bool {
+	c, _ := classifyMode(t.acpMode)
+	return c == modeLoose
 }
 
 // readSessionModes reads the modes of a session/new or session/load
@@ -182,19 +265,15 @@ func readSessionModes(res json.RawMessage) sessionModes {
 			CurrentModeID  string    `json:"currentModeId"`
 			AvailableModes []acpMode `json:"availableModes"`
 		} `json:"modes"`
-		ConfigOptions []struct {
-			ID           string          `json:"id"`
-			Category     string          `json:"category"`
-			Type         string          `json:"type"`
-			CurrentValue json.RawMessage `json:"currentValue"`
-			Options      json.RawMessage `json:"options"`
-		} `json:"configOptions"`
+		ConfigOptions []configOption `json:"configOptions"`
 	}
 	if json.Unmarshal(res, &r) != nil {
 		return sessionModes{}
 	}
+	sm := sessionModes{toggles: configToggles(r.ConfigOptions)}
 	if r.Modes != nil && len(r.Modes.AvailableModes) > 0 {
-		return sessionModes{current: r.Modes.CurrentModeID, modes: r.Modes.AvailableModes}
+		sm.current, sm.modes = r.Modes.CurrentModeID, r.Modes.AvailableModes
+		return sm
 	}
 	for _, o := range r.ConfigOptions {
 		if o.Category != "mode" && (o.Category != "" || o.ID != "mode") || o.Type != "" && o.Type != "select" {
@@ -202,9 +281,38 @@ func readSessionModes(res json.RawMessage) sessionModes {
 		}
 		var cur string
 		_ = json.Unmarshal(o.CurrentValue, &cur) // Not a string: no current mode.
-		return sessionModes{current: cur, modes: configModes(o.Options), configID: o.ID}
+		sm.current, sm.modes, sm.configID = cur, configModes(o.Options), o.ID
+		return sm
 	}
-	return sessionModes{}
+	return sm
+}
+
+// configOption is one of a session's config options.
+type configOption struct {
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	Category     string          `json:"category"`
+	Type         string          `json:"type"`
+	CurrentValue json.RawMessage `json:"currentValue"`
+	Options      json.RawMessage `json:"options"`
+}
+
+// configToggles are the boolean options among a session's config options.
+func configToggles(opts []configOption) []acpToggle {
+	var out []acpToggle
+	for _, o := range opts {
+		if o.Type != "boolean" {
+			continue
+		}
+		t := acpToggle{acpMode: acpMode{ID: o.ID, Name: o.Name, Description: o.Description}}
+		var b bool
+		if json.Unmarshal(o.CurrentValue, &b) == nil {
+			t.value = &b
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // configModes reads a select option's values, flat or in groups.
@@ -251,10 +359,13 @@ func modeNames(modes []acpMode) string {
 // auto mode an agent yume-cli knows by name keeps the allow-all its
 // command line set. Only a failure to write our own stdout is returned.
 func (s *acpSession) ownMode(ctx context.Context, sessionID string, res json.RawMessage) error {
+	sm := readSessionModes(res)
+	if err := s.ownToggles(ctx, sessionID, sm.toggles); err != nil {
+		return err
+	}
 	if s.autoName != "" {
 		return nil
 	}
-	sm := readSessionModes(res)
 	choice, ok := pickMode(sm.modes, sm.current)
 	if !ok {
 		return nil
@@ -283,6 +394,73 @@ func (s *acpSession) ownMode(ctx context.Context, sessionID string, res json.Raw
 	if choice.class != modeAsks && choice.class != modeNeutral || choice.class == modeNeutral && choice.change {
 		return s.tr.w.SystemError(fmt.Sprintf("%s offers no session mode that asks before it acts (its modes: %s; now %s): it may run commands or change files without asking; yume-cli reports each, but cannot stop one it is not asked about",
 			s.agent, modeNames(sm.modes), cmp.Or(choice.mode.ID, sm.current)))
+	}
+	return nil
+}
+
+// ownToggles turns off the agent's on/off config options whose words say
+// they let calls run unasked (Cline's auto_approve, "Automatically
+// approve all tool calls without asking for permission"), with
+// session/set_config_option, unless yume-cli's permission mode is auto
+// (its policy would allow them anyway): yume-cli owns the permission
+// mode. One already off is left as it is. Each change is a notice; a
+// refusal a system error. Only a failure to write our own stdout is
+// returned.
+func (s *acpSession) ownToggles(ctx context.Context, sessionID string, toggles []acpToggle) error {
+	if s.opts.PermissionMode == string(permission.Auto) {
+		return nil
+	}
+	for _, t := range toggles {
+		if !t.autoApproves() || t.value != nil && !*t.value {
+			continue
+		}
+		_, err := s.conn.call(ctx, "session/set_config_option", map[string]any{"sessionId": sessionID, "configId": t.ID, "type": "boolean", "value": false})
+		s.mu.Lock()
+		if err != nil {
+			err = s.tr.w.SystemError(fmt.Sprintf("yume-cli could not turn off %s's option %s, which lets it run calls without asking (%v): %s may run commands or change files without asking; each is still reported",
+				s.agent, modeNames([]acpMode{t.acpMode}), err, s.agent))
+		} else {
+			if s.offToggles == nil {
+				s.offToggles = map[string]acpToggle{}
+			}
+			s.offToggles[t.ID] = t
+			err = s.tr.w.Notice(fmt.Sprintf("yume-cli turned off %s's option %s (it lets the agent run calls without asking): yume-cli's permission mode %s answers what it asks",
+				s.agent, modeNames([]acpMode{t.acpMode}), s.opts.PermissionMode))
+		}
+		s.mu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// togglesChanged hears the agent's config_option_update (s.mu held): an
+// option yume-cli turned off that is on again is said, as a system error,
+// and turned off again (maxModeRestores times at most).
+func (s *acpSession) togglesChanged(ctx context.Context, params json.RawMessage) error {
+	var n struct {
+		SessionID string `json:"sessionId"`
+		Update    struct {
+			SessionUpdate string         `json:"sessionUpdate"`
+			ConfigOptions []configOption `json:"configOptions"`
+		} `json:"update"`
+	}
+	if len(s.offToggles) == 0 || json.Unmarshal(params, &n) != nil || n.Update.SessionUpdate != "config_option_update" {
+		return nil
+	}
+	for _, t := range configToggles(n.Update.ConfigOptions) {
+		was, ok := s.offToggles[t.ID]
+		if !ok || t.value == nil || !*t.value || s.modeRestores >= maxModeRestores {
+			continue
+		}
+		s.modeRestores++
+		params := map[string]any{"sessionId": n.SessionID, "configId": t.ID, "type": "boolean", "value": false}
+		go func() { _, _ = s.conn.call(ctx, "session/set_config_option", params) }() // Best effort: an agent that refuses keeps it on, as said.
+		if err := s.tr.w.SystemError(fmt.Sprintf("%s turned its option %s back on, which lets it run calls without asking; yume-cli turns it off again",
+			s.agent, modeNames([]acpMode{was.acpMode}))); err != nil {
+			return err
+		}
 	}
 	return nil
 }

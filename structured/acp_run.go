@@ -56,7 +56,10 @@ type acpSession struct {
 	modes        sessionModes
 	wantMode     modeChoice
 	modeRestores int
-	sessionID    atomic.Value // string
+	// offToggles are the agent's on/off options yume-cli turned off
+	// (acp_modes.go ownToggles), by id.
+	offToggles map[string]acpToggle
+	sessionID  atomic.Value // string
 	// record is the agent's own record, read for outputs ACP leaves out;
 	// closed at the end, so no read it runs outlives yume-cli.
 	record transcript.Source
@@ -305,6 +308,11 @@ func (s *acpSession) handle(turnCtx context.Context, method string, params json.
 		defer s.mu.Unlock()
 		if bytes.Contains(params, []byte(`"current_mode_update"`)) {
 			if err := s.modeChanged(turnCtx, params); err != nil {
+				return nil, err
+			}
+		}
+		if bytes.Contains(params, []byte(`"config_option_update"`)) {
+			if err := s.togglesChanged(turnCtx, params); err != nil {
 				return nil, err
 			}
 		}

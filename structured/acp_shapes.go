@@ -91,10 +91,11 @@ func stringList(v any) ([]string, bool) {
 
 // commandOf is the shell command of an execute call's rawInput, in the
 // spellings agents use: a string or an argv under command, cmd or argv,
-// with separate args joined on; a wrapped script unwrapped. "" when the
-// input names no command.
+// with separate args joined on; a wrapped script unwrapped; a list of
+// commands (Cline's run_commands) as one line. "" when the input names no
+// command.
 func commandOf(raw map[string]any) string {
-	for _, k := range []string{"command", "cmd", "argv", "commandLine", "command_line", "script"} {
+	for _, k := range []string{"command", "cmd", "argv", "commandLine", "command_line"} {
 		switch v := raw[k].(type) {
 		case string:
 			if strings.TrimSpace(v) == "" {
@@ -110,13 +111,59 @@ func commandOf(raw map[string]any) string {
 			}
 		}
 	}
+	if c := commandsLine(raw["commands"]); c != "" {
+		return c
+	}
+	if s, ok := raw["script"].(string); ok && strings.TrimSpace(s) != "" {
+		return unwrapShell(s)
+	}
 	return ""
 }
 
-// titleCommand is a title as a command: without the backticks Claude's
-// adapter puts around it.
-func titleCommand(title string) string {
+// commandsLine is a list of commands (Cline's run_commands
+// {"commands":[…]}: command lines, or argvs) as one line, joined with
+// "; ". The agent runs them one after another, each whatever the one
+// before it did (each has its own success in the output), which is what
+// "; " says in a shell: "&&" would claim each waits for the one before
+// to succeed, and separate lines would not fit Bash's one command. It is
+// how a person types several commands on one line, and how Cline's own
+// title shows them. "" when v is no such list.
+func commandsLine(v any) string {
+	list, ok := v.([]any)
+	if !ok {
+		return ""
+	}
+	var parts []string
+	for _, x := range list {
+		switch c := x.(type) {
+		case string:
+			if strings.TrimSpace(c) != "" {
+				parts = append(parts, unwrapShell(strings.TrimSpace(c)))
+			}
+		case []any:
+			if argv, ok := stringList(c); ok {
+				parts = append(parts, argvCommand(argv))
+			}
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// toolPrefix is a tool's name before its call's title ("run_commands:
+// echo hi", Cline's): an identifier, a colon and a space.
+var toolPrefix = lazyre.New(`^[A-Za-z_][A-Za-z0-9_.-]*:\s+`)
+
+// titleCommand is a title as a command, the last resort for a call whose
+// input names none: without the "<tool name>: " before it (Cline's
+// "run_commands: CMD"; name, when the agent gives one, else any word so
+// spelt) and without the backticks Claude's adapter puts around it.
+func titleCommand(title, name string) string {
 	t := strings.TrimSpace(title)
+	if rest, ok := strings.CutPrefix(t, name+":"); ok && name != "" {
+		t = strings.TrimSpace(rest)
+	} else if m := toolPrefix.FindString(t); m != "" && len(t) > len(m) {
+		t = t[len(m):]
+	}
 	if len(t) > 1 && strings.HasPrefix(t, "`") && strings.HasSuffix(t, "`") && !strings.Contains(t[1:len(t)-1], "`") {
 		t = t[1 : len(t)-1]
 	}
@@ -140,51 +187,117 @@ func unfence(s string) string {
 // and stderr (joined).
 var outputFields = []string{"formatted_output", "formattedOutput", "aggregated_output", "aggregatedOutput", "output", "result", "content", "text"}
 
-// rawOutputText is what a rawOutput says was printed: a string as it is,
-// content blocks as their text, an object's usual output fields (looked
-// for one level down too: {"output":{"stdout":…}}), with a non-zero exit
-// code said. ok false when it holds no such text: never the object
-// serialised.
+// rawOutputText is what a rawOutput says was printed (rawOutputResult,
+// without whether the call failed).
 func rawOutputText(raw json.RawMessage) (string, bool) {
+	out, _, ok := rawOutputResult(raw)
+	return out, ok
+}
+
+// rawOutputResult is what a rawOutput says was printed and whether the
+// call failed: a string as it is (an {"error":…} object sent as a string,
+// Cline's rejection, is that error); content blocks as their text; an
+// object's usual output fields (looked for one level down too:
+// {"output":{"stdout":…}}), with a non-zero exit code said; an array of
+// such objects (Cline's [{query,result,success}], one per command) as
+// their outputs in order. success:false, isError, an error field or a
+// non-zero exit code is a failure, its message said after what was
+// printed. ok false when it holds no such text: never the object
+// serialised.
+func rawOutputResult(raw json.RawMessage) (out string, failed, ok bool) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return "", false
+		return "", false, false
 	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return "", false
+		return "", false, false
 	}
-	return valueText(v, 0)
+	return valueOutput(v, 0)
 }
 
-func valueText(v any, depth int) (string, bool) {
-	switch x := v.(type) {
-	case string:
-		return x, true
-	case []any:
-		var parts []string
-		for _, it := range x {
-			if m, ok := it.(map[string]any); ok {
-				if t, ok := m["text"].(string); ok {
-					parts = append(parts, t)
-					continue
-				}
-				if c, ok := m["content"].(map[string]any); ok {
-					if t, ok := c["text"].(string); ok {
-						parts = append(parts, t)
-					}
-				}
-			}
-		}
-		return strings.Join(parts, "\n"), len(parts) > 0
-	case map[string]any:
-		if depth > 2 {
+// errorKeys are the fields an {"error":…} object sent as a string holds
+// besides its error.
+var errorKeys = map[string]bool{"error": true, "code": true, "message": true, "details": true, "type": true, "status": true}
+
+// errorJSON reads a string that is an {"error":…} object, nothing else
+// (Cline's "{\"error\":\"User rejected the tool call…\"}"): its message.
+// Output that merely is JSON is not one.
+func errorJSON(s string) (string, bool) {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") {
+		return "", false
+	}
+	var m map[string]any
+	if json.Unmarshal([]byte(t), &m) != nil {
+		return "", false
+	}
+	for k := range m {
+		if !errorKeys[k] {
 			return "", false
 		}
-		out, found := "", false
+	}
+	msg := errorMessage(m["error"])
+	return msg, msg != ""
+}
+
+// errorMessage is an error field's message: a string, or an object's
+// message.
+func errorMessage(v any) string {
+	switch e := v.(type) {
+	case string:
+		return strings.TrimSpace(e)
+	case map[string]any:
+		if s, ok := e["message"].(string); ok {
+			return strings.TrimSpace(s)
+		}
+	}
+	return ""
+}
+
+func valueOutput(v any, depth int) (string, bool, bool) {
+	switch x := v.(type) {
+	case string:
+		if msg, ok := errorJSON(x); ok {
+			return msg, true, true
+		}
+		return x, false, true
+	case []any:
+		var parts []string
+		found, failed := false, false
+		for _, it := range x {
+			var s string
+			var bad, ok bool
+			switch m := it.(type) {
+			case string:
+				s, bad, ok = valueOutput(m, depth+1)
+			case map[string]any:
+				if t, isText := m["text"].(string); isText {
+					s, ok = t, true
+				} else if c, isBlock := m["content"].(map[string]any); isBlock {
+					s, ok = c["text"].(string)
+				} else if depth <= 2 {
+					s, bad, ok = valueOutput(m, depth+1)
+				}
+			}
+			failed = failed || bad
+			if !ok {
+				continue
+			}
+			found = true
+			if s = strings.TrimRight(s, "\n"); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, "\n"), failed, found
+	case map[string]any:
+		if depth > 3 {
+			return "", false, false
+		}
+		out, found, failed := "", false, false
 		for _, k := range outputFields {
 			if f, ok := x[k]; ok && f != nil {
-				if s, ok := valueText(f, depth+1); ok {
-					out, found = s, true
+				if s, bad, ok := valueOutput(f, depth+1); ok {
+					out, found, failed = s, true, bad
 					break
 				}
 			}
@@ -206,20 +319,40 @@ func valueText(v any, depth int) (string, bool) {
 			if out != "" {
 				out = strings.TrimRight(out, "\n") + "\n"
 			}
-			out, found = out+"exit code "+strconv.Itoa(code), true
+			out, found, failed = out+"exit code "+strconv.Itoa(code), true, true
+		}
+		if s, _ := x["success"].(bool); x["success"] != nil && !s {
+			failed = true
+		}
+		for _, k := range []string{"isError", "is_error"} {
+			if b, _ := x[k].(bool); b {
+				failed = true
+			}
+		}
+		if msg := errorMessage(x["error"]); msg != "" {
+			failed = true
+			if !strings.Contains(out, msg) {
+				if out != "" {
+					out = strings.TrimRight(out, "\n") + "\n"
+				}
+				out, found = out+msg, true
+			}
 		}
 		if !found {
 			// One level down: {"result":{…}} was tried above; any other
 			// single object holding the output.
 			for _, k := range []string{"response", "data", "toolResponse"} {
-				if s, ok := valueText(x[k], depth+1); ok && x[k] != nil {
-					return s, true
+				if x[k] == nil {
+					continue
+				}
+				if s, bad, ok := valueOutput(x[k], depth+1); ok {
+					return s, failed || bad, true
 				}
 			}
 		}
-		return out, found
+		return out, failed, found
 	}
-	return "", false
+	return "", false, false
 }
 
 // exitCodeOf reads an exit code: exit_code, exitCode, or exitStatus /

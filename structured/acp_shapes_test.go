@@ -421,3 +421,38 @@ func TestUnwrapArgv(t *testing.T) {
 		}
 	}
 }
+
+// TestACPRawOutputResult: rawOutput in the shapes agents send, read as
+// what was printed and whether the call failed: Cline's array of
+// {query,result,success} (one per command), its {"error":…} sent as a
+// JSON string, content blocks, objects with an error or success:false.
+func TestACPRawOutputResult(t *testing.T) {
+	cases := []struct {
+		name, raw, want string
+		failed, ok      bool
+	}{
+		{"cline run_commands", `[{"query":"echo hello-from-agent > out.txt; ls","result":"out.txt\n","success":true}]`, "out.txt", false, true},
+		{"cline two commands, one silent", `[{"query":"echo one > one.txt","result":"","success":true},{"query":"cat new.txt","result":"hello\n","success":true}]`, "hello", false, true},
+		{"cline all silent", `[{"query":"true","result":"","success":true}]`, "", false, true},
+		{"cline a command failed", `[{"query":"ls","result":"a\n","success":true},{"query":"false","result":"","error":"Command failed: exit 1","success":false}]`, "a\nCommand failed: exit 1", true, true},
+		{"cline a failure with output", `[{"query":"make","result":"make: *** No rule\n","error":"Command exited with code 2","success":false}]`, "make: *** No rule\nCommand exited with code 2", true, true},
+		{"cline editor", `{"query":"edit:/ws/new.txt","result":"File created successfully at: /ws/new.txt","success":true}`, "File created successfully at: /ws/new.txt", false, true},
+		{"cline editor failed", `{"query":"edit:/ws/a.txt","result":"","error":"Editor operation failed: no match","success":false}`, "Editor operation failed: no match", true, true},
+		{"cline rejection: an error object as a JSON string", `"{\"error\":\"User rejected the tool call -- NOT a tool or system failure. Clarify with user before proceeding.\"}"`,
+			"User rejected the tool call -- NOT a tool or system failure. Clarify with user before proceeding.", true, true},
+		{"output that is JSON stays", `"{\"a\": 1, \"error\": null}\n"`, "{\"a\": 1, \"error\": null}\n", false, true},
+		{"an error object", `{"error":{"message":"boom","code":7}}`, "boom", true, true},
+		{"isError", `{"content":[{"type":"text","text":"nope"}],"isError":true}`, "nope", true, true},
+		{"array of text items", `[{"text":"a"},{"text":"b"}]`, "a\nb", false, true},
+		{"array of strings", `["a\n","b"]`, "a\nb", false, true},
+		{"array of outputs", `[{"output":"x"},{"stdout":"y\n","stderr":""}]`, "x\ny", false, true},
+		{"exit code", `{"stdout":"","stderr":"bad\n","exit_code":3}`, "bad\nexit code 3", true, true},
+		{"an array of bookkeeping", `[{"id":1}]`, "", false, false},
+	}
+	for _, c := range cases {
+		out, failed, ok := rawOutputResult(json.RawMessage(c.raw))
+		if out != c.want || failed != c.failed || ok != c.ok {
+			t.Errorf("%s: rawOutputResult(%s) = %q, failed %v, ok %v; want %q, %v, %v", c.name, c.raw, out, failed, ok, c.want, c.failed, c.ok)
+		}
+	}
+}

@@ -86,13 +86,30 @@ func (t *acpTerminals) create(turnCtx context.Context, s *acpSession, params jso
 	t.mu.Unlock()
 	term.toolUseID = s.allowedFor(func(name string, in map[string]any) bool {
 		c, _ := in["command"].(string)
-		return name == "Bash" && c == term.command
+		return name == "Bash" && sameCommand(c, term.command)
 	})
 	if term.toolUseID == "" {
-		term.toolUseID, term.own = term.id, true
-		if err := s.askOwn(turnCtx, term.id, "Bash", map[string]any{"command": term.command}); err != nil {
+		// Not a call it was allowed: one it announced without asking is
+		// reported and asked about as itself (one tool_use for the call),
+		// any other as a Bash of its own.
+		s.mu.Lock()
+		id, name, input := s.tr.adoptCall(term.command)
+		s.mu.Unlock()
+		if id == "" {
+			id, name, input = term.id, "Bash", map[string]any{"command": term.command}
+		}
+		term.toolUseID, term.own = id, true
+		if err := s.askOwn(turnCtx, id, name, input); err != nil {
 			return nil, err
 		}
+	}
+	if !term.own {
+		// What the terminal prints is the allowed call's output, whether
+		// or not the agent's updates show the terminal (an own one's
+		// result is written as it exits, reap).
+		s.mu.Lock()
+		s.tr.terminalFor(term.toolUseID, term.id)
+		s.mu.Unlock()
 	}
 	var cmd *exec.Cmd
 	if len(p.Args) > 0 {
@@ -132,7 +149,7 @@ func (t *acpTerminals) create(turnCtx context.Context, s *acpSession, params jso
 	if err != nil {
 		if term.own {
 			s.mu.Lock()
-			rerr := s.tr.toolResult(term.id, "The command could not start: "+err.Error(), true)
+			rerr := s.tr.toolResult(term.toolUseID, "The command could not start: "+err.Error(), true)
 			s.mu.Unlock()
 			if rerr != nil {
 				return nil, rerr
@@ -171,7 +188,7 @@ func (t *acpTerminals) reap(s *acpSession, term *acpTerm) {
 	}
 	out, failed := term.result()
 	s.mu.Lock()
-	_ = s.tr.toolResult(term.id, out, failed) // Best effort: a stdout failure ends the run elsewhere.
+	_ = s.tr.toolResult(term.toolUseID, out, failed) // Best effort: a stdout failure ends the run elsewhere.
 	s.mu.Unlock()
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/yume-cli/yume-cli/internal/lazyre"
@@ -38,6 +39,14 @@ type acpTranslator struct {
 	// terminalOutput is the output of a terminal yume-cli runs for the
 	// agent (acp_terminal.go; nil: none).
 	terminalOutput func(id string) (out string, failed, ok bool)
+	// callTerms are the terminals yume-cli created for a call (its
+	// output, whether or not the agent's updates show them).
+	callTerms map[string][]string
+	// unasked are the calls reported as run by the agent's own allow-all
+	// (unaskedBy): their terminals run as allowed.
+	unasked map[string]bool
+	// seq numbers the calls as they are first heard of.
+	seq int
 }
 
 type acpUpdate struct {
@@ -64,6 +73,18 @@ type acpUpdate struct {
 			OutputTokens     int `json:"outputTokens"`
 			CachedReadTokens int `json:"cachedReadTokens"`
 		} `json:"usage"`
+		// TerminalOutput and TerminalExit are Zed's terminal extension
+		// (Claude's and Codex's adapters): the output and end of a
+		// terminal the agent runs itself and shows as terminal content.
+		TerminalOutput *struct {
+			TerminalID string `json:"terminal_id"`
+			Data       string `json:"data"`
+		} `json:"terminal_output"`
+		TerminalExit *struct {
+			TerminalID string  `json:"terminal_id"`
+			ExitCode   *int    `json:"exit_code"`
+			Signal     *string `json:"signal"`
+		} `json:"terminal_exit"`
 	} `json:"_meta"`
 	Locations []struct {
 		Path string `json:"path"`
@@ -110,6 +131,14 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 			return err
 		}
 	case "tool_call", "tool_call_update":
+		if u.ToolCallID == "" {
+			return nil // no call to pair it with
+		}
+		if a.tools.finished(u.ToolCallID) {
+			delete(a.outputs, u.ToolCallID) // reported (denied): a late frame
+		} else {
+			a.noteOutput(u)
+		}
 		if err := a.track(u, false); err != nil {
 			return err
 		}
@@ -152,7 +181,12 @@ func (a *acpTranslator) use(u acpUpdate) error { return a.track(u, true) }
 // tool_use: now (force: its permission request is being asked); in auto
 // mode, where the agent's allow-all lets it run unasked, once it says
 // what it does; otherwise when it ends without having asked, saying that
-// the agent ran it without asking.
+// the agent ran it without asking. Frames come in any order for a call
+// (Cline sends an update first and its tool_call only after the
+// permission, Codex the permission first): they are paired by
+// toolCallId, and one tool_use is written per call. An end heard of a
+// call that has said nothing of itself yet waits for what it is (its
+// tool_call may follow), to the end of the turn at the latest.
 func (a *acpTranslator) track(u acpUpdate, force bool) error {
 	id := u.ToolCallID
 	if a.tools.seen(id) {
@@ -163,14 +197,21 @@ func (a *acpTranslator) track(u acpUpdate, force bool) error {
 	}
 	c := a.calls[id]
 	if c == nil {
-		c = &acpCall{}
+		a.seq++
+		c = &acpCall{seq: a.seq}
 		a.calls[id] = c
 	}
 	c.merge(u)
-	ended := u.Status == "completed" || u.Status == "failed"
+	if u.Status == "completed" || u.Status == "failed" {
+		end := u
+		c.ended = &end
+	}
+	ended := c.ended != nil
 	by := ""
 	switch {
 	case force:
+	case ended && c.empty():
+		return nil // an end before a word of what the call is: wait for its tool_call
 	case a.unaskedBy != "" && (ended || c.ready()):
 		by = a.unaskedBy
 	case ended:
@@ -178,6 +219,12 @@ func (a *acpTranslator) track(u acpUpdate, force bool) error {
 	default:
 		return nil // its permission request, or its end, is still to come
 	}
+	return a.write(id, c, by)
+}
+
+// write writes a tracked call's tool_use, and its result when its end
+// was heard before.
+func (a *acpTranslator) write(id string, c *acpCall, by string) error {
 	delete(a.calls, id)
 	if err := a.ensureInit(); err != nil {
 		return err
@@ -186,13 +233,105 @@ func (a *acpTranslator) track(u acpUpdate, force bool) error {
 	if by != "" {
 		input["approved_by"] = by
 	}
-	return a.toolUse(id, name, input)
+	if by != "" && by == a.unaskedBy {
+		if a.unasked == nil {
+			a.unasked = map[string]bool{}
+		}
+		a.unasked[id] = true
+	}
+	if err := a.toolUse(id, name, input); err != nil {
+		return err
+	}
+	if c.ended != nil {
+		return a.result(*c.ended)
+	}
+	return nil
+}
+
+// flushCalls writes the calls whose end was heard but not what they
+// were (their tool_call never came), as the turn ends.
+func (a *acpTranslator) flushCalls() error {
+	var ended []string
+	for id, c := range a.calls {
+		if c.ended != nil {
+			ended = append(ended, id)
+		}
+	}
+	slices.SortFunc(ended, func(x, y string) int { return cmp.Compare(a.calls[x].seq, a.calls[y].seq) })
+	for _, id := range ended {
+		if err := a.write(id, a.calls[id], cmp.Or(a.agent, a.provider.Name)+", without asking"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// adoptCall takes a call the agent announced, has not asked about and
+// whose tool_use is not written, that runs command (the agent runs it in
+// yume-cli's terminal): its id, tool name and input, for yume-cli to
+// report and ask about; "" when there is none.
+func (a *acpTranslator) adoptCall(command string) (string, string, map[string]any) {
+	best := ""
+	for id, c := range a.calls {
+		if c.ended != nil {
+			continue
+		}
+		if name, in := c.tool(); name == "Bash" {
+			if cmd, _ := in["command"].(string); sameCommand(cmd, command) && (best == "" || c.seq < a.calls[best].seq) {
+				best = id
+			}
+		}
+	}
+	if best == "" {
+		return "", "", nil
+	}
+	name, in := a.calls[best].tool()
+	delete(a.calls, best)
+	return best, name, in
+}
+
+// terminalFor says that yume-cli's terminal term runs call id: its
+// output is the call's.
+func (a *acpTranslator) terminalFor(id, term string) {
+	if a.callTerms == nil {
+		a.callTerms = map[string][]string{}
+	}
+	if !slices.Contains(a.callTerms[id], term) {
+		a.callTerms[id] = append(a.callTerms[id], term)
+	}
 }
 
 // callOutput is what a call's updates said of its output before it ended.
 type callOutput struct {
 	raw       json.RawMessage // the last rawOutput
 	terminals []string        // terminals shown in its content, in order
+	// meta are the terminals the agent runs itself (Zed's
+	// _meta.terminal_output and terminal_exit), by terminal id.
+	meta map[string]*metaTerminal
+	// metaOrder are their ids as first heard of.
+	metaOrder []string
+}
+
+// metaTerminal is what _meta.terminal_output and terminal_exit said of a
+// terminal the agent runs itself.
+type metaTerminal struct {
+	out    strings.Builder
+	exited bool
+	code   *int
+	signal *string
+}
+
+// result is the terminal's output as a tool_result, how it ended said
+// when that was not success.
+func (m *metaTerminal) result() (string, bool) {
+	out := strings.TrimRight(m.out.String(), "\n")
+	switch {
+	case m.code != nil && *m.code != 0:
+		return strings.TrimLeft(out+"\nexit code "+strconv.Itoa(*m.code), "\n"), true
+	case m.signal != nil && *m.signal != "":
+		return strings.TrimLeft(out+"\nkilled ("+*m.signal+")", "\n"), true
+	}
+	return out, false
 }
 
 // noteOutput keeps what u says of its call's output.
@@ -213,34 +352,107 @@ func (a *acpTranslator) noteOutput(u acpUpdate) *callOutput {
 			o.terminals = append(o.terminals, t)
 		}
 	}
+	meta := func(tid string) *metaTerminal {
+		tid = cmp.Or(tid, u.ToolCallID)
+		if o.meta == nil {
+			o.meta = map[string]*metaTerminal{}
+		}
+		m := o.meta[tid]
+		if m == nil {
+			m = &metaTerminal{}
+			o.meta[tid] = m
+			o.metaOrder = append(o.metaOrder, tid)
+		}
+		return m
+	}
+	if t := u.Meta.TerminalOutput; t != nil {
+		meta(t.TerminalID).out.WriteString(t.Data)
+	}
+	if t := u.Meta.TerminalExit; t != nil {
+		m := meta(t.TerminalID)
+		m.exited, m.code, m.signal = true, t.ExitCode, t.Signal
+	}
 	return o
 }
 
-// maybeResult writes the tool_result once the call completed or failed:
-// what it printed, from the content the agent shows (its text without a
-// code fence around it; a terminal's output), else from the usual output
-// fields of its rawOutput, else from the agent's own record; never the
-// rawOutput serialised.
+// maybeResult writes the tool_result once the call completed or failed
+// and its tool_use is written (an end heard before the call waits with
+// it, track); a late frame of a call already reported is not news.
 func (a *acpTranslator) maybeResult(u acpUpdate) error {
-	o := a.noteOutput(u)
-	if u.Status != "completed" && u.Status != "failed" {
+	if a.tools.finished(u.ToolCallID) || u.Status != "completed" && u.Status != "failed" || !a.tools.seen(u.ToolCallID) {
 		return nil
 	}
-	delete(a.outputs, u.ToolCallID)
+	return a.result(u)
+}
+
+// result writes the tool_result of the call u ends: what it printed,
+// from the content the agent shows (its text without a code fence around
+// it), else the output of the terminals that ran it (yume-cli's own, by
+// what yume-cli ran; one the agent runs itself, by its
+// _meta.terminal_output), else from the usual output fields of its
+// rawOutput, else from the agent's own record; never the rawOutput
+// serialised. A failure the output says (success:false, an error, an exit
+// code) is an error result.
+func (a *acpTranslator) result(u acpUpdate) error {
+	id := u.ToolCallID
+	o := a.outputs[id] // what its updates said (update)
+	if o == nil {
+		o = &callOutput{}
+	}
+	delete(a.outputs, id)
+	terms := append(slices.Clone(a.callTerms[id]), o.terminals...)
+	delete(a.callTerms, id)
+	delete(a.unasked, id)
 	failed := u.Status == "failed"
 	out, ok := acpContentText(u.Content)
-	if !ok && a.terminalOutput != nil {
-		for _, t := range o.terminals {
-			if s, bad, found := a.terminalOutput(t); found {
-				out, ok, failed = s, true, failed || bad
+	// exited is how an agent's own terminal that printed nothing it sent
+	// ended, when that was not success: said if nothing else is.
+	exited := ""
+	if !ok {
+		var parts []string
+		done := map[string]bool{}
+		meta := func(m *metaTerminal) {
+			s, bad := m.result()
+			switch {
+			case m.out.Len() > 0:
+				parts, ok, failed = append(parts, s), true, failed || bad
+			case bad:
+				exited, failed = s, true
 			}
 		}
+		for _, t := range terms {
+			if done[t] {
+				continue
+			}
+			done[t] = true
+			if a.terminalOutput != nil {
+				if s, bad, found := a.terminalOutput(t); found {
+					parts, ok, failed = append(parts, s), true, failed || bad
+					continue
+				}
+			}
+			if m := o.meta[t]; m != nil {
+				meta(m)
+			}
+		}
+		// The agent's own terminal for the call, shown in no content.
+		for _, t := range o.metaOrder {
+			if !done[t] {
+				meta(o.meta[t])
+			}
+		}
+		out = strings.Join(parts, "\n")
 	}
 	if !ok {
-		out, ok = rawOutputText(o.raw)
+		var bad bool
+		out, bad, ok = rawOutputResult(o.raw)
+		failed = failed || bad
+	}
+	if !ok && exited != "" {
+		out, ok = exited, true
 	}
 	if !ok && a.recorded != nil {
-		out, ok = a.recorded(u.ToolCallID)
+		out, ok = a.recorded(id)
 	}
 	switch out = strings.TrimRight(out, "\n"); {
 	case !ok:
@@ -248,7 +460,7 @@ func (a *acpTranslator) maybeResult(u acpUpdate) error {
 	case out == "":
 		out = u.Status // it printed nothing
 	}
-	return a.toolResult(u.ToolCallID, out, failed)
+	return a.toolResult(id, out, failed)
 }
 
 // acpContentText flattens ToolCallContent items to text: text content
@@ -335,6 +547,9 @@ func (p permissionCall) outcome(d permission.Answer) map[string]any {
 
 // stop ends the turn from the prompt's stop reason.
 func (a *acpTranslator) stop(reason string) error {
+	if err := a.flushCalls(); err != nil {
+		return err
+	}
 	switch reason {
 	case "end_turn", "":
 		if msg := a.errorOnlyAnswer(); msg != "" {

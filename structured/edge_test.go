@@ -212,7 +212,7 @@ func TestToolMapping(t *testing.T) {
 		{"copilot rg paths", func() (string, map[string]any) {
 			return prov("copilot").MapTool("rg", map[string]any{"pattern": "p", "paths": []any{"src"}})
 		}, "Grep", `{"path":"src","pattern":"p"}`},
-		{"acp execute", func() (string, map[string]any) { return (&acpCall{kind: "execute", title: "npm test"}).tool() }, "Bash", `{"command":"npm test"}`},
+		{"acp execute", func() (string, map[string]any) { return (&acpCall{kind: "execute", title: "npm test"}).tool() }, "Bash", `{"command":"npm test","description":"command from the agent's title for the call: its input named none"}`},
 		{"acp edit path", func() (string, map[string]any) {
 			return (&acpCall{kind: "edit", title: "Edit a", raw: map[string]any{"path": "a"}}).tool()
 		}, "Edit", `{"file_path":"a"}`},

@@ -36,10 +36,11 @@ type Shape struct {
 	Frame  string
 	Indent int
 	Width  int
-	// Command is the command the dialog asks about; Cut: the dialog
-	// shows it cut short and nowhere whole.
-	Command string
-	Cut     bool
+	// Command is the command a reader must find; Cut: the dialog shows it
+	// cut short and nowhere whole (Command is what it shows, Whole what
+	// runs).
+	Command, Whole string
+	Cut            bool
 	// Allow and Reject are the options that allow once and reject.
 	Allow, Reject int
 	// Output is how the program shows the command's output after it ran:
@@ -49,12 +50,22 @@ type Shape struct {
 }
 
 // Options for Generate: Runnable draws commands that run here and print a
-// line the shell computes (RESULT-42), for live tests.
-type Options struct{ Runnable bool }
+// line the shell computes (RESULT-42), for live tests; Cols, when set, is
+// the terminal's width (else one is drawn).
+type Options struct {
+	Runnable bool
+	Cols     int
+}
+
+// Full is the command that runs when the dialog's answer allows it.
+func (s Shape) Full() string { return s.Whole }
 
 // Generate draws a shape from r.
 func Generate(r *rand.Rand, o Options) Shape {
 	s := Shape{Cols: 80 + r.IntN(50), Frame: pick(r, "", "", "box", "bar"), Indent: r.IntN(3)}
+	if o.Cols > 0 {
+		s.Cols = o.Cols
+	}
 	// Where a TUI wraps a row: it leaves as many cells free at the right
 	// as it indents at the left (a box: its room, one cell inside each
 	// side); a row it fills exactly reads as a word broken there, so a
@@ -74,6 +85,7 @@ func Generate(r *rand.Rand, o Options) Shape {
 	var body []string
 	for ok := false; !ok; {
 		s.Command, s.Cut = command(r, o.Runnable, s.Width), false
+		s.Whole = s.Command
 		body, ok = s.body(r)
 	}
 	s.options(r)

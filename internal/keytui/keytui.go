@@ -55,7 +55,7 @@ func Main(args []string) int {
 	fs := flag.NewFlagSet("keytui", flag.ContinueOnError)
 	var c config
 	var options string
-	fs.StringVar(&c.layout, "layout", "numbered", "numbered, choices, horizontal, boxed, yn, line")
+	fs.StringVar(&c.layout, "layout", "numbered", "numbered, choices, horizontal, boxed, yn, line, shape")
 	fs.StringVar(&options, "options", "", "the options, separated by |")
 	fs.IntVar(&c.highlight, "highlight", 0, "the option highlighted first")
 	fs.StringVar(&c.style, "style", "pointer", "how the highlight is drawn: pointer, reverse, color")
@@ -72,6 +72,9 @@ func Main(args []string) int {
 	fs.StringVar(&c.frame, "frame", "", "custom layout: LEFT|RIGHT|WIDTH around each option")
 	fs.StringVar(&c.pointer, "pointer", "❯ ", "the mark of the highlighted option (pointer style)")
 	fs.StringVar(&c.log, "log", "", "append every read of the terminal to this file, Go-quoted, a line each")
+	seed := fs.Uint64("seed", 0, "shape layout: the seed of the dialog drawn (internal/dialoggen)")
+	box := fs.Bool("box", false, "shape layout: take the prompt only in an input box first")
+	promptLog := fs.String("prompt-log", "", "shape layout: write the prompt typed into the box to this file")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -88,6 +91,9 @@ func Main(args []string) int {
 		return 1
 	}
 	defer term.Restore(0, old) //nolint:errcheck // Best effort at exit.
+	if c.layout == "shape" {
+		return shapeMain(c, *seed, *box, *promptLog)
+	}
 	t := &tui{c: c, hi: c.highlight, keys: readKeys(os.Stdin, c.log)}
 	return t.run()
 }
