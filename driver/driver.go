@@ -38,6 +38,10 @@ type Config struct {
 	Mode     permission.Mode
 	// NoChannel answers for nobody ("": the guard).
 	NoChannel permission.Fallback
+	// TrustFolders answers a program's "trust this folder?": "yes", "no",
+	// or ask the GUI ("" or "ask"; with no channel the turn ends saying
+	// so: no guard trusts a folder for a person).
+	TrustFolders string
 	// Dangers is the dangerous-command set: such calls are marked and
 	// never auto-approved (nil: the embedded set, judged from the
 	// current directory).

@@ -27,8 +27,8 @@ type pending struct {
 // ask turns a question into a tool_use and has the permission policy
 // decide it: at once by the mode, or by the GUI's answer.
 func (d *driver) ask(det *heuristics.Detection) {
-	d.t.retry = nil // keys typed before are never typed at this question
-	if d.t.boxPrompt != "" {
+	d.t.retry = nil                                                      // keys typed before are never typed at this question
+	if d.t.boxPrompt != "" && (det.Dialog == nil || !det.Dialog.Trust) { // trusting the folder comes before any turn
 		d.t.boxPrompt = ""
 		d.tr.state("the program asks before it shows an input box: the prompt is not typed (it wanted none)")
 	}
@@ -129,6 +129,12 @@ func (d *driver) ask(det *heuristics.Detection) {
 	// Decided before its tool_use is written: who answers for nobody (the
 	// guard) is said in it.
 	dec, early := d.policy.Decide(p.id, command, danger)
+	if det.Dialog != nil && det.Dialog.Trust {
+		var ok bool
+		if dec, early, ok = d.trustDecision(det.Dialog, dec, early); !ok {
+			return
+		}
+	}
 	if dec.By != "" {
 		p.input["approved_by"] = dec.By
 	}
@@ -153,6 +159,28 @@ func (d *driver) ask(det *heuristics.Detection) {
 		d.to(stateAwaiting, "asked the GUI about "+p.id)
 		d.t.pending = p
 	}
+}
+
+// trustDecision decides a program's "trust this folder?": as the
+// settings say (trust_folders: yes or no), else the GUI's; with nobody
+// to ask, no guard trusts a folder for a person: the turn ends saying
+// what the program asks and how to answer it. ok false: it ended.
+func (d *driver) trustDecision(dl *heuristics.Dialog, dec permission.Decision, early *permission.Answer) (permission.Decision, *permission.Answer, bool) {
+	const by = "settings.yaml trust_folders"
+	switch d.cfg.TrustFolders {
+	case "yes":
+		return permission.Decision{Verdict: permission.Allow, By: by + ": yes", Notice: "yume-cli: the program asks whether to trust " + d.cfg.Cwd + "; " + by + " says yes"}, nil, true
+	case "no":
+		return permission.Decision{Verdict: permission.Refuse, By: by + ": no", Message: "Not trusted: " + by + " says no."}, nil, true
+	}
+	if d.policy.Channel() || early != nil {
+		return dec, early, true
+	}
+	reason := fmt.Sprintf("yume-cli: the program asks whether to trust the folder %s (%q, options %q), and nobody can answer here (no approval channel). "+
+		"Trust it in the program itself once, or set trust_folders: yes in settings.yaml (no answers no)", d.cfg.Cwd, dl.Question, dl.Options)
+	d.tr.state("a trust question with nobody to answer it: " + dl.Question)
+	d.abort(reason, false)
+	return dec, early, false
 }
 
 // A command a dialog shows cut short ("…" where the rest would be, and
@@ -218,6 +246,14 @@ func (d *driver) approve(p *pending) {
 	}
 	typed := d.answerKeys(p, "approve", p.det.Rule.Approve, func(k *keying) {
 		d.t.verdict = approved
+		if p.tool == "AskUserQuestion" {
+			// A question, not a call: its result is the answer typed; what
+			// the program draws next is its own next step.
+			d.emitErr(d.out.ToolResult(p.id, "Answered: "+strings.TrimSpace(p.det.Option), false))
+			d.toIdle("answered " + p.id)
+			d.checkAnswer(k, false, nil, "")
+			return
+		}
 		c := newCapture(p.id, p.input, k.mark, emit.MaxToolOutput, d.cfg.Profile.Echo)
 		if p.det.Rule.Name == heuristics.DialogRule && p.tool == "Bash" {
 			c.tui, c.mark, c.command, c.asked = true, k.retired, describeCall(p.tool, p.input), p.det

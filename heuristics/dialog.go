@@ -45,6 +45,9 @@ type Dialog struct {
 	// short ("…" where the rest would be), and nothing on screen has it whole.
 	Command string
 	Cut     bool
+	// Trust: the dialog asks whether to trust a folder (an agent's first
+	// run in a workspace), not about a call.
+	Trust bool
 	// Tool is Write or Edit for a question about a file, with File and
 	// Content (the lines drawn, numbers removed; for Edit, the diff).
 	Tool, File, Content string
@@ -73,10 +76,18 @@ func FindDialog(v View) (*Dialog, string) {
 		d.Keys = keyedOptions(d.Options)
 	}
 	d.LineKeys = d.Keys != nil && waitsAfter(v, lines, d)
+	q := questionRow(lines, d.OptionRows[0])
+	if d.Allow < 0 && q >= 0 && trustWords.MatchString(lines[q]) {
+		// "Yes, I trust this folder": trusting is the question's yes.
+		for i, o := range d.Options {
+			if OptionMeaning(o) == MeansAllow && d.Allow < 0 {
+				d.Allow = i
+			}
+		}
+	}
 	if d.Allow < 0 {
 		return nil, fmt.Sprintf("options %q: none allows once", d.Options)
 	}
-	q := questionRow(lines, d.OptionRows[0])
 	if q < 0 && d.Reject < 0 {
 		return nil, fmt.Sprintf("options %q: no question above them and none rejects", d.Options)
 	}
@@ -93,8 +104,17 @@ func FindDialog(v View) (*Dialog, string) {
 	d.Bottom = d.OptionRows[len(d.OptionRows)-1]
 	d.read(lines[d.Top:d.OptionRows[0]], d.Question, v.Cols())
 	d.Context = cleanGroup(strings.Join(withoutOptions(lines, d), "\n"))
+	d.Trust = d.Command == "" && d.Tool == "" && trustWords.MatchString(d.Question+"\n"+d.Context) && folderWords.MatchString(d.Question+"\n"+d.Context)
 	return d, ""
 }
+
+var (
+	// trustWords and folderWords make a question about trusting a
+	// folder: "Do you trust the files in this folder?", "Trust this
+	// workspace?".
+	trustWords  = lazyre.New(`(?i)\btrust(?:ed|ing)?\b`)
+	folderWords = lazyre.New(`(?i)\b(?:folder|directory|workspace|project|files in|repository|repo)\b`)
+)
 
 // bottomMost is the dialog drawn lowest of those found (the first on a
 // tie): what a program draws last is the live question.

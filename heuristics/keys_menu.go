@@ -28,9 +28,11 @@ type menuRow struct {
 // readMenuRow splits a row into pointer glyph, indentation and option text.
 func readMenuRow(row int, line string) menuRow {
 	m := menuRow{row: row}
-	// A boxed menu (Copilot's dialogs) has a frame on both sides.
-	if r, size := utf8.DecodeRuneInString(line); size > 0 && strings.ContainsRune(sideFrames, r) {
-		line = strings.Repeat(" ", displaywidth.String(line[:size])) + strings.TrimRightFunc(line[size:], func(r rune) bool {
+	// A boxed menu (Copilot's dialogs) has a frame on both sides, maybe
+	// after a margin (nanocoder's " │  ❯ Yes, proceed").
+	margin := len(line) - len(strings.TrimLeft(line, " "))
+	if r, size := utf8.DecodeRuneInString(line[margin:]); size > 0 && strings.ContainsRune(sideFrames, r) {
+		line = strings.Repeat(" ", margin+displaywidth.String(line[margin:margin+size])) + strings.TrimRightFunc(line[margin+size:], func(r rune) bool {
 			return r == ' ' || strings.ContainsRune(sideFrames, r)
 		})
 	}

@@ -16,7 +16,7 @@ import (
 
 // The keys each mapping of the file may have.
 var (
-	topKeys      = []string{"no_channel", "timeouts", "path", "env", "providers", "guard"}
+	topKeys      = []string{"no_channel", "trust_folders", "timeouts", "path", "env", "providers", "guard"}
 	timeoutKeys  = []string{"idle", "turn", "tool"}
 	providerKeys = []string{"bin", "env"}
 	guardKeys    = []string{"block", "allow"}
@@ -50,6 +50,11 @@ func Parse(path string, data []byte) (*Settings, error) {
 			s.NoChannel = value(ps, v, key)
 			if _, err := permission.ParseFallback(s.NoChannel.Text); err != nil && s.NoChannel.Set() {
 				ps.add(v.Line, v.Column, len(v.Value), "no_channel: %q is not one of guard (approve all but what the guard blocks), deny, auto", v.Value)
+			}
+		case "trust_folders":
+			s.TrustFolders = value(ps, v, key)
+			if t := s.TrustFolders.Text; s.TrustFolders.Set() && t != "ask" && t != "yes" && t != "no" {
+				ps.add(v.Line, v.Column, len(v.Value), "trust_folders: %q is not one of ask (the GUI answers; with no channel the turn ends saying so), yes, no", v.Value)
 			}
 		case "timeouts":
 			fields(ps, v, timeoutKeys, "timeouts.", func(key string, v *yaml.Node) {

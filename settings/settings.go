@@ -42,7 +42,10 @@ type Settings struct {
 	File  string
 	Found bool
 
-	NoChannel                             Value
+	NoChannel Value
+	// TrustFolders answers an agent's "trust this folder?" question: ask
+	// (the GUI; with no channel the turn ends saying so), yes or no.
+	TrustFolders                          Value
 	IdleTimeout, TurnTimeout, ToolTimeout Value
 	// Path lists directories put before PATH (for the provider CLIs and
 	// the programs they start: node for a #!/usr/bin/env node script).

@@ -87,7 +87,7 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"bad YAML", "no_channel: [guard\n", []string{"settings.yaml:", "not valid YAML"}},
 		{"not a mapping", "- guard\n", []string{"settings.yaml:1:1: settings are a mapping"}},
-		{"unknown key", "no_chanel: guard\n", []string{`settings.yaml:1:1: unknown key "no_chanel": use one of no_channel, timeouts`, "    no_chanel: guard", "    ^~~~~~~~~"}},
+		{"unknown key", "no_chanel: guard\n", []string{`settings.yaml:1:1: unknown key "no_chanel": use one of no_channel, trust_folders, timeouts`, "    no_chanel: guard", "    ^~~~~~~~~"}},
 		{"unknown nested key", "timeouts:\n  idel: 5s\n", []string{`settings.yaml:2:3: unknown key "timeouts.idel": under timeouts, use one of idle, turn, tool`, "      ^~~~"}},
 		{"bad no_channel", "no_channel: yolo\n", []string{`settings.yaml:1:13: no_channel: "yolo" is not one of guard`, "                ^~~~"}},
 		{"bad duration", "timeouts:\n  turn: forever\n", []string{`settings.yaml:2:9: timeouts.turn: "forever" is not a duration: write it like 90s, 10m or 1h`}},

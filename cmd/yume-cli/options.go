@@ -37,21 +37,23 @@ type StartOptions struct {
 	// From the settings file (settings.go): the file, the settings in
 	// force with where each came from, who answers for nobody, and
 	// whether --permission-mode was given (no_channel: auto yields to it).
-	settings    *settings.Settings
-	rows        []settingRow
-	noChannel   permission.Fallback
-	modeGiven   bool
-	RecordFile  string
-	RecordRaw   bool // keep secrets in the --record cast
-	Trace       bool
-	TraceFile   string
-	Bin         string
-	binFrom     string // where Bin was given: "--bin", the settings file's line
-	Cols, Rows  int
-	IdleTimeout time.Duration
-	TurnTimeout time.Duration
-	ToolTimeout time.Duration
-	Command     []string // after "--"
+	settings  *settings.Settings
+	rows      []settingRow
+	noChannel permission.Fallback
+	// trustFolders answers an agent's "trust this folder?" (settings).
+	trustFolders string
+	modeGiven    bool
+	RecordFile   string
+	RecordRaw    bool // keep secrets in the --record cast
+	Trace        bool
+	TraceFile    string
+	Bin          string
+	binFrom      string // where Bin was given: "--bin", the settings file's line
+	Cols, Rows   int
+	IdleTimeout  time.Duration
+	TurnTimeout  time.Duration
+	ToolTimeout  time.Duration
+	Command      []string // after "--"
 
 	colsSet bool // --cols was given: a provider's own width does not apply
 }

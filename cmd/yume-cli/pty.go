@@ -131,6 +131,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		Controls:       controls,
 		Mode:           permission.Mode(o.PermissionMode),
 		NoChannel:      o.noChannel,
+		TrustFolders:   o.trustFolders,
 		Prompt:         o.Prompt,
 		TypePrompt:     l.typePrompt,
 		CommandLine:    shellquote.Join(argv...),

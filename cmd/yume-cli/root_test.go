@@ -62,7 +62,7 @@ func TestYumeSpawnLine(t *testing.T) {
 		want := StartOptions{Provider: "gemini", Model: "gemini-2.5-pro", Cwd: dir, Resume: "sess-1", HistoryFile: "h.json",
 			Prompt: "fix the test", OutputFormat: "stream-json", Verbose: true, PermissionMode: "default", Mode: "auto",
 			Protocol: "claude", Cols: 120, Rows: 40, IdleTimeout: driver.DefaultIdleTimeout, TurnTimeout: driver.DefaultTurnTimeout,
-			ToolTimeout: driver.DefaultToolTimeout, noChannel: permission.FallbackGuard}
+			ToolTimeout: driver.DefaultToolTimeout, noChannel: permission.FallbackGuard, trustFolders: "ask"}
 		if got.dangers == nil || len(got.dangers.Rules()) == 0 {
 			t.Errorf("%v: no dangerous-command set loaded", args)
 		}

@@ -44,6 +44,15 @@ var knobs = []knob{
 			o.noChannel, err = permission.ParseFallback(v)
 			return err
 		}},
+	{"trust_folders", "", "YUME_TRUST_FOLDERS", func(s *settings.Settings) settings.Value { return s.TrustFolders },
+		func() string { return "ask" },
+		func(o *StartOptions, v string) error {
+			if v != "ask" && v != "yes" && v != "no" {
+				return fmt.Errorf("%q is not one of ask, yes, no", v)
+			}
+			o.trustFolders = v
+			return nil
+		}},
 	{"timeouts.idle", "idle-timeout", "YUME_IDLE_TIMEOUT", func(s *settings.Settings) settings.Value { return s.IdleTimeout },
 		func() string { return driver.DefaultIdleTimeout.String() },
 		func(o *StartOptions, v string) (err error) { o.IdleTimeout, err = positiveDuration(v); return err }},

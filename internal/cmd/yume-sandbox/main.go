@@ -8,7 +8,8 @@
 //
 // The script is JSON: {"replies":[{"text":"…","tool_calls":[{"name":"Bash",
 // "args":{"command":"ls"}}]},…]}. At exit it writes the model requests it
-// saw to DIR/requests.jsonl.
+// saw to DIR/requests.jsonl: when CMD ends, or with -env (no CMD: print the
+// environment, then serve) when it is ended by SIGINT, SIGTERM or SIGHUP.
 package main
 
 import (
@@ -18,8 +19,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 	"github.com/yume-cli/yume-cli/internal/fakemodel/offline"
@@ -40,11 +43,11 @@ type scriptFile struct {
 }
 
 func main() {
-	provider := flag.String("provider", "", "claude, codex, copilot or gemini")
+	provider := flag.String("provider", "", "the CLI whose config to write: "+strings.Join(append(append([]string{}, offline.Providers...), offline.Unnamed...), ", "))
 	scriptPath := flag.String("script", "", "JSON script of model replies")
 	dir := flag.String("dir", "", "directory for the sandbox's home and workspace (created)")
 	binDir := flag.String("bin", "", "directory put first on PATH (where the CLIs are)")
-	printEnv := flag.Bool("env", false, "print the sandbox environment and the workspace, then serve until killed")
+	printEnv := flag.Bool("env", false, "print the sandbox environment and the workspace, then serve until SIGINT, SIGTERM or SIGHUP (then write requests.jsonl)")
 	bare := flag.Bool("bare", false, "leave the home without the CLI's configuration: first-run, login and trust screens")
 	flag.Parse()
 	if err := run(*provider, *scriptPath, *dir, *binDir, *printEnv, *bare, flag.Args()); err != nil {
@@ -94,7 +97,12 @@ func run(provider, scriptPath, dir, binDir string, printEnv, bare bool, argv []s
 			fmt.Println("export", shellQuote(e))
 		}
 		fmt.Println("cd", shellQuote(sb.Workspace))
-		select {} // serve until killed
+		// Serve until told to stop, then return: the deferred dump writes
+		// requests.jsonl (a signal's default action would skip it).
+		stop := make(chan os.Signal, 1)
+		signal.Notify(stop, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		<-stop
+		return nil
 	}
 	path, err := lookPathIn(argv[0], sb.Env)
 	if err != nil {

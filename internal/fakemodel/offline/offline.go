@@ -1,8 +1,9 @@
 // Package offline prepares a throwaway home directory and workspace in which
-// a real coding CLI (claude, gemini, codex, copilot, opencode, kilo, qwen) runs without an account,
-// talking only to a fakemodel server on 127.0.0.1: config files that skip
-// onboarding, trust and update checks, and an environment whose proxies send
-// any non-loopback request to a dead port.
+// a real coding CLI (claude, gemini, codex, copilot, opencode, kilo, qwen,
+// and cline, cn, grok, nanocoder, which yume-cli has no profile for) runs
+// without an account, talking only to a fakemodel server on 127.0.0.1:
+// config files that skip onboarding, trust and update checks, and an
+// environment whose proxies send any non-loopback request to a dead port.
 package offline
 
 import (
@@ -31,7 +32,8 @@ type Sandbox struct {
 	Model string
 }
 
-// Providers lists the CLIs Setup knows.
+// Providers lists the CLIs Setup knows that yume-cli knows by name;
+// Unnamed (unnamed.go) the others.
 var Providers = []string{"claude", "codex", "copilot", "gemini", "opencode", "kilo", "qwen"}
 
 // Setup creates dir/home and dir/ws and writes the provider's config so that
@@ -73,8 +75,16 @@ func Setup(provider, dir, baseURL string, pathDirs ...string) (*Sandbox, error) 
 		err = sb.kilo(baseURL)
 	case "qwen":
 		err = sb.qwen(baseURL)
+	case "cline":
+		err = sb.cline(baseURL)
+	case "cn":
+		err = sb.cn(baseURL)
+	case "grok":
+		err = sb.grok(baseURL)
+	case "nanocoder":
+		err = sb.nanocoder(baseURL)
 	default:
-		err = fmt.Errorf("offline: unknown provider %q (known: %s)", provider, strings.Join(Providers, ", "))
+		err = fmt.Errorf("offline: unknown provider %q (known: %s)", provider, strings.Join(append(append([]string{}, Providers...), Unnamed...), ", "))
 	}
 	if err != nil {
 		return nil, err
