@@ -252,6 +252,17 @@ func (w *Writer) Notice(msg string) error { return w.system("notice", msg) }
 // end the turn (see Fail).
 func (w *Writer) SystemError(msg string) error { return w.system("error", msg) }
 
+// TurnError is SystemError while the turn is open; once it has its
+// result, nothing is written (a watcher's late report never follows it).
+func (w *Writer) TurnError(msg string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.turnEnded {
+		return nil
+	}
+	return w.systemLocked("error", msg)
+}
+
 // Warning writes {"type":"system","subtype":"warning","message":…}: a
 // call the person should look at twice (a dangerous command).
 func (w *Writer) Warning(msg string) error { return w.system("warning", msg) }

@@ -90,10 +90,12 @@ func oneOf(flag, v string, allowed []string) error {
 // providerEnv is what the provider's program gets on top of yume-cli's
 // environment from the options: its API endpoint (--api-base).
 func (o *StartOptions) providerEnv() []string {
+	// No program yume-cli drives updates itself under it (providers.NoSelfUpdate).
+	env := providers.NoSelfUpdate(os.Getenv)
 	if o.APIBase == "" || o.provider().BaseURLEnv == "" {
-		return nil // none, or it goes into the provider's own config
+		return env // none, or it goes into the provider's own config
 	}
-	return []string{o.provider().BaseURLEnv + "=" + o.APIBase}
+	return append(env, o.provider().BaseURLEnv+"="+o.APIBase)
 }
 
 // validate checks what can be checked without starting anything.

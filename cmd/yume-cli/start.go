@@ -70,6 +70,7 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		if o.Verbose {
 			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s mode (%s)\n", mode, why)
 		}
+		defer watchSelfUpdates(ctx, w)()
 		if persistent {
 			var err error
 			handle, err = runTurns(ctx, o, w, mode, conv)
