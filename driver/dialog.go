@@ -39,6 +39,9 @@ func (d *driver) checkDialog() bool {
 		return false
 	}
 	hold := max(minDialogHold, 4*d.quiet)
+	if rec := d.src.recording(); rec != nil && rec.typedHere() != "" {
+		hold = 0 // a replay's person answers it here: it is a question (a person reads one in 100-300 ms)
+	}
 	if d.t.dialog.key != det.Key {
 		d.t.dialog = dialogSeen{key: det.Key, since: d.now()}
 	}

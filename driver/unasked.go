@@ -30,7 +30,15 @@ func (d *driver) checkUnasked() {
 		return // the program's own input box: the user's turn, not a question
 	}
 	if rec := d.src.recording(); rec != nil {
-		if typed := rec.typedHere(); typed != "" {
+		typed := rec.typedHere()
+		if q := d.quitKeys(); len(q) > 0 && typed != "" && strings.HasPrefix(typed, string(q)) && d.t.begun && (d.st == stateIdle || d.st == stateCapturing) &&
+			d.cfg.Profile.Ready == nil && heuristics.InputBox(d.screen) {
+			// The person leaves at an input box no profile knows: the turn
+			// was over (live, the idle timeout says so).
+			d.turnDone(nil, "the recording quits at the program's input box")
+			return
+		}
+		if typed != "" {
 			d.unasked(typed)
 			rec.takeTyped(typed)
 		}

@@ -315,14 +315,42 @@ func cleanOutput(s string) (out string, hidden int) {
 		}
 		lines = append(lines, l)
 	}
+	alignFirst(lines)
 	return dedent(lines), hidden
+}
+
+// alignFirst puts the first line of output, its result glyph taken off,
+// at the indent of the lines under it where it sits deeper ("    ⎿ one"
+// over "    two", Grok CLI's): the glyph and its blank were the TUI's.
+func alignFirst(lines []string) {
+	first, under := -1, -1
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " "))
+		if first < 0 {
+			first = i
+			continue
+		}
+		if under < 0 || n < under {
+			under = n
+		}
+	}
+	if first < 0 || under < 0 {
+		return
+	}
+	if l := lines[first]; len(l)-len(strings.TrimLeft(l, " ")) > under {
+		lines[first] = strings.Repeat(" ", under) + strings.TrimLeft(l, " ")
+	}
 }
 
 // foldMarkers are rows a TUI draws where it folds a command's output:
 // Claude Code's "… +4 lines (ctrl+o to expand)", Codex's "+ 4 lines (^t
 // to expand)" and "+ Show details", Gemini CLI's "... first 32 lines
-// hidden (Ctrl+O to show) ...", a bare "(ctrl+o to expand)".
-var foldMarkers = lazyre.New(`(?i)^(?:…\s*)?\+\s*(\d+)\s+(?:more\s+)?lines?\b.*$|^(?:\.\.\.|…)\s*(?:first\s+)?(\d+)\s+(?:more\s+)?lines?\s+hidden\b.*$|^(?:…\s*)?\((?:ctrl|\^)\s*\+?\s*\w+\s+to\s+(?:expand|show|see)\b[^)]*\)$|^\+?\s*show details$`)
+// hidden (Ctrl+O to show) ...", Cline's "... 2 more lines", a bare
+// "(ctrl+o to expand)".
+var foldMarkers = lazyre.New(`(?i)^(?:…\s*)?\+\s*(\d+)\s+(?:more\s+)?lines?\b.*$|^(?:\.\.\.|…)\s*(?:first\s+)?(\d+)\s+(?:more\s+)?lines?(?:\s+hidden\b.*)?$|^(?:…\s*)?\((?:ctrl|\^)\s*\+?\s*\w+\s+to\s+(?:expand|show|see)\b[^)]*\)$|^\+?\s*show details$`)
 
 // tuiNote is a row a TUI adds to a command's output about the run, not
 // printed by it (Copilot CLI 1.0.87).

@@ -119,11 +119,12 @@ func itemRest(echo string, rows []string) []string {
 	base := indentOf(echo)
 	shell := strings.HasPrefix(unframed(echo), "$ ")
 	var out []string
-	glyphAt := -1 // the indent of a result glyph ("⎿"): the output's rows go deeper
+	glyphAt := -1 // the indent of a result glyph ("⎿"): the output's rows go deeper, or as deep
+	blank := false
 	for _, l := range rows {
 		t := unframed(l)
 		if t == "" {
-			out = append(out, "")
+			out, blank = append(out, ""), true
 			continue
 		}
 		if isEdge(l) || strings.Trim(t, frameOnly) == "" {
@@ -131,9 +132,10 @@ func itemRest(echo string, rows []string) []string {
 		}
 		r, _ := utf8.DecodeRuneInString(t)
 		marked := strings.ContainsRune(resultGlyphs+"│", r)
-		if glyphAt >= 0 && !marked && indentOf(l) <= glyphAt {
-			break // back at the glyph's column: the model's answer, not output
+		if glyphAt >= 0 && !marked && (indentOf(l) < glyphAt || indentOf(l) == glyphAt && blank) {
+			break // back at (or before) the glyph's column after a blank: the model's answer, not output
 		}
+		blank = false
 		if marked && glyphAt < 0 {
 			glyphAt = indentOf(l)
 		}

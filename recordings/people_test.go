@@ -80,6 +80,18 @@ var people = []struct {
 	{cast: "copilot-old-deny-esc", provider: "copilot", want: []string{`"command":"printf 'alpha\\nbeta\\ngamma\\ndelta\\nepsilon\\n' > notes-copy.txt && wc -c notes-copy.txt && cat notes-copy.txt && echo the notes are copied to notes-copy.txt for the person"`}, prompt: "copy the notes", denied: true},
 	{cast: "gemini-old-wrap", provider: "gemini", want: []string{`"command":"printf 'alpha\\nbeta\\ngamma\\ndelta\\nepsilon\\n' > notes-copy.txt && wc -c notes-copy.txt && cat notes-copy.txt && echo the notes are copied to notes-copy.txt for the person"`}, prompt: "copy the notes", output: "31 notes-copy.txt\nalpha\nbeta\ngamma\ndelta\nepsilon\nthe notes are copied to notes-copy.txt for the person"},
 	{cast: "gemini-old-deny-walk", provider: "gemini", want: []string{`"command":"printf 'alpha\\nbeta\\ngamma\\ndelta\\nepsilon\\n' > notes-copy.txt && wc -c notes-copy.txt && cat notes-copy.txt && echo the notes are copied to notes-copy.txt for the person"`}, prompt: "copy the notes", denied: true},
+	// Four agents no profile knows (record-tuis.sh), replayed with the
+	// generic profile alone: the person types the prompt into the agent's
+	// own input box, answers its dialog (its own keys, Enter, arrows, Esc),
+	// and leaves with Ctrl-C at the box.
+	{cast: "cline-approve", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", output: "notes.txt\n[yume-cli: the program did not show 2 more lines of this output]"},
+	{cast: "cline-deny", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", denied: true},
+	{cast: "cn-approve", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", output: "notes.txt\nplan.md\nseen.txt"},
+	{cast: "cn-deny", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", denied: true},
+	{cast: "grok-approve", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", output: "notes.txt\nplan.md\nseen.txt"},
+	{cast: "grok-deny", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", denied: true},
+	{cast: "nanocoder-approve", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", output: "did not show this command's output"},
+	{cast: "nanocoder-deny", want: []string{`"command":"touch seen.txt && ls"`}, prompt: "show me the files here", denied: true},
 	// The fresh set, recorded after the rules above were written.
 	{cast: "select-editor-two", want: []string{`Choose 1-2 [1]:`, `Select an editor.`}},
 	{cast: "mv-overwrite-fixed-no", want: []string{`mv: overwrite 'b.txt'?`}, denied: true},

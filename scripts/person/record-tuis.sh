@@ -1,6 +1,8 @@
 #!/bin/sh
 # Records a person using the four AI TUIs (Claude Code, Codex, Copilot CLI,
-# Gemini CLI) into recordings/testdata/people: the person types the prompt
+# Gemini CLI), and four agents no profile knows (Cline, Continue's cn, Grok
+# CLI, nanocoder: run it inside `unshare -n` so that nothing they start
+# reaches beyond loopback), into recordings/testdata/people: the person types the prompt
 # into the TUI's input box and presses Enter, then approves or denies the
 # shell command the model asks to run, reads the answer and quits with
 # Ctrl-C. The TUIs are the newest releases `make e2e-deps` linked into
@@ -32,6 +34,9 @@ call() {
 	claude) echo "{\"name\":\"Bash\",\"args\":{\"command\":\"$2\",\"description\":\"Show the files\"}}" ;;
 	gemini) echo "{\"name\":\"run_shell_command\",\"args\":{\"command\":\"$2\",\"description\":\"Show the files\"}}" ;;
 	codex) echo "{\"name\":\"exec_command\",\"args\":{\"cmd\":\"$2\",\"sandbox_permissions\":\"require_escalated\",\"justification\":\"Show the files\"}}" ;;
+	cline) echo "{\"name\":\"run_commands\",\"args\":{\"commands\":[\"$2\"]}}" ;;
+	cn) echo "{\"name\":\"Bash\",\"args\":{\"command\":\"$2\"}}" ;;
+	nanocoder) echo "{\"name\":\"execute_bash\",\"args\":{\"command\":\"$2\"}}" ;;
 	*) echo "{\"name\":\"bash\",\"args\":{\"command\":\"$2\",\"description\":\"Show the files\"}}" ;;
 	esac
 }
@@ -56,6 +61,9 @@ tui() {
 	done
 	ws=$(sed -n "s/^cd '\(.*\)'$/\1/p" "$dir/env")
 	printf 'notes\n' >"$ws/notes.txt" && printf 'plan\n' >"$ws/plan.md"
+	# cn's config, where its command line names it without this machine's
+	# path (a dot file: ls does not list it).
+	[ "$provider" = cn ] && cp "$dir/sb/home/.continue/config.yaml" "$ws/.cn.yaml"
 	set -- "$@"
 	envs=$(sed -n "s/^export '\(.*\)'$/\1/p" "$dir/env" | grep -v -e '^TERM=' -e '^NO_COLOR=' -e '^CI=')
 	home=$(printf '%s\n' "$envs" | sed -n 's/^HOME=//p')
@@ -71,6 +79,10 @@ tui() {
 	# A stand-in of the same length keeps every row's layout.
 	stand_in=$(printf '%s' "$root" | sed 's#.#p#g; s#^.....#/srv/#')
 	sed -i "s#$root#$stand_in#g" "$out/$name.cast"
+	# Cline prints a stack trace as it quits, its paths in Bun's virtual
+	# file system (/$bunfs/root/…): no machine's, but the corpus check
+	# refuses a root anywhere.
+	sed -i 's#/\$bunfs/root/#/$bunfs/bunr/#g' "$out/$name.cast"
 	kill "$spid" 2>/dev/null || true
 	wait "$spid" 2>/dev/null || true
 	return "${status:-0}"
@@ -114,4 +126,23 @@ tui copilot-unfold copilot 27 --step 'open sidebar' "$prompt<Enter>" \
 # Gemini CLI: its input box, "Allow execution of", the answer, Ctrl-C twice.
 tui gemini-approve gemini 26 --step 'Type your message' "$prompt<Enter>" \
 	--step '(?i)allow\s*execution' '<Enter>' --step 'this\s*folder\.' '<C-c>' --step 'again' '<C-c>' -- gemini
+# Four agents no profile knows (replayed with the generic profile): each
+# takes its prompt in its input box, asks in a dialog of its own shape,
+# and is left with Ctrl-C.
+tui cline-approve cline 31 --step 'What\s*can\s*I\s*do' "$prompt<Enter>" --step 'Approve\s*tool\s*call' 'y' \
+	--step 'this\s*folder\.' '<C-c>' -- cline -i --auto-approve false
+tui cline-deny cline 32 --step 'What\s*can\s*I\s*do' "$prompt<Enter>" --step 'Approve\s*tool\s*call' 'n' \
+	--step '(?i)rejected' '<C-c>' -- cline -i --auto-approve false
+tui cn-approve cn 33 --step 'Ask\s*anything' "$prompt<Enter>" --step 'Would\s*you\s*like\s*to\s*continue' '<Enter>' \
+	--step 'this\s*folder\.' '<C-c>' --step 'ctrl\+c\s*to\s*exit' '<C-c>' -- cn --config ./.cn.yaml
+tui cn-deny cn 34 --step 'Ask\s*anything' "$prompt<Enter>" --step 'Would\s*you\s*like\s*to\s*continue' '<Esc>' \
+	--step 'Permission\s*denied' '<C-c>' --step 'ctrl\+c\s*to\s*exit' '<C-c>' -- cn --config ./.cn.yaml
+tui grok-approve grok 35 --step 'Ask\s*me\s*anything' "$prompt<Enter>" --step 'proceed\s*with\s*this\s*operation' '<Enter>' \
+	--step 'this\s*folder\.' '<C-c>' --step 'Ask\s*me\s*anything' '<C-c>' -- grok
+tui grok-deny grok 36 --step 'Ask\s*me\s*anything' "$prompt<Enter>" --step 'proceed\s*with\s*this\s*operation' '<Down><Down><Enter>' \
+	--step 'this\s*folder\.' '<C-c>' --step 'Ask\s*me\s*anything' '<C-c>' -- grok
+tui nanocoder-approve nanocoder 37 --step 'help\s*with\?' "$prompt<Enter>" --step 'execute\s*tool' '<Enter>' \
+	--step 'this\s*folder\.' '<C-c>' -- nanocoder
+tui nanocoder-deny nanocoder 38 --step 'help\s*with\?' "$prompt<Enter>" --step 'execute\s*tool' '<Down><Enter>' \
+	--step '(?i)cancelled\s*by\s*user' '<C-c>' -- nanocoder
 chmod 644 "$out"/*.cast
