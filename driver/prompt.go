@@ -94,7 +94,7 @@ func (d *driver) typeIntoBox() {
 		d.at[timerQuiet] = d.now() + wait
 		return
 	}
-	t.queued, t.boxPrompt = t.boxPrompt, ""
+	t.queued, t.boxPrompt, t.boxed, t.boxRow = t.boxPrompt, "", true, row
 	d.tr.state(fmt.Sprintf("an empty input box on row %d, read by its shape: the prompt is typed there", row))
 	d.typePrompt()
 }

@@ -42,13 +42,23 @@ type retry struct {
 // expectTaken watches keys just typed, where the profile says its
 // program drops keys; other programs' keys are never typed again.
 func (d *driver) expectTaken(why string, rule *heuristics.Rule, keys heuristics.Keys, det *heuristics.Detection) {
-	if !d.cfg.Profile.MayDropKeys() {
+	// A prompt typed into a box read by its shape is a program no profile
+	// knows: whether it drops keys is unknown, and its Enter is the one key
+	// that may go again (the box still holding the prompt a second later
+	// means it was lost: Gemini CLI drops an Enter while it draws a paste).
+	boxEnter := why == "submit prompt" && d.t.boxed
+	if !d.cfg.Profile.MayDropKeys() && !boxEnter {
 		return
 	}
 	r := &retry{why: why, rule: rule, keys: keys, det: det} // ask() drops it: never typed at another question
 	if det == nil {
 		r.row, _, _ = d.screen.Cursor()
 		r.line = d.screen.Line(r.row)
+		if boxEnter {
+			// A TUI parks its cursor elsewhere, and may redraw its box
+			// lower down: the box's row holding the prompt, wherever it is.
+			r.line, r.row = d.screen.Line(d.t.boxRow), -1
+		}
 	}
 	d.t.retry = r
 	d.at[timerRetry] = d.keysLanded() + retryAfter
@@ -67,6 +77,17 @@ func (d *driver) shows(r *retry) bool {
 	if r.det != nil {
 		return d.engine.StillShows(d.screen, r.det)
 	}
+	if r.row < 0 {
+		// The input box is the bottom-most row that opens with its marker
+		// (the transcript above may echo the prompt the same way).
+		marker := boxMarker(r.line)
+		for row := d.screen.Rows() - 1; row >= 0 && marker != ""; row-- {
+			if l := d.screen.Line(row); boxMarker(l) == marker {
+				return l == r.line
+			}
+		}
+		return false
+	}
 	return strings.TrimSpace(r.line) != "" && d.screen.Line(r.row) == r.line
 }
 
@@ -77,6 +98,10 @@ func (d *driver) shows(r *retry) bool {
 func (d *driver) watchRetry(at time.Duration) {
 	r := d.t.retry
 	if r == nil {
+		return
+	}
+	if r.row < 0 {
+		d.at[timerRetry] = at + retryAfter // a TUI redraws its box whole: judged once still (retryKeys)
 		return
 	}
 	if !d.shows(r) {
@@ -139,4 +164,16 @@ func (d *driver) typeAnswer(det *heuristics.Detection, why string, keys heuristi
 	d.t.answerMark = d.markAfter(det)
 	d.expectTaken(why, det.Rule, keys, det)
 	return true
+}
+
+// boxMarker is the glyph an input box's row opens with ("❯", ">"), its
+// frame and margin aside; "" for a row that opens with none.
+func boxMarker(line string) string {
+	t := strings.TrimLeft(strings.TrimLeft(strings.TrimSpace(line), "│┃║|"), " ")
+	for _, m := range []string{"❯", "›", ">", "●"} {
+		if strings.HasPrefix(t, m) {
+			return m
+		}
+	}
+	return ""
 }

@@ -21,6 +21,8 @@ type turn struct {
 	// is that box and since when it has not changed.
 	boxPrompt string
 	boxSeen   dialogSeen
+	boxed     bool // the prompt went into a box read by its shape…
+	boxRow    int  // …on this row
 	// begun: the prompt was submitted (or the program started with it).
 	// Nothing ends a turn by idle before it begins.
 	begun bool

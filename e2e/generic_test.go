@@ -36,7 +36,14 @@ func TestLiveGenericProfile(t *testing.T) {
 					_, _ = f.WriteString("\n[notice.model_migrations]\n\"gpt-5.5\" = \"gpt-6-sol\"\n")
 					_ = f.Close()
 				}
-				argv := launchArgv(t, provider, bin, h.sb, "make the file")
+				// Approved, the TUI is started with its prompt on its command
+				// line; denied, without it: the generic profile types --prompt
+				// into its input box, read by its shape, as a person would.
+				onLine := "make the file"
+				if !approve {
+					onLine = ""
+				}
+				argv := launchArgv(t, provider, bin, h.sb, onLine)
 				flags := append([]string{"--provider", "generic", "--mode", "pty", "--prompt", "make the file", "--"}, argv...)
 				r := h.run(t, oneCommandScript(provider), gui{answer: func(int) bool { return approve }}, flags...)
 				if len(r.uses) != 1 || r.uses[0].Input["command"] != oneCommand {
@@ -50,6 +57,9 @@ func TestLiveGenericProfile(t *testing.T) {
 				_, err := os.Stat(filepath.Join(r.sb.Workspace, "made.txt"))
 				if ran := err == nil; ran != approve {
 					t.Errorf("made.txt exists = %v, want %v", ran, approve)
+				}
+				if !promptReached(h, "make the file") {
+					t.Errorf("the prompt never reached the model (on its command line: %v)", onLine != "")
 				}
 				if out := r.results[r.uses[0].ID]; approve {
 					// What the command printed, read where the TUI drew it:
@@ -140,3 +150,4 @@ func checkGenericOutput(t *testing.T, out string) {
 		t.Errorf("tool_result = %q: no line of the command's output", out)
 	}
 }
+

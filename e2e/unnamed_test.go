@@ -251,7 +251,7 @@ func checkUnnamed(t *testing.T, h *home, r *run, drawsOutput, approve bool) {
 	if r.took > unnamedBound {
 		t.Errorf("the run took %v, want at most %v", r.took.Round(time.Second), unnamedBound)
 	}
-	if !promptReached(h) {
+	if !promptReached(h, unnamedPrompt) {
 		t.Errorf("no model request carries the prompt %q: it was never typed into the agent", unnamedPrompt)
 	}
 }
@@ -290,9 +290,9 @@ func saysNotShown(s string) bool {
 }
 
 // promptReached: a request to the model carries the prompt.
-func promptReached(h *home) bool {
+func promptReached(h *home, prompt string) bool {
 	for _, req := range h.srv.Requests() {
-		if req.Contains(unnamedPrompt) {
+		if req.Contains(prompt) {
 			return true
 		}
 	}

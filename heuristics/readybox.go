@@ -26,9 +26,12 @@ const drawnCursors = "▋█▌▍▎▏▊▉"
 // rows of v, and its row.
 func ReadyBox(v View) (int, bool) {
 	for r := v.Rows() - 1; r >= 0; r-- {
-		line := v.Line(r)
+		line := strings.ReplaceAll(v.Line(r), "\u00a0", " ") // Claude Code pads its box with no-break spaces
 		t, framed := stripBorders(line)
 		lead := strings.TrimLeft(t, " ")
+		if lead == "" && framed && r > 0 && r+1 < v.Rows() && isEdge(v.Line(r-1)) && isEdge(v.Line(r+1)) {
+			return r, true // a one-row box with nothing in it (Copilot CLI's ┃ between its edges)
+		}
 		g, size := utf8.DecodeRuneInString(lead)
 		if size == 0 || !strings.ContainsRune(readyGlyphs, g) || g == '●' && !framed {
 			continue
