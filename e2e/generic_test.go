@@ -150,4 +150,3 @@ func checkGenericOutput(t *testing.T, out string) {
 		t.Errorf("tool_result = %q: no line of the command's output", out)
 	}
 }
-
