@@ -54,6 +54,10 @@ type event struct {
 	ok         bool
 	answer     permission.Answer
 	asRecorded bool // answer as the recording did (driver.recordedAnswer)
+	// read is, for a live event other than output, how many bytes the
+	// program's reads had returned when it was handed over, every one of
+	// them parsed (liveSource.settled).
+	read int64
 }
 
 // source feeds the driver's loop: a live program (liveSource) or a

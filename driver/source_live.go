@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"io"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -142,8 +143,13 @@ func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pendin
 		}
 	}
 	if e := s.pending; e != nil {
+		// It waited behind output; more may have come since, in a batch
+		// taken in part: all of it is parsed before the event is seen.
+		if out, printed := s.output(); printed {
+			return out
+		}
 		s.pending = nil
-		return *e
+		return s.settled(*e)
 	}
 	var timeout <-chan time.Time
 	if deadline != 0 {
@@ -168,7 +174,24 @@ func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pendin
 			s.pending = &e
 			return out
 		}
-		return e
+		return s.settled(e)
+	}
+}
+
+// settled hands e to the driver once every byte read before it was parsed:
+// a chunk a read returned just now, still on its way into the ring, is
+// waited for (a timer must never read a screen behind what was read). A
+// batch's output is the one event that may leave output held.
+func (s *liveSource) settled(e event) event {
+	for {
+		read, taken := s.reader.Settled()
+		if read == taken {
+			e.read = read
+			return e
+		}
+		if _, printed := s.output(); !printed {
+			runtime.Gosched() // it is in hand, between its read and the ring
+		}
 	}
 }
 

@@ -37,8 +37,12 @@ type Reader struct {
 	holding bool          // a chunk read waits for space in the ring
 	// inHand is set from a chunk's read until it is in the ring: output
 	// read that Take cannot hand over yet.
-	inHand  atomic.Bool
-	err     error // how the output ended; reported once the ring is drained
+	inHand atomic.Bool
+	// read counts every byte a read returned (as it returns, before the
+	// chunk is in the ring), taken every byte handed over: equal, nothing
+	// read is left to parse (Settled).
+	read, taken atomic.Int64
+	err         error // how the output ended; reported once the ring is drained
 	stopped bool
 	ended   chan struct{} // closed once err is set
 }
@@ -85,6 +89,7 @@ func (r *Reader) run() {
 		}
 		if len(data) > 0 {
 			r.inHand.Store(true)
+			r.read.Add(int64(len(data)))
 			batched, ok := r.put(data, at)
 			if !ok {
 				return
@@ -145,6 +150,7 @@ func (r *Reader) runDirect(p *Process) {
 				at = r.clock()
 			}
 			r.inHand.Store(true)
+			r.read.Add(int64(n))
 			batched, ok := r.publish(n, at)
 			if !ok {
 				return
@@ -269,6 +275,7 @@ func (r *Reader) TakeSome(consume func(p []byte) int) (n int, at time.Duration) 
 	r.mu.Lock()
 	r.head = (r.head + n) % len(r.ring)
 	r.n -= n
+	r.taken.Add(int64(n))
 	if r.n > 0 && n < held {
 		r.firstAt = at // handed over once: the consumer's pause deadlines count from at
 	}
@@ -282,6 +289,15 @@ func (r *Reader) Held() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.n > 0 || r.inHand.Load()
+}
+
+// Settled reports, from one look, how many bytes reads returned and how
+// many were handed over: every byte read so far was taken when they are
+// equal.
+func (r *Reader) Settled() (read, taken int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.read.Load(), r.taken.Load()
 }
 
 // Buffered is how many bytes the ring holds.
