@@ -43,8 +43,8 @@ type Reader struct {
 	// read is left to parse (Settled).
 	read, taken atomic.Int64
 	err         error // how the output ended; reported once the ring is drained
-	stopped bool
-	ended   chan struct{} // closed once err is set
+	stopped     bool
+	ended       chan struct{} // closed once err is set
 }
 
 // DefaultRing is the ring's size: a few milliseconds of a program printing
