@@ -82,13 +82,23 @@ func (d *driver) followAnswer(settled bool) {
 		d.deniedButRan(c, sign)
 		return
 	}
-	if c.held != "" && (settled || d.now()-c.closedAt >= keyBound) {
+	// Held while the screen shows work going on ("⎿ Running…"): a program
+	// at work after a denial may be running the denied call, and its sign
+	// may come only when it is done.
+	if c.held != "" && (settled && !d.atWork() || d.now()-c.closedAt >= keyBound) {
 		d.emitErr(d.out.Deny(c.k.p.id, c.k.p.tool, c.k.p.input, c.held))
 		c.held = ""
 	}
 	if c.held != "" {
 		d.at[timerKeys] = d.now() + d.quiet
 	}
+}
+
+// atWork reports a screen that shows work in progress: the profile's busy
+// pattern, or one the generic layer knows.
+func (d *driver) atWork() bool {
+	screen := d.screen.String()
+	return d.cfg.Profile.Busy != nil && d.cfg.Profile.Busy.MatchString(screen) || genericBusy.MatchString(screen)
 }
 
 // questionClosed reports that the program took the answer: a walk's menu
@@ -193,8 +203,10 @@ func (d *driver) stillAnswering(det *heuristics.Detection) bool {
 		return false
 	}
 	k := c.k
+	// The question itself, not its rule or its rows: "(2/3) Stage this
+	// hunk" after "(1/3) Stage this hunk" is a new question.
 	same := det.Prompt == k.det.Prompt && det.Command == k.det.Command
-	if k.plan != nil && k.plan.Walk && det.Dialog != nil {
+	if same && k.plan != nil && k.plan.Walk && det.Dialog != nil {
 		same = slices.Equal(det.Dialog.Options, k.plan.Menu.Options)
 	}
 	if same {

@@ -184,6 +184,7 @@ func Drive(ctx context.Context, cfg Config) (Outcome, error) {
 // (advance), then handles it.
 func (d *driver) run(ctx context.Context) (Outcome, error) {
 	defer d.src.stop()
+	defer d.tr.flush() // this screen's repeated decisions, counted
 	for {
 		ev := d.src.next(ctx, d.at.next(), d.t.pending)
 		if ev.fed {

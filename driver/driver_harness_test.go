@@ -208,15 +208,15 @@ func (r *liveRun) parse(t *testing.T, trace []byte) {
 			}
 			continue
 		}
-		r.writes = append(r.writes, tl.Why+" "+tl.Keys)
-		b, _ := strconv.Unquote(tl.Keys)
+		// The trace has the bytes typed as they are; the tests compare them quoted.
+		r.writes = append(r.writes, tl.Why+" "+strconv.Quote(tl.Keys))
 		if answerWhys[tl.Why] && tl.Why == last {
 			prev := r.keys[len(r.keys)-1]
 			pb, _ := strconv.Unquote(strings.TrimPrefix(prev, tl.Why+" "))
-			r.keys[len(r.keys)-1] = tl.Why + " " + strconv.Quote(pb+string(b))
+			r.keys[len(r.keys)-1] = tl.Why + " " + strconv.Quote(pb+tl.Keys)
 			continue
 		}
-		r.keys = append(r.keys, tl.Why+" "+tl.Keys)
+		r.keys = append(r.keys, tl.Why+" "+strconv.Quote(tl.Keys))
 		last = tl.Why
 	}
 }

@@ -3,6 +3,7 @@
 package driver_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -227,49 +228,65 @@ func TestDriveDangerousInAuto(t *testing.T) {
 	}
 }
 
-// TestDriveGitAddPatch stages one hunk and skips the other.
+// TestDriveGitAddPatch: each hunk's "(k/n) Stage this hunk [y,n,…]?" is a
+// question of its own, asked once, with its hunk: another hunk's question
+// on the same rows is a new one, never "the question just answered".
 func TestDriveGitAddPatch(t *testing.T) {
 	needTool(t, "git")
-	dir := t.TempDir()
-	git := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir, cmd.Env = dir, testEnv()
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	git("init", "-q")
-	var lines []string
-	for i := 0; i < 30; i++ {
-		lines = append(lines, "line")
-	}
-	writeFile(t, filepath.Join(dir, "f.txt"), strings.Join(lines, "\n")+"\n")
-	git("add", "f.txt")
-	git("commit", "-qm", "init")
-	lines[0], lines[29] = "first changed", "last changed"
-	writeFile(t, filepath.Join(dir, "f.txt"), strings.Join(lines, "\n")+"\n")
+	for _, c := range []struct {
+		changed []int  // lines changed, far enough apart to make a hunk each
+		approve []bool // the GUI's answer to each hunk
+	}{
+		{[]int{0, 29}, []bool{true, false}},
+		{[]int{0, 20, 40}, []bool{true, false, true}},
+	} {
+		t.Run(fmt.Sprintf("%d hunks", len(c.changed)), func(t *testing.T) {
+			dir := t.TempDir()
+			git := func(args ...string) string {
+				cmd := exec.Command("git", args...)
+				cmd.Dir, cmd.Env = dir, testEnv()
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("git %v: %v\n%s", args, err, out)
+				}
+				return string(out)
+			}
+			git("init", "-q")
+			lines := make([]string, 50)
+			for i := range lines {
+				lines[i] = "line"
+			}
+			writeFile(t, filepath.Join(dir, "f.txt"), strings.Join(lines, "\n")+"\n")
+			git("add", "f.txt")
+			git("commit", "-qm", "init")
+			for k, n := range c.changed {
+				lines[n] = fmt.Sprintf("changed %d", k+1)
+			}
+			writeFile(t, filepath.Join(dir, "f.txt"), strings.Join(lines, "\n")+"\n")
 
-	r := drive(t, dir, "generic", permission.Default, func(n int, _ toolUse) bool { return n == 1 }, "git", "add", "-p")
-	if len(r.uses) != 2 {
-		t.Fatalf("got %d tool_uses, want one per hunk (2)", len(r.uses))
-	}
-	for i, u := range r.uses {
-		if !strings.Contains(u.Desc, "Stage this hunk") {
-			t.Errorf("tool_use description %q does not carry git's question", u.Desc)
-		}
-		// The hunk goes with the question, so the GUI shows what it approves.
-		if hunk := []string{"+first changed", "+last changed"}[i]; !strings.Contains(u.Desc, hunk) {
-			t.Errorf("tool_use %d description %q lacks its hunk %q", i, u.Desc, hunk)
-		}
-	}
-	staged := git("diff", "--cached")
-	if !strings.Contains(staged, "+first changed") || strings.Contains(staged, "+last changed") {
-		t.Errorf("staged diff:\n%s", staged)
-	}
-	if want := []string{`approve "y\r"`, `deny "n\r"`}; strings.Join(r.keys, ",") != strings.Join(want, ",") {
-		t.Errorf("keys = %q, want %q", r.keys, want)
+			r := drive(t, dir, "generic", permission.Default, func(n int, _ toolUse) bool { return c.approve[n-1] }, "git", "add", "-p")
+			if len(r.uses) != len(c.changed) {
+				t.Fatalf("got %d tool_uses, want one per hunk (%d)", len(r.uses), len(c.changed))
+			}
+			var want []string
+			staged := git("diff", "--cached")
+			for k, u := range r.uses {
+				if q := fmt.Sprintf("(%d/%d) Stage this hunk", k+1, len(c.changed)); !strings.Contains(u.Desc, q) {
+					t.Errorf("tool_use %d description %q does not carry git's question %q", k+1, u.Desc, q)
+				}
+				// The hunk goes with the question, so the GUI shows what it approves.
+				if hunk := fmt.Sprintf("+changed %d", k+1); !strings.Contains(u.Desc, hunk) {
+					t.Errorf("tool_use %d description %q lacks its hunk %q", k+1, u.Desc, hunk)
+				}
+				if got := strings.Contains(staged, fmt.Sprintf("+changed %d", k+1)); got != c.approve[k] {
+					t.Errorf("hunk %d staged = %v, want %v:\n%s", k+1, got, c.approve[k], staged)
+				}
+				want = append(want, map[bool]string{true: `approve "y\r"`, false: `deny "n\r"`}[c.approve[k]])
+			}
+			if strings.Join(r.keys, ",") != strings.Join(want, ",") {
+				t.Errorf("keys = %q, want %q", r.keys, want)
+			}
+		})
 	}
 }
 

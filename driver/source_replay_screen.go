@@ -91,6 +91,7 @@ func filteredTo(v heuristics.View, c *heuristics.Choices) int {
 type answeredMenu struct {
 	options []string
 	command string
+	prompt  string // the question: another one on the same menu is new ("(2/3) Stage this hunk")
 }
 
 // answering notes, in a replay, the menu of the question det about to be
@@ -98,7 +99,7 @@ type answeredMenu struct {
 func (d *driver) answering(det *heuristics.Detection) {
 	d.t.answered = nil
 	if c, ok := heuristics.ReadChoices(d.screen); ok {
-		d.t.answered = &answeredMenu{options: c.Options, command: det.Command}
+		d.t.answered = &answeredMenu{options: c.Options, command: det.Command, prompt: det.Prompt}
 	}
 }
 
@@ -106,7 +107,7 @@ func (d *driver) answering(det *heuristics.Detection) {
 // screen: its menu never left it since.
 func (d *driver) stillClosing(det *heuristics.Detection) bool {
 	a := d.t.answered
-	if a == nil || det.Command != "" && a.command != "" && det.Command != a.command {
+	if a == nil || det.Command != "" && a.command != "" && det.Command != a.command || det.Prompt != a.prompt {
 		return false
 	}
 	if c, ok := heuristics.ReadChoices(d.screen); !ok || !slicesEqual(c.Options, a.options) {

@@ -316,7 +316,7 @@ func fuzzSession(t *testing.T, dir string, i int, seed int64) {
 	for _, line := range bytes.Split(trace.Bytes(), []byte("\n")) {
 		var tl struct{ Event, Why, Keys string }
 		if json.Unmarshal(line, &tl) == nil && tl.Event == "keys" && (tl.Why == "approve" || tl.Why == "deny" || tl.Why == "revise") {
-			answers = append(answers, tl.Why+" "+tl.Keys)
+			answers = append(answers, tl.Why+" "+strconv.Quote(tl.Keys))
 		}
 	}
 	out.mu.Lock()

@@ -13,11 +13,26 @@ import (
 )
 
 // tracer writes --trace lines: one JSON object per decision, so a user can
-// see why a rule fired or did not.
+// see why a rule fired or did not (docs/trace.md says what each holds).
+// On one screen a decision made again (the same rule's same verdict, the
+// same state) is written once; its repeats are counted, and a "repeat"
+// line says how many and until when once the screen changes or the
+// session ends.
 type tracer struct {
 	enc *json.Encoder
 	d   *driver
 	gen uint64 // screen generation last dumped
+	// seen are this screen's decisions written, by their text; order the
+	// order they were first written in.
+	seen  map[string]*repeats
+	order []string
+}
+
+// repeats counts a decision made again on one screen.
+type repeats struct {
+	line        traceLine
+	n           int
+	first, last float64
 }
 
 func newTracer(w io.Writer, d *driver) *tracer {
@@ -36,16 +51,34 @@ type traceLine struct {
 	Event   string            `json:"event"`
 	Settled *bool             `json:"settled,omitempty"`
 	Rule    string            `json:"rule,omitempty"`
+	Source  string            `json:"source,omitempty"` // the rule's file:line
 	Fired   *bool             `json:"fired,omitempty"`
 	Why     string            `json:"why,omitempty"`
+	Miss    *traceMiss        `json:"miss,omitempty"`
 	Groups  map[string]string `json:"groups,omitempty"`
 	Rows    []int             `json:"rows,omitempty"`
 	Screen  []string          `json:"screen,omitempty"`
-	Keys    string            `json:"keys,omitempty"`
+	Keys    string            `json:"keys,omitempty"` // the bytes typed, as they are
 	Detail  string            `json:"detail,omitempty"`
+	Count   int               `json:"count,omitempty"`    // a repeat: how many times more
+	UntilMS float64           `json:"until_ms,omitempty"` // …the last of them
+	Of      *traceLine        `json:"of,omitempty"`       // …of this decision
 }
 
-func (t *tracer) write(l traceLine) {
+// traceMiss is why a rule's pattern found nothing (heuristics.Miss).
+type traceMiss struct {
+	Part  string               `json:"part"`
+	Index int                  `json:"index"`
+	Parts int                  `json:"parts"`
+	Group string               `json:"group,omitempty"`
+	Near  []heuristics.NearRow `json:"near,omitempty"`
+}
+
+func (t *tracer) write(l traceLine) { t.writeWith(l, nil) }
+
+// writeWith is write, with more adding to the line only when it is written
+// (not for a repeat): what is costly to find out.
+func (t *tracer) writeWith(l traceLine, more func(*traceLine)) {
 	if t.enc == nil {
 		return
 	}
@@ -54,13 +87,58 @@ func (t *tracer) write(l traceLine) {
 	if t.d.t.settling && t.d.st != stateEnded {
 		l.Typing = true
 	}
+	if l.Event == "rule" || l.Event == "state" {
+		key := l.State + "\x00" + l.Event + "\x00" + l.Rule + "\x00" + l.Why + "\x00" + l.Detail + fmt.Sprint(l.Fired, l.Settled, l.Rows, l.Groups, l.Typing)
+		if r := t.seen[key]; r != nil {
+			if r.n == 0 {
+				r.first = l.TimeMS
+			}
+			r.n, r.last = r.n+1, l.TimeMS
+			return
+		}
+		if t.seen == nil {
+			t.seen = map[string]*repeats{}
+		}
+		t.seen[key] = &repeats{line: l}
+		t.order = append(t.order, key)
+	}
+	if more != nil {
+		more(&l)
+	}
 	_ = t.enc.Encode(redactTrace(l)) // Best effort: tracing never stops a session.
+}
+
+// flush writes how often this screen's decisions were made again, and
+// forgets them: a new screen's decisions are new.
+func (t *tracer) flush() {
+	for _, k := range t.order {
+		r := t.seen[k]
+		if r.n == 0 {
+			continue
+		}
+		of := r.line
+		of.Screen = nil
+		_ = t.enc.Encode(redactTrace(traceLine{TimeMS: r.first, State: of.State, Event: "repeat", Count: r.n, UntilMS: r.last, Of: &of}))
+	}
+	t.seen, t.order = nil, nil
 }
 
 // redactTrace passes every text a trace line carries through the same
 // redaction as the stream: trace files get shared in bug reports.
 func redactTrace(l traceLine) traceLine {
 	l.Why, l.Keys, l.Detail = emit.Redact(l.Why), emit.Redact(l.Keys), emit.Redact(l.Detail)
+	if l.Miss != nil {
+		m := *l.Miss
+		m.Near = append([]heuristics.NearRow(nil), m.Near...)
+		for i := range m.Near {
+			m.Near[i].Text, m.Near[i].Matched = emit.Redact(m.Near[i].Text), emit.Redact(m.Near[i].Matched)
+		}
+		l.Miss = &m
+	}
+	if l.Of != nil {
+		of := redactTrace(*l.Of)
+		l.Of = &of
+	}
 	if len(l.Groups) > 0 {
 		g := make(map[string]string, len(l.Groups))
 		for k, v := range l.Groups {
@@ -96,17 +174,37 @@ func (t *tracer) evaluate(settled bool, steps []heuristics.TraceStep) {
 		return
 	}
 	if g := t.d.screen.Generation(); g != t.gen {
+		t.flush()
 		t.gen = g
 		t.write(traceLine{Event: "screen", Screen: t.d.screen.Lines()})
 	}
 	for _, s := range steps {
 		fired := s.Fired
-		t.write(traceLine{Event: "rule", Settled: &settled, Rule: s.Rule, Fired: &fired, Why: s.Why, Groups: s.Groups, Rows: s.Rows})
+		l := traceLine{Event: "rule", Settled: &settled, Rule: s.Rule, Fired: &fired, Why: s.Why, Groups: s.Groups, Rows: s.Rows}
+		if s.Of != nil {
+			l.Source = s.Of.Where()
+		}
+		var more func(*traceLine)
+		if !s.Fired && settled && strings.HasPrefix(s.Why, "no match") {
+			of := s.Of
+			more = func(l *traceLine) { l.Miss = t.miss(of) }
+		}
+		t.writeWith(l, more)
 	}
 }
 
+// miss says why rule r's pattern found nothing on the screen now, once
+// per rule and screen (its repeats are counted, not written).
+func (t *tracer) miss(r *heuristics.Rule) *traceMiss {
+	m := heuristics.WhyNot(t.d.screen, r)
+	if m == nil {
+		return nil
+	}
+	return &traceMiss{Part: m.Part, Index: m.Index, Parts: m.Parts, Group: m.Group, Near: m.Near}
+}
+
 func (t *tracer) keys(why, rule string, b []byte) {
-	t.write(traceLine{Event: "keys", Why: why, Rule: rule, Keys: strconv.Quote(string(b))})
+	t.write(traceLine{Event: "keys", Why: why, Rule: rule, Keys: string(b)})
 }
 
 // log traces an event read from the provider's session log.

@@ -87,7 +87,7 @@ func answerWrites(trace string) []string {
 	for _, line := range strings.Split(trace, "\n") {
 		var tl struct{ Event, Why, Keys string }
 		if json.Unmarshal([]byte(line), &tl) == nil && tl.Event == "keys" && (tl.Why == "approve" || tl.Why == "deny") {
-			out = append(out, tl.Keys)
+			out = append(out, strconv.Quote(tl.Keys))
 		}
 	}
 	return out

@@ -16,7 +16,7 @@ const DialogRule = "dialog"
 // other question and is re-read (StillShows) before it is answered. nil
 // with a trace step saying why when there is none, or it fired already.
 func (e *Engine) Dialog(v View) (*Detection, TraceStep) {
-	step := TraceStep{Rule: DialogRule}
+	step := TraceStep{Rule: DialogRule, Of: &Rule{Name: DialogRule, Source: "the dialog's shape (heuristics.FindDialog)"}}
 	dl, why := FindDialog(v)
 	if dl == nil {
 		e.forgetDialogs("")

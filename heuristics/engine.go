@@ -42,6 +42,18 @@ type TraceStep struct {
 	Why    string            // why it fired or not, e.g. "no match in rows 0-39"
 	Groups map[string]string // cleaned named groups of the match, if any
 	Rows   []int             // rows of the match, if any
+	// Of is the rule tried (nil for a step that tried none): its source
+	// and line, and, for a trace, why its pattern found nothing (WhyNot).
+	Of *Rule
+}
+
+// Where is the rule's file and line ("profiles/generic.yaml:42"), or what
+// made it ("the dialog's shape").
+func (r *Rule) Where() string {
+	if r.Line > 0 {
+		return fmt.Sprintf("%s:%d", r.Source, r.Line)
+	}
+	return r.Source
 }
 
 // generational is implemented by views that count their changes, so an
@@ -115,7 +127,7 @@ func (e *Engine) Evaluate(v View, settled bool) (*Detection, []TraceStep) {
 	tried := make(map[string]bool, len(e.p.Rules))
 	var fired *Detection
 	for _, r := range e.p.Rules {
-		step := TraceStep{Rule: r.Name}
+		step := TraceStep{Rule: r.Name, Of: r}
 		if !settled && r.Cursor != CursorEnd {
 			step.Why = "not settled"
 			trace = append(trace, step)

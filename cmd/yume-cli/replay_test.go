@@ -34,7 +34,7 @@ func TestReplay(t *testing.T) {
 		{"wrong prompt", []string{"replay", corpusFile("demo-typed.cast"), "--prompt", "say ho"}, 1, nil,
 			[]string{`rule ask-prompt, input keys`, `the recording has "say hi\r"`}, true},
 		{"trace", []string{"replay", corpusFile("rm-i.cast"), "--trace"}, 0, nil,
-			[]string{`"rule":"rm-remove","fired":true`, `"event":"keys","rule":"rm-remove","why":"approve"`}, true},
+			[]string{`"rule":"rm-remove","source":"profiles/generic.yaml:`, `"fired":true`, `"event":"keys","rule":"rm-remove","why":"approve"`}, true},
 		{"screen", []string{"replay", corpusFile("rm-i.cast"), "--screen", "0.2"}, 0,
 			[]string{"rm: remove regular file 'notes.txt'?\n"}, nil, false},
 		{"interrupt", []string{"replay", corpusFile("demo-slow.cast"), "--interrupt-at", "0.4"}, 0,

@@ -1,0 +1,165 @@
+package heuristics
+
+import (
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+)
+
+// Why a rule did not fire, as expect's exp_internal tells it: the rule's
+// pattern is cut into its parts in order, and the longest run of them
+// from the start that still matches somewhere says where the screen and
+// the rule part ways: the first part that found nothing, and the rows
+// where the run before it matched, with what it matched there.
+
+// Miss is why a rule's pattern found nothing on a screen.
+type Miss struct {
+	// Part is the first part of the pattern that matched nowhere after
+	// the parts before it (Index of Parts, from 1); Group the named group
+	// it is in, if any.
+	Part         string
+	Index, Parts int
+	Group        string
+	// Near are the rows where the parts before it matched (the bottom-most
+	// first, at most three), with how much of each they matched.
+	Near []NearRow
+}
+
+// NearRow is a row a rule's pattern matched part of.
+type NearRow struct {
+	Row     int    `json:"row"`
+	Text    string `json:"text"`
+	Matched string `json:"matched"`
+}
+
+// maxNear bounds the rows a Miss names.
+const maxNear = 3
+
+// WhyNot explains why r's pattern matches nothing on v (nil where it
+// matches, or its pattern cannot be cut into parts).
+func WhyNot(v View, r *Rule) *Miss {
+	if r == nil || r.Match == nil || r.Name == DialogRule {
+		return nil
+	}
+	lt := buildLook(v, r.Look)
+	if r.Match.MatchString(lt.text) {
+		return nil
+	}
+	re, err := syntax.Parse(r.Match.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	parts, groups := splitParts(re)
+	m := &Miss{Parts: len(parts)}
+	for k := len(parts) - 1; k >= 0; k-- {
+		prefix := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: parts[:k]}
+		if k == 0 {
+			break
+		}
+		pre, err := regexp.Compile(prefix.String())
+		if err != nil {
+			continue
+		}
+		var locs [][]int
+		for _, l := range pre.FindAllStringIndex(lt.text, -1) {
+			if l[1] > l[0] { // an anchor alone matches everywhere: no place
+				locs = append(locs, l)
+			}
+		}
+		if len(locs) == 0 {
+			continue
+		}
+		m.Part, m.Index, m.Group = parts[k].String(), k+1, groups[k]
+		m.Near = nearRows(lt, locs)
+		return m
+	}
+	first := 0 // the first part that is more than an anchor
+	for first < len(parts)-1 && zeroWidth(parts[first]) {
+		first++
+	}
+	m.Part, m.Index, m.Group = parts[first].String(), first+1, groups[first]
+	return m
+}
+
+// zeroWidth reports an anchor: a part that matches no character.
+func zeroWidth(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpEmptyMatch:
+		return true
+	}
+	return false
+}
+
+// splitParts cuts a pattern into the parts it is a sequence of, looking
+// through a group around the whole and into a named group (its parts
+// are the pattern's), with the named group each part is in.
+func splitParts(re *syntax.Regexp) ([]*syntax.Regexp, []string) {
+	return appendParts(nil, nil, re, "")
+}
+
+// appendParts adds re's parts in order: a sequence's one by one, a
+// group's (named or not) as its own, each with the named group it is in.
+func appendParts(parts []*syntax.Regexp, groups []string, re *syntax.Regexp, group string) ([]*syntax.Regexp, []string) {
+	switch {
+	case re.Op == syntax.OpCapture && len(re.Sub) == 1:
+		if re.Name != "" {
+			group = re.Name
+		}
+		return appendParts(parts, groups, re.Sub[0], group)
+	case re.Op == syntax.OpConcat:
+		for _, s := range re.Sub {
+			parts, groups = appendParts(parts, groups, s, group)
+		}
+		return parts, groups
+	}
+	return append(parts, re), append(groups, group)
+}
+
+// nearRows are the rows of the last matches (bottom-most first), with the
+// part of each row the match covered.
+func nearRows(lt *lookText, locs [][]int) []NearRow {
+	var out []NearRow
+	seen := map[int]bool{}
+	for i := len(locs) - 1; i >= 0 && len(out) < maxNear; i-- {
+		start, end := locs[i][0], locs[i][1]
+		rows := lt.rows(start, end)
+		if len(rows) == 0 {
+			continue
+		}
+		row := rows[len(rows)-1] // where the match got to
+		if seen[row] {
+			continue
+		}
+		seen[row] = true
+		s := lt.segs[lt.segAt(max(end-1, start))]
+		from := max(start, s.start)
+		matched := lt.text[from:min(end, s.start+len(s.line))]
+		out = append(out, NearRow{Row: row, Text: clip(strings.TrimRight(s.line, " "), 160), Matched: clip(matched, 160)})
+	}
+	return out
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// String says the miss in a line: "part 3 of 5 `\[y/N\]` (in group
+// prompt) matched nowhere after the parts before it, which matched row 12
+// up to \"Delete it? \"".
+func (m *Miss) String() string {
+	in := ""
+	if m.Group != "" {
+		in = " (in group " + m.Group + ")"
+	}
+	if len(m.Near) == 0 {
+		return fmt.Sprintf("part %d of %d `%s`%s matches nowhere: nothing on the screen starts the pattern", m.Index, m.Parts, m.Part, in)
+	}
+	n := m.Near[0]
+	return fmt.Sprintf("part %d of %d `%s`%s found nothing after the parts before it, which matched row %d up to %q",
+		m.Index, m.Parts, m.Part, in, n.Row, n.Matched)
+}
