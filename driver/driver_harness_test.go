@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/yume-cli/yume-cli/internal/tracedoc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -170,6 +171,7 @@ func driveWith(t *testing.T, dir string, prof *heuristics.Profile, mode permissi
 	}
 	r.parse(t, trace.Bytes())
 	r.trace = trace.String()
+	tracedoc.Check(t, trace.Bytes())
 	if t.Failed() {
 		t.Logf("stdout:\n%s\ntrace:\n%s", r.raw, trace.String())
 	}

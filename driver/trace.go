@@ -178,6 +178,7 @@ func (t *tracer) evaluate(settled bool, steps []heuristics.TraceStep) {
 		t.gen = g
 		t.write(traceLine{Event: "screen", Screen: t.d.screen.Lines()})
 	}
+	var looks *heuristics.Looks // the screen's text, read once for every miss
 	for _, s := range steps {
 		fired := s.Fired
 		l := traceLine{Event: "rule", Settled: &settled, Rule: s.Rule, Fired: &fired, Why: s.Why, Groups: s.Groups, Rows: s.Rows}
@@ -187,7 +188,12 @@ func (t *tracer) evaluate(settled bool, steps []heuristics.TraceStep) {
 		var more func(*traceLine)
 		if !s.Fired && settled && strings.HasPrefix(s.Why, "no match") {
 			of := s.Of
-			more = func(l *traceLine) { l.Miss = t.miss(of) }
+			more = func(l *traceLine) {
+				if looks == nil {
+					looks = heuristics.NewLooks(t.d.screen)
+				}
+				l.Miss = t.miss(looks, of)
+			}
 		}
 		t.writeWith(l, more)
 	}
@@ -195,8 +201,8 @@ func (t *tracer) evaluate(settled bool, steps []heuristics.TraceStep) {
 
 // miss says why rule r's pattern found nothing on the screen now, once
 // per rule and screen (its repeats are counted, not written).
-func (t *tracer) miss(r *heuristics.Rule) *traceMiss {
-	m := heuristics.WhyNot(t.d.screen, r)
+func (t *tracer) miss(looks *heuristics.Looks, r *heuristics.Rule) *traceMiss {
+	m := looks.WhyNotIn(r)
 	if m == nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/yume-cli/yume-cli/internal/tracedoc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -195,6 +196,7 @@ func (h *home) runAsSet(t testing.TB, g gui, flags ...string) *run {
 	r.stderr = stderr.String()
 	if b, err := os.ReadFile(trace); err == nil {
 		r.trace = string(b)
+		tracedoc.Check(t, b)
 	}
 	if ctx.Err() != nil {
 		t.Errorf("yume-cli did not end within %v", runTimeout)

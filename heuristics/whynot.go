@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"sync"
 )
 
 // Why a rule did not fire, as expect's exp_internal tells it: the rule's
@@ -42,24 +43,47 @@ func WhyNot(v View, r *Rule) *Miss {
 	if r == nil || r.Match == nil || r.Name == DialogRule {
 		return nil
 	}
-	lt := buildLook(v, r.Look)
+	return whyNotIn(buildLook(v, r.Look), r)
+}
+
+// Looks builds each look a screen is read through once, for WhyNotIn.
+type Looks struct {
+	v  View
+	by map[Look]*lookText
+}
+
+// NewLooks reads v for WhyNotIn.
+func NewLooks(v View) *Looks { return &Looks{v: v, by: map[Look]*lookText{}} }
+
+// WhyNotIn is WhyNot with the screen's text read once for all its rules.
+func (l *Looks) WhyNotIn(r *Rule) *Miss {
+	if r == nil || r.Match == nil || r.Name == DialogRule {
+		return nil
+	}
+	lt := l.by[r.Look]
+	if lt == nil {
+		lt = buildLook(l.v, r.Look)
+		l.by[r.Look] = lt
+	}
+	return whyNotIn(lt, r)
+}
+
+func whyNotIn(lt *lookText, r *Rule) *Miss {
 	if r.Match.MatchString(lt.text) {
 		return nil
 	}
-	re, err := syntax.Parse(r.Match.String(), syntax.Perl)
-	if err != nil {
+	c := cutRule(r)
+	if c == nil {
 		return nil
 	}
-	parts, groups := splitParts(re)
+	parts, groups := c.parts, c.groups
 	m := &Miss{Parts: len(parts)}
-	for k := len(parts) - 1; k >= 0; k-- {
-		prefix := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: parts[:k]}
-		if k == 0 {
-			break
-		}
-		pre, err := regexp.Compile(prefix.String())
-		if err != nil {
-			continue
+	// The longest run of parts that still matches somewhere: a run longer
+	// than one that fails fails too, so it is searched for by halves.
+	found := func(k int) [][]int {
+		pre := c.prefixes[k]
+		if pre == nil {
+			return nil
 		}
 		var locs [][]int
 		for _, l := range pre.FindAllStringIndex(lt.text, -1) {
@@ -67,18 +91,28 @@ func WhyNot(v View, r *Rule) *Miss {
 				locs = append(locs, l)
 			}
 		}
-		if len(locs) == 0 {
-			continue
+		return locs
+	}
+	lo, hi := 0, len(parts) // parts[:lo] matches (or lo is 0), parts[:hi] does not
+	var best [][]int
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if locs := found(mid); len(locs) > 0 {
+			lo, best = mid, locs
+		} else {
+			hi = mid
 		}
-		m.Part, m.Index, m.Group = parts[k].String(), k+1, groups[k]
-		m.Near = nearRows(lt, locs)
+	}
+	if lo > 0 {
+		m.Part, m.Index, m.Group = parts[lo], lo+1, groups[lo]
+		m.Near = nearRows(lt, best)
 		return m
 	}
 	first := 0 // the first part that is more than an anchor
-	for first < len(parts)-1 && zeroWidth(parts[first]) {
+	for first < len(parts)-1 && c.zero[first] {
 		first++
 	}
-	m.Part, m.Index, m.Group = parts[first].String(), first+1, groups[first]
+	m.Part, m.Index, m.Group = parts[first], first+1, groups[first]
 	return m
 }
 
@@ -90,6 +124,45 @@ func zeroWidth(re *syntax.Regexp) bool {
 		return true
 	}
 	return false
+}
+
+// cut is a rule's pattern cut into its parts, with each run of them from
+// the start compiled (prefixes[k]: the first k parts; nil where a run is
+// no pattern of its own). Rules do not change: cut once, kept.
+type cut struct {
+	parts    []string // each part as a pattern
+	zero     []bool   // each part an anchor alone
+	groups   []string
+	prefixes []*regexp.Regexp
+}
+
+var cuts sync.Map // pattern -> *cut
+
+func cutRule(r *Rule) *cut {
+	if c, ok := cuts.Load(r.Match.String()); ok {
+		return c.(*cut)
+	}
+	re, err := syntax.Parse(r.Match.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	c := &cut{}
+	parts, groups := splitParts(re)
+	c.groups = groups
+	c.prefixes = make([]*regexp.Regexp, len(parts))
+	for k, p := range parts {
+		c.parts = append(c.parts, p.String())
+		if k > 0 {
+			prefix := &syntax.Regexp{Op: syntax.OpConcat, Flags: re.Flags, Sub: parts[:k]}
+			c.prefixes[k], _ = regexp.Compile(prefix.String()) // nil: no pattern of its own
+		}
+	}
+	c.zero = make([]bool, len(parts))
+	for k, p := range parts {
+		c.zero[k] = zeroWidth(p)
+	}
+	cuts.Store(r.Match.String(), c)
+	return c
 }
 
 // splitParts cuts a pattern into the parts it is a sequence of, looking

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"github.com/yume-cli/yume-cli/internal/tracedoc"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -163,6 +164,7 @@ func TestCorpus(t *testing.T) {
 			for _, p := range emittest.Validate(r.stdout) {
 				t.Errorf("conformance: %v", p)
 			}
+			tracedoc.Check(t, r.trace.Bytes())
 			checkGolden(t, filepath.Join("testdata", "corpus", cc.name+".golden.jsonl"), r.stdout, r.trace.String())
 		})
 	}

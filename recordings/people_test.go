@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/yume-cli/yume-cli/internal/tracedoc"
 	"os"
 	"path/filepath"
 	"slices"
@@ -184,6 +185,7 @@ func TestPeopleReplay(t *testing.T) {
 					t.Errorf("no tool_use carries %q:\n%s", w, all)
 				}
 			}
+			tracedoc.Check(t, trace.Bytes())
 			checkGolden(t, filepath.Join("testdata", "people", p.cast+".golden.jsonl"), out.Bytes(), trace.String())
 		})
 	}
