@@ -1,11 +1,16 @@
 // Package sessions is yume-cli's store of conversations, so that a chat
 // keeps its memory across the processes Yume starts, one per message:
 // ~/.yume/sessions/<provider>/<id>.json per session ($YUME_HOME moves
-// ~/.yume) and an index, ~/.yume/sessions/index.json. Writes are atomic
-// (a temp file, fsync, rename) and serialised by a lock file, so two
-// yume-cli processes never lose an entry; an index that is missing or
-// corrupt is rebuilt from the session files; a corrupt session file is
-// reported and left as it is.
+// ~/.yume) and, beside it, <id>.entry, the session's line in the list
+// (its title, message count, update time). A turn writes its session's
+// two files and nothing else, so its cost does not depend on how many
+// sessions the store holds; `sessions list` reads every entry. Writes are
+// atomic (a temp file, fsync for the session file, rename) and serialised
+// by a lock file, so two yume-cli processes never lose a turn; an entry
+// that is missing, unreadable or older than its session file (a writer
+// killed between the two) is made again from the session file by List; a
+// corrupt session file is reported and left as it is. The whole-store
+// index.json of earlier versions is replaced by entries on the first List.
 package sessions
 
 import (

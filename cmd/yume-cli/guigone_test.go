@@ -210,19 +210,15 @@ func (g *gui) stderr() string {
 	return string(b)
 }
 
-// sessionStored checks the store after yume-cli's end: the index and the
-// session file both read, and the session holds the turn the GUI began
-// (when it did).
+// sessionStored checks the store after yume-cli's end: the session list
+// and the session file both read, and the session holds the turn the GUI
+// began (when it did).
 func (g *gui) sessionStored(id string, turn bool) {
 	g.t.Helper()
 	root := filepath.Join(g.home, "sessions")
-	b, err := os.ReadFile(filepath.Join(root, "index.json"))
-	var idx []sessions.IndexEntry
-	if err == nil {
-		err = json.Unmarshal(b, &idx)
-	}
+	idx, err := sessions.Open(root).List()
 	if err != nil || !slices.ContainsFunc(idx, func(e sessions.IndexEntry) bool { return e.ID == id }) {
-		g.t.Errorf("index.json does not list %s (%v): %s", id, err, b)
+		g.t.Errorf("the session list does not have %s (%v): %+v", id, err, idx)
 	}
 	sess, err := sessions.Open(root).Load(id)
 	if err != nil {
