@@ -36,7 +36,11 @@ func (d *driver) control(f emit.Control, ok bool) {
 			return
 		}
 		if d.st != stateAwaiting || d.t.pending.id != id {
-			d.emitErr(d.out.SystemError(fmt.Sprintf("no tool_use is waiting for approval with id %q (request %q)", f.ToolUseID, f.RequestID)))
+			waits := "none is waiting"
+			if d.st == stateAwaiting {
+				waits = fmt.Sprintf("the one waiting is %q", d.t.pending.id)
+			}
+			d.emitErr(d.out.SystemError(fmt.Sprintf("no tool_use is waiting for approval with id %q (request %q): %s", f.ToolUseID, f.RequestID, waits)))
 			return
 		}
 		d.answer(d.t.pending, f.Answer())
@@ -168,13 +172,11 @@ func (d *driver) finishExit(readErr error) (Outcome, error) {
 		r.Errors = []string{st.String()}
 	}
 	d.modelErrorAtExit(&r)
-	if r.IsError && r.Text == "" && d.outcome.Questions == 0 && d.cfg.FirstRun != nil {
-		// It failed before it did anything: what yume-cli knows is missing
-		// for a first run (a login) may be why.
-		if more := d.cfg.FirstRun(""); more != "" {
-			r.Errors = append(r.Errors, more)
-			r.Text = st.String() + ". " + more
-		}
+	if r.IsError && r.Text == "" && !stopped && d.outcome.Questions == 0 {
+		// It failed before it asked anything: why, in the program's words
+		// (startfail.go). One that asked and was answered ended as its
+		// answer had it, which its tool_result already shows.
+		d.failedExit(&r, st)
 	}
 	if stopped {
 		why := "the program closed its terminal but kept running; yume-cli stopped it (" + st.String() + ")"

@@ -103,6 +103,15 @@ func (d *driver) fire(k timer) {
 // to skip the middle of a burst.
 const soon = 2 * time.Millisecond
 
+// pausedAt ends the pause the rules wait for (soon) at t: the program
+// reads its terminal with everything it printed on screen (evPaused), so
+// waiting on shows nothing more.
+func (d *driver) pausedAt(t time.Duration) {
+	if d.at[timerSoon] > t {
+		d.at[timerSoon] = t
+	}
+}
+
 // printedAt schedules what waits for output printed at t to pause: the
 // rules, a typed prompt's Enter, keys that may have been dropped.
 func (d *driver) printedAt(t time.Duration) {
@@ -112,4 +121,5 @@ func (d *driver) printedAt(t time.Duration) {
 		d.at[timerEnter] = min(t+d.enterDelay(), d.t.enterBy)
 	}
 	d.watchRetry(t)
+	d.startLinesKept()
 }

@@ -146,6 +146,19 @@ type Outcome struct {
 	// than the rules would have (a different decision), with the rule and
 	// the screen; the replay went on from the recording.
 	KeyDiffs []KeysError
+	// Unrecognised are the questions the program asked that no rule
+	// knew, each once, with the rules that came closest.
+	Unrecognised []Unrecognised
+}
+
+// Unrecognised is a question no rule knew: when it was asked, its row,
+// the screen, and the question rules nearest to matching it (closest
+// first), for a replay that fails on it and says why.
+type Unrecognised struct {
+	At       time.Duration
+	Question string
+	Screen   string
+	Nearest  []heuristics.RuleMiss
 }
 
 // Succeeded reports a session whose program ended well: with status 0,
@@ -192,6 +205,9 @@ func (d *driver) run(ctx context.Context) (Outcome, error) {
 			// before anything due by now is evaluated.
 			d.printedAt(ev.at)
 		}
+		if ev.kind == evPaused {
+			d.pausedAt(ev.at)
+		}
 		d.advance(ev.at)
 		if d.fault != nil || d.st == stateEnded {
 			return d.finishEarly()
@@ -218,7 +234,11 @@ func (d *driver) run(ctx context.Context) (Outcome, error) {
 			if ptyhost.GUIGone(ctx) {
 				d.leave(context.Cause(ctx).Error())
 			} else {
-				d.interrupt("interrupted: yume-cli received a signal")
+				why := "interrupted: yume-cli received a signal"
+				if c := context.Cause(ctx); c != nil && c != context.Canceled {
+					why = c.Error() // which signal
+				}
+				d.interrupt(why)
 			}
 		case evTimer: // advance did the work
 		}

@@ -46,6 +46,9 @@ type driver struct {
 	lastOutput    time.Duration // when the program last printed (a still screen since)
 	fault         error         // a driver fault that ends the session
 	merr          modelErrors   // the running turn's model errors (modelerror.go)
+	// startLines: the screen keeps what scrolls off while the program
+	// starts, for the words of a failed start (startfail.go).
+	startLines bool
 }
 
 func newDriver(cfg Config, src source, clk clock) *driver {
@@ -107,7 +110,7 @@ func newDriver(cfg Config, src source, clk clock) *driver {
 	if cfg.SessionLog != nil {
 		d.at[timerLog] = logEvery
 	}
-	d.screen.SetScrollbackLimit(scrollbackNeeded(cfg.Profile))
+	d.keepStartLines() // then only what the rules read (scrollbackNeeded)
 	d.tr = newTracer(cfg.Trace, d)
 	d.screen.SetReplyWriter(replyWriter{d})
 	return d

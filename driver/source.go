@@ -39,6 +39,7 @@ const (
 	evControl                  // a frame from the GUI (ok false: stdin ended)
 	evAnswer                   // a replay script's answer to the waiting question
 	evTimer                    // a deadline passed
+	evPaused                   // live: output paused, and the program waits for keys with all of it parsed
 	evCancel                   // ctx ended: yume-cli was told to stop
 )
 

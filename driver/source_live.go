@@ -32,7 +32,13 @@ type liveSource struct {
 	pending  *event        // an event that waits behind output taken before it
 	ended    bool          // the end of output was reported
 	controls <-chan emit.Control
-	timer    *time.Timer
+	timer    *wakeTimer // made on the first wait
+	// The look at a paused program (look): looked is how many bytes had
+	// reached the ring when it last looked, once per pause; looks is off
+	// once a look finds a program that polls (it never blocks reading) or
+	// cannot be looked at.
+	looked   int64
+	looksOff bool
 	// exited is closed when the program itself exits (nil: never); held
 	// then bounds how long its terminal may stay open after it.
 	exited <-chan struct{}
@@ -151,17 +157,15 @@ func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pendin
 		s.pending = nil
 		return s.settled(*e)
 	}
-	var timeout <-chan time.Time
-	if deadline != 0 {
-		wait := deadline - s.clock.now()
-		if s.timer == nil {
-			s.timer = time.NewTimer(wait)
-		} else {
-			s.timer.Reset(wait) // Go ≥1.23: Reset drains a fired timer
-		}
-		timeout = s.timer.C
+	if s.timer == nil {
+		s.timer = newWakeTimer()
 	}
 	for {
+		wake, looking := s.wakeAt(deadline)
+		var timeout <-chan struct{}
+		if wake != 0 {
+			timeout = s.timer.set(wake - s.clock.now())
+		}
 		e, ok := s.wait(ctx, deadline, timeout)
 		e.at = s.clock.now()
 		if !ok { // woken by output
@@ -170,12 +174,65 @@ func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pendin
 			}
 			continue
 		}
+		if e.kind == evTimer && (e.at < wake || looking) {
+			if e.at >= wake {
+				if l, ok := s.look(); ok {
+					return l
+				}
+			}
+			continue // a fire armed before, or nothing to tell: wait on
+		}
 		if out, printed := s.output(); printed { // what came before e, first
 			s.pending = &e
 			return out
 		}
 		return s.settled(e)
 	}
+}
+
+// pauseLook is how long output pauses before the live source looks at the
+// program (look): half of soon, so a question is asked before soon where
+// the program already waits for keys; a flood pauses this long seldom
+// (about once per MiB of Sprintf-built lines), and each look reads /proc.
+const pauseLook = soon / 2
+
+// wakeAt is when next wakes: at the deadline, or before it to look at the
+// program once output paused pauseLook (looking), once per pause.
+func (s *liveSource) wakeAt(deadline time.Duration) (time.Duration, bool) {
+	if s.looksOff {
+		return deadline, false
+	}
+	put, at := s.reader.Newest()
+	if look := at + pauseLook; put != s.looked && (deadline == 0 || look < deadline) {
+		return look, true
+	}
+	return deadline, false
+}
+
+// look draws everything held once output paused, then looks at the
+// program: one that reads its terminal with everything it printed parsed
+// ends the pause now (evPaused), not after soon. ok is false when there is
+// nothing to tell: output went on, or the program does not wait for keys.
+func (s *liveSource) look() (event, bool) {
+	put, at := s.reader.Newest()
+	if s.clock.now() < at+pauseLook {
+		return event{}, false // output went on: a later pause
+	}
+	if out, printed := s.output(); printed {
+		return out, true // drawn as soon as output paused; the driver's deadlines move
+	}
+	s.looked = put
+	// Nothing read between the reader's two marks: what the program
+	// printed before it was seen reading (and is not unread) is parsed.
+	mark, idle := s.reader.Idle()
+	if !idle || s.inputWait() != ptyhost.InputReading || ptyhost.UnreadOf(s.term) != 0 {
+		return event{}, false
+	}
+	if again, idle := s.reader.Idle(); !idle || again != mark {
+		return event{}, false // it printed as it was looked at: the next pause's look
+	}
+	read, _ := s.reader.Settled()
+	return event{kind: evPaused, at: s.clock.now(), read: read}, true
 }
 
 // settled hands e to the driver once every byte read before it was parsed:
@@ -198,7 +255,7 @@ func (s *liveSource) settled(e event) event {
 // wait is next's select. ok is false when what woke it is no event of its
 // own (output, or the program's exit starting the held-terminal grace);
 // next then looks again.
-func (s *liveSource) wait(ctx context.Context, deadline time.Duration, timeout <-chan time.Time) (e event, ok bool) {
+func (s *liveSource) wait(ctx context.Context, deadline time.Duration, timeout <-chan struct{}) (e event, ok bool) {
 	s.wakeBy.Store(int64(deadline))
 	defer s.wakeBy.Store(-1)
 	if s.due(deadline) { // arrived before wakeBy was set: it may not have woken us
@@ -249,7 +306,7 @@ func (s *liveSource) canAsk() bool { return s.controls != nil }
 func (s *liveSource) stop() {
 	s.reader.Stop()
 	if s.timer != nil {
-		s.timer.Stop()
+		s.timer.stop()
 	}
 }
 
@@ -258,14 +315,23 @@ func (s *liveSource) stop() {
 func (s *liveSource) blockedOnKeys() bool {
 	// Unread output (one ioctl) first: during a flood it rules out the
 	// /proc walk.
-	return !s.reader.Held() && ptyhost.UnreadOf(s.term) == 0 && ptyhost.InputWaitOf(s.term) == ptyhost.InputReading
+	return !s.reader.Held() && ptyhost.UnreadOf(s.term) == 0 && s.inputWait() == ptyhost.InputReading
+}
+
+// inputWait is what the program waits for; one that polls its terminal,
+// or cannot be looked at, turns the look at a pause off (it cannot end a
+// pause), until a look finds otherwise.
+func (s *liveSource) inputWait() ptyhost.InputState {
+	st := ptyhost.InputWaitOf(s.term)
+	s.looksOff = st == ptyhost.InputPolling || st == ptyhost.InputUnknown
+	return st
 }
 
 // readsKeys reports that the program waits for keys (blocked reading its
 // terminal, or polling it) with everything it printed taken; known is
 // false where the platform cannot tell.
 func (s *liveSource) readsKeys() (reads, known bool) {
-	st := ptyhost.InputWaitOf(s.term)
+	st := s.inputWait()
 	if st == ptyhost.InputUnknown {
 		return false, false
 	}
@@ -274,7 +340,7 @@ func (s *liveSource) readsKeys() (reads, known bool) {
 }
 
 // onCPU reports that the program is running right now.
-func (s *liveSource) onCPU() bool { return ptyhost.InputWaitOf(s.term) == ptyhost.InputRunning }
+func (s *liveSource) onCPU() bool { return s.inputWait() == ptyhost.InputRunning }
 
 // recording is nil: a live program has no recording behind it.
 func (s *liveSource) recording() *replaySource { return nil }

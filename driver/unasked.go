@@ -75,6 +75,7 @@ func (d *driver) nobodyToAnswer(question string, row int) {
 		reason += " The screen:\n" + context
 	}
 	d.tr.state("a question without a rule, and nobody to answer it: " + question)
+	d.noteUnrecognised(question)
 	d.abort(reason, false)
 }
 
@@ -112,6 +113,7 @@ func (d *driver) unasked(typed string) {
 		return
 	}
 	d.t.noticed[key] = true
+	d.noteUnrecognised(question)
 	context := d.rowsBefore(row)
 	msg := fmt.Sprintf("yume-cli: the program waits for input that no rule of %s recognises: %q", d.cfg.Profile.Name, question)
 	if context != "" {
@@ -125,6 +127,18 @@ func (d *driver) unasked(typed string) {
 	}
 	d.tr.state("a question without a rule: " + question)
 	d.emitErr(d.out.Notice(msg))
+}
+
+// nearestRules is how many rules an unrecognised question names.
+const nearestRules = 3
+
+// noteUnrecognised keeps a question no rule knew in the outcome, with
+// the rules nearest to matching the screen.
+func (d *driver) noteUnrecognised(question string) {
+	d.outcome.Unrecognised = append(d.outcome.Unrecognised, Unrecognised{
+		At: d.now(), Question: question, Screen: d.screen.String(),
+		Nearest: heuristics.Nearest(d.screen, d.cfg.Profile, nearestRules),
+	})
 }
 
 // typedHere is what the recording typed at the screen the driver is at:

@@ -123,8 +123,9 @@ func (w *Writer) PermissionRequest(toolUseID, name string, input any) (requestID
 	toolUseID, name = ValidUTF8(toolUseID), ValidUTF8(name)
 	requestID = newRequestID()
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	w.requests[requestID] = toolUseID
+	asked := Asked{RequestID: requestID, ToolUseID: toolUseID, Tool: name, Input: input}
+	w.asked = append(w.asked, asked)
 	err = w.emitLocked(permissionLine{
 		head:      head{"control_request"},
 		RequestID: requestID,
@@ -136,6 +137,10 @@ func (w *Writer) PermissionRequest(toolUseID, name string, input any) (requestID
 		},
 		UUID: NewUUID(),
 	})
+	w.mu.Unlock()
+	if err == nil && w.onAsk != nil {
+		w.onAsk(asked)
+	}
 	return requestID, err
 }
 

@@ -33,6 +33,9 @@ type Config struct {
 	// yet (stdout's reader closed, yume-cli's parent exited): see
 	// Writer.GUIGone. nil: only a failed write says so.
 	GUIGone func() bool
+	// OnAsk is called after each permission request is written, outside
+	// the Writer's lock: a person at a terminal is asked in words.
+	OnAsk func(Asked)
 }
 
 // defaultModel names the model of assistant messages when Config.Model is
@@ -72,10 +75,13 @@ type Writer struct {
 	guiGone    func() bool
 	err        error             // first write error, sticky
 	requests   map[string]string // permission request id -> tool_use id
-	open       map[string]bool   // tool_use ids written without a result yet
-	denials    []denial          // this turn's denied tools
-	msgUsage   *usageJSON        // the usage of the assistant messages written now (MessageUsage)
-	scratch    []byte            // reused to encode each line (see encodeLine)
+	asked      []Asked           // the permission requests, in order (Waiting)
+	onAsk      func(Asked)
+	open       map[string]bool // tool_use ids written without a result yet
+	denials    []denial        // this turn's denied tools
+	msgUsage   *usageJSON      // the usage of the assistant messages written now (MessageUsage)
+	afterInit  [][2]string     // system messages (subtype, message) waiting for init (SystemAfterInit)
+	scratch    []byte          // reused to encode each line (see encodeLine)
 }
 
 // NewWriter returns a Writer on out. cfg's zero fields take their defaults
@@ -93,6 +99,7 @@ func NewWriter(out io.Writer, cfg Config) *Writer {
 		persist:   cfg.Persistent,
 		late:      cfg.Late,
 		guiGone:   cfg.GUIGone,
+		onAsk:     cfg.OnAsk,
 		open:      make(map[string]bool),
 	}
 	if w.proto != Flat {
@@ -197,7 +204,10 @@ func (w *Writer) initLocked(permissionMode string, tools []string) error {
 		return fmt.Errorf("emit: cannot encode system/init: %w", err)
 	}
 	w.initDone = true
-	return w.writeLocked(line)
+	if err := w.writeLocked(line); err != nil {
+		return err
+	}
+	return w.afterInitLocked()
 }
 
 // emitLocked writes an event, preceded by a default init if none was

@@ -197,6 +197,11 @@ func nearRows(lt *lookText, locs [][]int) []NearRow {
 	seen := map[int]bool{}
 	for i := len(locs) - 1; i >= 0 && len(out) < maxNear; i-- {
 		start, end := locs[i][0], locs[i][1]
+		// A run ending in blanks (a \s* over the row's end) got as far
+		// as its last character that shows.
+		for end > start+1 && strings.ContainsRune(" \t\n", rune(lt.text[end-1])) {
+			end--
+		}
 		rows := lt.rows(start, end)
 		if len(rows) == 0 {
 			continue
@@ -233,6 +238,10 @@ func (m *Miss) String() string {
 		return fmt.Sprintf("part %d of %d `%s`%s matches nowhere: nothing on the screen starts the pattern", m.Index, m.Parts, m.Part, in)
 	}
 	n := m.Near[0]
+	if strings.TrimSpace(n.Matched) == "" {
+		return fmt.Sprintf("part %d of %d `%s`%s found nothing after the parts before it, which matched only blanks at row %d %q",
+			m.Index, m.Parts, m.Part, in, n.Row, n.Text)
+	}
 	return fmt.Sprintf("part %d of %d `%s`%s found nothing after the parts before it, which matched row %d up to %q",
 		m.Index, m.Parts, m.Part, in, n.Row, n.Matched)
 }

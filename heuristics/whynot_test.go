@@ -41,3 +41,44 @@ func TestWhyNot(t *testing.T) {
 		})
 	}
 }
+
+// TestNearest: of the rules that missed a question, the one whose pattern
+// got furthest is named first; rules that never start are last, and
+// rules that are not questions are left out.
+func TestNearest(t *testing.T) {
+	yaml := `name: t
+description: t
+rules:
+  - name: never
+    match: '(?m)^cp: (?P<prompt>overwrite .+\?)$'
+    kind: confirm
+    approve: 'y<Enter>'
+    deny: 'n<Enter>'
+  - name: done
+    match: '(?m)^rm: remove nothing$'
+    kind: done
+  - name: close
+    match: '(?m)^rm: remove (?P<prompt>.+\?) \[y/N\]$'
+    kind: confirm
+    approve: 'y<Enter>'
+    deny: 'n<Enter>'
+`
+	p, err := ParseProfile("t.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Nearest(screenText(80, 6, "$ rm -i notes.txt\nrm: remove regular file 'notes.txt'? "), p, 5)
+	var names []string
+	for _, rm := range got {
+		names = append(names, rm.Rule.Name)
+	}
+	if strings.Join(names, ",") != "close,never" {
+		t.Fatalf("nearest %v, want close,never", names)
+	}
+	if n := got[0].Miss.Near; len(n) == 0 || n[0].Row != 1 {
+		t.Errorf("close's nearest row %+v, want row 1", n)
+	}
+	if one := Nearest(screenText(80, 6, "rm: remove x? "), p, 1); len(one) != 1 {
+		t.Errorf("Nearest(…, 1) gave %d rules", len(one))
+	}
+}

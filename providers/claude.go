@@ -14,6 +14,7 @@ import (
 func init() {
 	register(&Provider{
 		Name:       "claude",
+		Aliases:    []string{"anthropic"}, // Yume's background agents say "anthropic"
 		Title:      "Claude Code",
 		Bin:        "claude",
 		Profile:    "claude",
@@ -32,7 +33,9 @@ func init() {
 		},
 		Verified:  [2]string{"2.1.197", "2.1.332"}, // make drift, 2026-11-25; 2.1.332 on 2026-11-26
 		KnownHelp: claudeKnownHelp,
-		TUI:       &TUI{LogEndsTurns: true, Args: claudeTUI, NewSession: newUUID, SessionLog: claudeRecord, ModeName: claudeModeName},
+		// In every release yume-cli drives (2.1.197 and later), TUI and -p.
+		Instructions: func(text string) []string { return []string{"--append-system-prompt", text} },
+		TUI:          &TUI{LogEndsTurns: true, Args: claudeTUI, NewSession: newUUID, SessionLog: claudeRecord, ModeName: claudeModeName},
 	})
 }
 

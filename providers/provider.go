@@ -67,6 +67,11 @@ type Provider struct {
 	// configuration on its command line (Request.APIBase) instead of a
 	// variable; it says whether --model names what to point there.
 	APIBaseCheck func(model string) error
+	// Instructions, for a CLI that takes text to add to its system prompt
+	// (or its developer instructions) on its command line, are the
+	// arguments that add text, put before the rest (nil: it takes none;
+	// yume-cli then says the text did not reach it). See Instructed.
+	Instructions func(text string) []string
 	// KnownHelp is the part of the program's --help that TUI.Args and the
 	// modes' Command read (their flags, and the values each takes), as the
 	// newest verified release prints it. A first run after an install or

@@ -31,6 +31,8 @@ func init() {
 		MapTool:       geminiTool,
 		Verified:      [2]string{"0.24.2", "0.24.4"}, // e2e TestLiveAgents on 0.24.2, 0.24.3, 0.24.4, 2026-11-25
 		KnownHelp:     qwenKnownHelp,
+		// ACP, headless and TUI alike (0.24.4 lists it).
+		Instructions: func(text string) []string { return []string{"--append-system-prompt", text} },
 		// Its TUI's chat record has each call before it runs, with its
 		// whole output after; the screen says when it asks and when the
 		// turn is over.

@@ -2,6 +2,7 @@ package ptyhost
 
 import (
 	"os"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
@@ -24,6 +25,7 @@ type masterReader struct {
 	n     int
 	errno syscall.Errno
 	step  func(fd uintptr) bool
+	parks atomic.Uint64 // odd while a read waits for output (Parked)
 }
 
 func newMasterReader(f *os.File) *masterReader {
@@ -52,15 +54,24 @@ func (r *masterReader) read(b []byte) (int, error) {
 
 // readOnce is one raw read(2); false asks the poller to wait for output.
 func (r *masterReader) readOnce(fd uintptr) bool {
+	if r.parks.Load()%2 == 1 {
+		r.parks.Add(1) // before the read: what it returns is not handed back yet
+	}
 	for {
 		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&r.buf[0])), uintptr(len(r.buf)))
 		switch e {
 		case syscall.EINTR:
 			continue // retried at once: the poller would wait for new output
 		case syscall.EAGAIN:
+			r.parks.Add(1)
 			return false // no output yet: the poller waits for some
 		}
 		r.n, r.errno = int(n), e
 		return true
 	}
 }
+
+// Parked is odd while the one goroutine that reads waits for output, every
+// chunk read before handed back to it, and grows by one as a read starts
+// and as one parks: equal values at two times mean nothing was read between.
+func (p *Process) Parked() uint64 { return p.rd.parks.Load() }

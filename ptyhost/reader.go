@@ -27,6 +27,7 @@ type Reader struct {
 	arrived func(at time.Duration) // output landed in an empty ring (called without mu)
 	clock   func() time.Duration   // what times chunks (nil: the terminal's own times)
 	filling func()                 // a batch is held: the consumer should take it now
+	parker  parker                 // tells when its reads wait for output (nil: cannot)
 
 	mu      sync.Mutex
 	space   *sync.Cond // signalled when Take frees space, or on Stop
@@ -64,7 +65,7 @@ const Batch = 32 << 10
 // that came to hold a batch (the consumer may want to wake): neither may
 // block, nor call the Reader.
 func NewReader(t Terminal, size int, arrived func(at time.Duration), filling func()) *Reader {
-	r := &Reader{t: t, arrived: arrived, filling: filling, ring: make([]byte, size), ended: make(chan struct{})}
+	r := &Reader{t: t, arrived: arrived, filling: filling, parker: parkerOf(t), ring: make([]byte, size), ended: make(chan struct{})}
 	r.space = sync.NewCond(&r.mu)
 	return r
 }
@@ -161,6 +162,25 @@ func (r *Reader) runDirect(p *Process) {
 		if err != nil {
 			r.end(err)
 			return
+		}
+	}
+}
+
+// parker is a terminal that tells when its reads wait for output
+// (Process.Parked).
+type parker interface{ Parked() uint64 }
+
+// parkerOf is t's parker where every read of t is one of it: only a key
+// writer between (a wrapper may read ahead or hold output back).
+func parkerOf(t Terminal) parker {
+	for {
+		switch v := t.(type) {
+		case parker:
+			return v
+		case *KeyWriter:
+			t = v.Terminal
+		default:
+			return nil
 		}
 	}
 }
@@ -298,6 +318,29 @@ func (r *Reader) Settled() (read, taken int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.read.Load(), r.taken.Load()
+}
+
+// Idle is a mark taken while the reader waits for output with everything
+// it read handed over (ok false: it is not so, or the terminal cannot
+// tell). Equal marks before and after a look at the program mean nothing
+// was read between them: all it printed before the look was parsed.
+func (r *Reader) Idle() (mark uint64, ok bool) {
+	if r.parker == nil {
+		return 0, false
+	}
+	mark = r.parker.Parked()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return mark, mark%2 == 1 && r.n == 0 && r.read.Load() == r.taken.Load()
+}
+
+// Newest reports how many bytes reached the ring so far and when the
+// newest of them was read, from one look (a chunk in hand counts once it
+// is in the ring, with its time).
+func (r *Reader) Newest() (put int64, at time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.taken.Load() + int64(r.n), r.lastAt
 }
 
 // Buffered is how many bytes the ring holds.

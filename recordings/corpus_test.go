@@ -7,8 +7,6 @@ import (
 	"github.com/yume-cli/yume-cli/internal/tracedoc"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -170,39 +168,11 @@ func TestCorpus(t *testing.T) {
 	}
 }
 
-var (
-	uuidRE     = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-	sessionRE  = regexp.MustCompile(`sess-[0-9a-f]+`)
-	idRE       = regexp.MustCompile(`\b(toolu|req|msg)_[0-9A-Za-z]+`)
-	durationRE = regexp.MustCompile(`"(duration_ms|duration_api_ms)":\d+`)
-)
-
-// normalize replaces what differs from run to run: uuids, the session id,
-// durations, and toolu_/req_/msg_ ids, which are numbered in order of first
-// appearance so that a tool_result still visibly pairs with its tool_use.
-func normalize(stream []byte) []byte {
-	s := uuidRE.ReplaceAllString(string(stream), "UUID")
-	s = sessionRE.ReplaceAllString(s, "SESSION")
-	s = durationRE.ReplaceAllString(s, `"$1":0`)
-	seen := map[string]string{}
-	count := map[string]int{}
-	s = idRE.ReplaceAllStringFunc(s, func(id string) string {
-		if n, ok := seen[id]; ok {
-			return n
-		}
-		kind := id[:strings.IndexByte(id, '_')]
-		count[kind]++
-		seen[id] = kind + "_" + strconv.Itoa(count[kind])
-		return seen[id]
-	})
-	return []byte(s)
-}
-
 // checkGolden compares a normalised stream with its golden file, or
 // rewrites the file with -update.
 func checkGolden(t *testing.T, path string, stream []byte, trace string) {
 	t.Helper()
-	got := normalize(stream)
+	got := replay.Normalize(stream)
 	if updating() {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)

@@ -41,6 +41,8 @@ var people = []struct {
 	{cast: "git-clean-i-one", want: []string{`What now>`, `Would remove the following items:`, `1: clean`}},
 	{cast: "git-clean-i-c", want: []string{`What now>`, `Would remove the following items:`}},
 	{cast: "git-add-p-quit", want: []string{`"command":"git add -p"`, `Stage this hunk [y,n,q,a,d,e,?]?`, `+three`}, denied: true},
+	// Three hunks, answered y, n, y: three questions, one rule, one row.
+	{cast: "git-add-p-three", want: []string{`(1/3) Stage this hunk`, `+two`, `(2/3) Stage this hunk`, `+fifteen`, `(3/3) Stage this hunk`, `+twenty-eight`}, denied: true},
 	{cast: "inquirer-run-enter", want: []string{`"command":"rm -rf build/cache"`, `Run this command?`, `How should it run?`}},
 	{cast: "inquirer-run-y", want: []string{`"command":"rm -rf build/cache"`, `How should it run?`}},
 	{cast: "inquirer-run-arrows", want: []string{`"command":"rm -rf build/cache"`, `How should it run?`}, output: "(background)"},

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/internal/lastwords"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/transcript"
@@ -74,7 +75,8 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	watch := newErrorWatch(w, p.Name) // model errors on its stderr (modelerror.go)
 	watch.silent = true               // an agent says nothing while it waits on its model
 	opts.Stderr = watch.tee(opts.Stderr)
-	pr, err := startProvider(opts, path, inv.Args, true)
+	words := lastwords.NewTail() // its stderr, for a failed start (startfail.go)
+	pr, err := startProvider(withWords(opts, words), path, inv.Args, true)
 	if err != nil {
 		return err
 	}
@@ -92,6 +94,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	s.tr.setDangers(opts.Dangers)
 	s.tr.setNote(note)
 	s.tr.setFirstRun(opts.FirstRun)
+	s.tr.setWords(words)
 	s.tr.onProviderSession(opts.OnSession)
 	s.tr.watch = watch
 	watch.followDebugLog(p.DebugLog, opts.debugAt, func() string { id, _ := s.sessionID.Load().(string); return id })
@@ -121,7 +124,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	s.conn.log = acpRecord
 	served := make(chan error, 1)
 	go func() {
-		st, err := s.conn.serve(pr.stdout, p.Name, opts.Stderr)
+		st, err := s.conn.serve(words.Reader(pr.stdout), p.Name, opts.Stderr)
 		if opts.Verbose {
 			fmt.Fprintf(opts.Stderr, "yume-cli: %s: %d ACP lines, %d malformed\n", p.Name, st.Lines, st.Malformed)
 		}
@@ -161,6 +164,15 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 		var login *loginError
 		if errors.As(perr, &login) {
 			return s.tr.end(emit.Result{IsError: true, Errors: []string{login.Error()}})
+		}
+		if exit != nil {
+			if r, ok := s.tr.failedStart(s.agent, exit); ok {
+				// It exited before it could answer: why, in its words.
+				if opts.Verbose {
+					fmt.Fprintf(opts.Stderr, "yume-cli: %s: %v\n", s.agent, perr)
+				}
+				return s.tr.end(r)
+			}
 		}
 		msg := perr.Error()
 		if exit != nil {

@@ -204,7 +204,11 @@ func (a *approver) answer(c emit.Control) {
 		if id == "" {
 			id = c.ToolUseID
 		}
-		_ = a.w.SystemError(fmt.Sprintf("no tool_use is waiting for approval with id %q", id)) // Best effort, as above.
+		waits := "none is waiting"
+		if w, ok := a.w.Waiting(); ok {
+			waits = fmt.Sprintf("the one waiting is %q", w.ToolUseID)
+		}
+		_ = a.w.SystemError(fmt.Sprintf("no tool_use is waiting for approval with id %q: %s", id, waits)) // Best effort, as above.
 	}
 }
 

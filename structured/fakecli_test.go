@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -36,6 +37,21 @@ func fakeCLI(scenario string) int {
 	if len(os.Args) > 1 && os.Args[1] == "--version" {
 		fmt.Println("fake-cli 9.9.9")
 		return 0
+	}
+	if rest, ok := strings.CutPrefix(scenario, "exit:"); ok {
+		// "exit:N:WORDS": a CLI that fails as it starts (a flag it does
+		// not take, no login): WORDS on stderr ("\n" a line break; "out:"
+		// first puts them on stdout), then exit N.
+		code, words, _ := strings.Cut(rest, ":")
+		out := os.Stderr
+		if w, ok := strings.CutPrefix(words, "out:"); ok {
+			out, words = os.Stdout, w
+		}
+		if words != "" {
+			fmt.Fprintln(out, strings.ReplaceAll(words, `\n`, "\n"))
+		}
+		n, _ := strconv.Atoi(code)
+		return n
 	}
 	fmt.Fprintln(os.Stderr, "fake-cli: args", strings.Join(os.Args[1:], " "))
 	in := bufio.NewReader(os.Stdin)

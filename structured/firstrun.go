@@ -16,7 +16,7 @@ func (t *turn) setFirstRun(f func(screen string) string) { t.firstRun = f }
 // turn in which the provider said nothing and called no tool (it exited
 // at once, or reported only an error): a CLI not logged in, say.
 func (t *turn) withFirstRun(r emit.Result) emit.Result {
-	if !r.IsError || t.firstRun == nil || t.last != "" || t.text.Len() > 0 ||
+	if !r.IsError || t.firstRun == nil || t.noted || t.last != "" || t.text.Len() > 0 ||
 		len(t.tools.pending) > 0 || len(t.tools.done) > 0 {
 		return r
 	}

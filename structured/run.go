@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/internal/lastwords"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/transcript"
@@ -72,6 +73,12 @@ func Run(ctx context.Context, opts Options, w *emit.Writer) error {
 func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
+	}
+	if _, isFile := opts.Stderr.(*os.File); !isFile {
+		// The provider's stderr is copied in by os/exec's goroutine while
+		// yume-cli logs from its own: a writer that is not a file (a
+		// test's buffer) takes one write at a time.
+		opts.Stderr = &lockedWriter{w: opts.Stderr}
 	}
 	perm, err := permission.Parse(opts.PermissionMode)
 	if err != nil {
@@ -148,6 +155,22 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	return runJSON(ctx, opts, w, mode, inv, path, note)
 }
 
+// modeAdvice lists the --mode values p can be started with, for an
+// error that asks for one.
+func modeAdvice(p *providers.Provider) string {
+	var modes []string
+	for _, m := range p.Modes("") {
+		modes = append(modes, "--mode "+m)
+	}
+	if p.Profile != "" {
+		modes = append(modes, "--mode pty")
+	}
+	if len(modes) > 1 {
+		return strings.Join(modes[:len(modes)-1], ", ") + " or " + modes[len(modes)-1]
+	}
+	return strings.Join(modes, "")
+}
+
 // chooseMode resolves "auto" to the best structured mode of the installed
 // version (acp, then json) that can do what the turn needs (a resume); PTY
 // is the caller's fallback. An explicit mode is tried whatever the version.
@@ -166,7 +189,8 @@ func chooseMode(ctx context.Context, p *providers.Provider, path, mode string, r
 	case "", "auto":
 		v, err := providers.DetectVersion(ctx, path)
 		if err != nil {
-			return providers.Mode{}, "", fmt.Errorf("cannot tell which modes %s supports: %w; pass --mode json or --mode pty", p.Name, err)
+			return providers.Mode{}, "", fmt.Errorf("cannot tell which modes %s supports: %w; check that %s is %s (try `%s --version`), or pass %s",
+				p.Name, err, path, p.Name, path, modeAdvice(p))
 		}
 		names := p.Modes(v)
 		for _, name := range names {
@@ -190,7 +214,8 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	started := time.Now()
 	watch := newErrorWatch(w, p.Name) // model errors (modelerror.go)
 	opts.Stderr = watch.tee(opts.Stderr)
-	pr, err := startProvider(opts, path, inv.Args, input != "" || inv.KeepStdin)
+	words := lastwords.NewTail() // its stderr, for a failed start (startfail.go)
+	pr, err := startProvider(withWords(opts, words), path, inv.Args, input != "" || inv.KeepStdin)
 	if err != nil {
 		return err
 	}
@@ -200,6 +225,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 		_ = pr.wait() // The translator error is the one to report.
 		return err
 	}
+	tr.setWords(words)
 	tr.setDangers(opts.Dangers)
 	tr.setNote(note)
 	tr.setFirstRun(opts.FirstRun)
@@ -288,7 +314,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	// Once interrupted, the provider's further output is dropped: the turn
 	// ends as interrupted whatever the provider says while shutting down.
 	gated := &gatedTranslator{Translator: tr, interrupted: &pr.interrupted}
-	stats, perr := pump(pr.stdout, gated, p.Name, opts.Stderr, func() {
+	stats, perr := pump(words.Reader(pr.stdout), gated, p.Name, opts.Stderr, func() {
 		if w.TurnEnded() {
 			closeStdin() // Claude waits for more input after its result.
 		}
@@ -334,4 +360,16 @@ func (g *gatedTranslator) Line(line []byte) error {
 		return nil
 	}
 	return g.Translator.Line(line)
+}
+
+// lockedWriter serialises writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/internal/lastwords"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/transcript"
@@ -50,6 +51,10 @@ type turn struct {
 	watch *errorWatch
 	// firstRun: see withFirstRun (nil: nothing to add).
 	firstRun func(screen string) string
+	// words are the provider's last lines, for an error ending a turn it
+	// said nothing in (startfail.go); noted: that error weighed firstRun.
+	words *lastwords.Tail
+	noted bool
 }
 
 // setDangers gives the turn the session's dangerous-command set (nil
@@ -383,6 +388,9 @@ func (t *turn) end(r emit.Result) error {
 func (t *turn) finish(exit error) error {
 	if t.w.TurnEnded() {
 		return nil
+	}
+	if r, ok := t.failedStart(t.provider.Name, exit); ok {
+		return t.end(r) // in the provider's words (startfail.go)
 	}
 	msg := fmt.Sprintf("%s ended without finishing the turn", t.provider)
 	if exit != nil {

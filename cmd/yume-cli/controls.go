@@ -25,6 +25,7 @@ func readControls(ctx context.Context, o *StartOptions, w *emit.Writer) <-chan e
 	go func() {
 		defer close(ch)
 		r := bufio.NewReaderSize(o.IO.In, 64<<10)
+		words := answersInWords(o)
 		for n := 1; ; n++ {
 			line, long, err := readLine(r, maxControlLine)
 			switch {
@@ -32,10 +33,13 @@ func readControls(ctx context.Context, o *StartOptions, w *emit.Writer) <-chan e
 				// Said, skipped, and the channel stays open: one bad line
 				// must not deny what waits and ignore every later answer.
 				_ = w.SystemError(fmt.Sprintf("stdin line %d: a control frame longer than %d bytes; it was skipped", n, maxControlLine)) // Best effort.
-			case len(line) > 0:
-				f, perr := emit.ParseControl(line)
+			case len(line) > 0 || words && err == nil && waiting(w): // Enter takes the default: no
+				f, perr := readFrame(line, words, w)
 				if perr != nil {
 					_ = w.SystemError(fmt.Sprintf("stdin line %d: %v", n, perr)) // Best effort.
+					if words {
+						fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v\n", perr)
+					}
 					break
 				}
 				select {
@@ -51,6 +55,24 @@ func readControls(ctx context.Context, o *StartOptions, w *emit.Writer) <-chan e
 	}()
 	return ch
 }
+
+// readFrame reads one line of stdin: a JSON control frame, or, from a
+// person at a terminal, an answer in words. A malformed frame's error
+// shows one that would be accepted now.
+func readFrame(line []byte, words bool, w *emit.Writer) (emit.Control, error) {
+	if words {
+		if c, ok, err := answerInWords(string(line), w); ok {
+			return c, err
+		}
+	}
+	f, err := emit.ParseControl(line)
+	if err != nil {
+		return f, fmt.Errorf("%w; a valid frame now: %s", err, validFrame(w))
+	}
+	return f, nil
+}
+
+func waiting(w *emit.Writer) bool { _, ok := w.Waiting(); return ok }
 
 // hasControlChannel reports whether stdin may carry control frames: not
 // when there is none, when it is /dev/null (a one-turn run), nor when it

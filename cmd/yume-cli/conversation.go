@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/yume-cli/yume-cli/background"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/sessions"
@@ -27,6 +28,8 @@ type conversation struct {
 	resumed bool
 	// asked is the user's prompt as given, when history was put before it.
 	asked string
+	// recorder, when set, keeps the prompts for --output-file.
+	recorder *background.Recorder
 }
 
 // historyBudget bounds the conversation given as context to a provider
@@ -157,6 +160,9 @@ func (c *conversation) said(prompt string) {
 	defer c.mu.Unlock()
 	if c.sess != nil && prompt != "" {
 		c.sess.History = append(c.sess.History, sessions.Entry{Role: "user", Time: time.Now().UTC(), Text: emit.Redact(prompt)})
+	}
+	if c.recorder != nil {
+		c.recorder.Prompt(emit.Redact(prompt))
 	}
 }
 

@@ -27,6 +27,8 @@ type doctorSettings struct {
 	// Error is what is wrong with the file (a run stops on it).
 	Error   string       `json:"error,omitempty"`
 	Entries []settingRow `json:"entries"`
+	// AutoMode says what --permission-mode auto does with the guard.
+	AutoMode string `json:"auto_mode"`
 }
 
 func newDoctorCmd(ios *IOStreams) *cobra.Command {
@@ -89,6 +91,9 @@ func doctorSettingsNow() (doctorReport, *settings.Settings) {
 	for _, k := range knobs {
 		v, from := k.pick(s, nil, os.Getenv)
 		rep.Settings.Entries = append(rep.Settings.Entries, settingRow{k.key, v, from})
+		if k.key == "auto_guard" {
+			rep.Settings.AutoMode = autoGuardSays(v)
+		}
 	}
 	rep.Settings.Entries = append(rep.Settings.Entries, environmentRows(s, "", os.Getenv)...)
 	rep.Settings.Entries = append(rep.Settings.Entries, guardRows(s)...)
@@ -155,7 +160,7 @@ func printDoctor(ios *IOStreams, rep doctorReport) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Key, r.Value, r.From)
 	}
 	_ = tw.Flush() // Best effort: a closed stdout has no reader to tell.
-	fmt.Fprintln(ios.Out)
+	fmt.Fprintf(ios.Out, "auto mode: %s\n\n", st.AutoMode)
 	tw = tabwriter.NewWriter(ios.Out, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PROVIDER\tINSTALLED\tVERSION\tMODES\tCREDENTIALS\tFOUND\tFROM YUME\tPATH")
 	for _, s := range rep.Providers {

@@ -16,6 +16,11 @@ func fakeClaude(command string) int {
 		fmt.Println("2.1.332 (Claude Code)")
 		return 0
 	}
+	if f := os.Getenv("YUME_FAKE_CLAUDE_ARGS"); f != "" {
+		// Where the test wants to see the command line it was started with.
+		b, _ := json.Marshal(os.Args[1:])
+		_ = os.WriteFile(f, b, 0o600)
+	}
 	in := bufio.NewReader(os.Stdin)
 	read := func() map[string]any {
 		line, err := in.ReadBytes('\n')

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/yume-cli/yume-cli/background"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/settings"
@@ -56,10 +57,36 @@ type StartOptions struct {
 	Command      []string // after "--"
 
 	colsSet bool // --cols was given: a provider's own width does not apply
+
+	// Yume's background agents (background.go): the agent's role, the
+	// AgentOutput file, progress lines on stderr, the branch to work on.
+	AgentType  string
+	OutputFile string
+	Async      bool
+	GitBranch  string
+	// autoGuard says when auto mode keeps the guard's list (auto_guard:
+	// on, always, off; see autoGuardHolds): the CLI then runs in its
+	// asking mode and yume-cli approves all but what the guard flags.
+	autoGuard string
+	// driven is the provider as this run drives it (driven.go); nil
+	// until the run starts: the registry's descriptor.
+	driven *providers.Provider
+	// newer are the flags of a newer Yume this yume-cli ignored.
+	newer []string
+	// recorder keeps the AgentOutput and says progress (nil: neither).
+	recorder *background.Recorder
+	// outputDone: --output-file was written.
+	outputDone bool
+	// started is when the run started (the AgentOutput's duration).
+	started time.Time
 }
 
-// provider is the descriptor of --provider, which validate checked.
+// provider is the descriptor of --provider, which validate checked: as
+// the run drives it once it started.
 func (o *StartOptions) provider() *providers.Provider {
+	if o.driven != nil {
+		return o.driven
+	}
 	p, _ := providers.Lookup(o.Provider)
 	return p
 }
@@ -72,11 +99,14 @@ var (
 )
 
 // usageError is a mistake in how yume-cli was called: exit code 2.
-type usageError struct{ msg string }
+type usageError struct {
+	msg  string
+	help string // the command whose --help to point at ("" = yume-cli)
+}
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
 
 func oneOf(flag, v string, allowed []string) error {
 	for _, a := range allowed {
@@ -149,6 +179,9 @@ func (o *StartOptions) validate() error {
 			}
 		}
 	}
+	if err := o.checkAgentType(); err != nil {
+		return err
+	}
 	if o.Cwd == "" {
 		o.Cwd = "."
 	}
@@ -190,21 +223,10 @@ func (o *StartOptions) loadDangers() error {
 func lookupProvider(name string) (*providers.Provider, error) {
 	p, ok := providers.Lookup(name)
 	if !ok {
+		if guess := didYouMean(name, providers.Names()); guess != "" {
+			return nil, usagef("unknown provider %q: did you mean %q? (the providers: %s)", name, guess, strings.Join(providers.Names(), ", "))
+		}
 		return nil, usagef("unknown provider %q: use one of %s", name, strings.Join(providers.Names(), ", "))
 	}
 	return p, nil
-}
-
-// wantsStream reports whether errors must also be reported as protocol
-// events on stdout: Yume reads stdout only.
-func wantsStream(args []string) bool {
-	for i, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "--output-format=stream-json" || (a == "--output-format" && i+1 < len(args) && args[i+1] == "stream-json") {
-			return true
-		}
-	}
-	return false
 }

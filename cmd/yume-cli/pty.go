@@ -229,7 +229,9 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	if err != nil {
 		return tuiLaunch{}, probeError(p, bin, err)
 	}
-	l := providers.Launch{Prompt: o.Prompt, Model: o.Model, APIBase: o.APIBase, Mode: permission.Mode(o.PermissionMode),
+	// Auto mode under the guard starts the program asking (cliMode):
+	// every call then reaches the driver's policy, in auto mode.
+	l := providers.Launch{Prompt: o.Prompt, Model: o.Model, APIBase: o.APIBase, Mode: o.cliMode(),
 		Cwd: o.Cwd, Getenv: os.Getenv, Help: probe.Help, Started: time.Now(), Bin: bin}
 	switch {
 	case conv.handle() != "":

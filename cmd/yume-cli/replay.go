@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
@@ -33,6 +30,10 @@ type ReplayOptions struct {
 	Screen    string // seconds; "" = drive instead
 	Interrupt string // seconds; "" = never
 	Protocol  string
+	Golden    string   // a golden event stream to compare with; "" = none
+	Allow     []string // failure kinds that do not fail the replay
+	HTML      string   // write the page to look at here (replay_html.go)
+	TraceIn   string   // the trace the page shows instead of the replay's
 
 	screenAt, interruptAt time.Duration
 	decisions             decisions
@@ -48,18 +49,40 @@ func NewCmdReplay(ios *IOStreams, runF func(*ReplayOptions) error) *cobra.Comman
 		Long: `replay feeds a recording (an asciinema .cast from "yume-cli record" or
 "start --record") through the production screen model, rules and driver on the
 recording's own clock, prints the events yume-cli would have emitted, and
-checks every key the rules would type against the keys in the recording.
+checks what the rules did against what the person did.
 
-A difference is reported on stderr with the rule that chose the keys and the
-screen at that moment, and the exit status is 1. Replies to terminal queries
-(cursor position, device attributes, colours) are left out of the comparison:
-a person's terminal answers them differently from yume-cli's screen model.
-Where a rule types the prompt and --prompt is not given, the replay types
-what the recording typed there, so a prompt a person typed is not a mismatch.`,
+Replay is a regression check. It fails (exit status 1) when, unless --allow
+names the kind:
+
+  unrecognised  the program asked a question no rule recognised: the rules
+                nearest to matching it are named, with their file:line, the
+                part of the pattern that found nothing and the rows where
+                the parts before it matched
+  keys          the rules would have typed other keys than the person did,
+                with the rule that chose them and the screen
+  golden        with --golden FILE: a tool_use, tool_result or the session's
+                end differs from the golden stream's (ids, uuids, durations
+                and the model's text are not compared); a question the
+                golden's own notices say no rule recognises is known, and
+                not an "unrecognised" failure
+
+Each failure is reported on stderr. Exit status 0: the rules did what the
+person did; 1: a failure above, or the recording cannot be read; 2: a usage
+error. "yume-cli rules test DIR" runs this check over every recording in DIR.
+
+Replies to terminal queries (cursor position, device attributes, colours) are
+left out of the comparison: a person's terminal answers them differently from
+yume-cli's screen model. Where a rule types the prompt and --prompt is not
+given, the replay types what the recording typed there, so a prompt a person
+typed is not a mismatch.`,
 		Example: `  yume-cli replay session.cast --trace
   yume-cli replay session.cast --approve 1,3      # approve questions 1 and 3, deny the rest
   yume-cli replay demo.cast --approve 1r,2         # revise question 1, approve question 2
-  yume-cli replay session.cast --screen 2.5        # the screen 2.5 seconds in`,
+  yume-cli replay session.cast --screen 2.5        # the screen 2.5 seconds in
+  yume-cli replay rm-i.cast --golden rm-i.golden.jsonl
+  yume-cli replay session.cast --allow unrecognised # a new question is not a failure
+  yume-cli replay session.cast --html page.html    # a page: the recording, the trace's timeline
+  yume-cli replay live.cast --html page.html --trace-in live.trace  # a live run's --record and --trace-file`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.File = args[0]
@@ -81,6 +104,10 @@ what the recording typed there, so a prompt a person typed is not a mismatch.`,
 	fs.StringVar(&o.Screen, "screen", "", "print the screen at this time (seconds) and exit")
 	fs.StringVar(&o.Interrupt, "interrupt-at", "", "interrupt the session at this time (seconds), as a user would")
 	fs.StringVar(&o.Protocol, "protocol-version", protocols[0], "event shapes: claude (nested messages) or flat")
+	fs.StringVar(&o.HTML, "html", "", "also write a page to look at: the recording played back, the trace's timeline, the screen at each decision (one HTML file that opens offline)")
+	fs.StringVar(&o.TraceIn, "trace-in", "", "with --html: show this trace (a live run's --trace-file, beside its --record cast) instead of the replay's own")
+	fs.StringVar(&o.Golden, "golden", "", "compare the tool_use, tool_result and end events with this stream-json file (claude shapes)")
+	fs.StringSliceVar(&o.Allow, "allow", nil, "failures that do not fail the replay: "+strings.Join(failKinds, ", "))
 	fs.SortFlags = false
 	return cmd
 }
@@ -96,10 +123,14 @@ func (o *ReplayOptions) validate() error {
 	if o.interruptAt, err = parseSeconds("interrupt-at", o.Interrupt); err != nil {
 		return err
 	}
-	if o.Provider != "" {
-		if _, err := lookupProvider(o.Provider); err != nil {
-			return err
-		}
+	if o.TraceIn != "" && o.HTML == "" {
+		return usagef("--trace-in goes with --html: it is the trace the page shows")
+	}
+	if o.HTML != "" && o.Screen != "" {
+		return usagef("--html and --screen do not go together: --screen prints one screen and replays nothing")
+	}
+	if err := checkReplayFlags(o.Provider, o.Allow); err != nil {
+		return err
 	}
 	return oneOf("protocol-version", o.Protocol, protocols)
 }
@@ -177,19 +208,34 @@ func runReplay(o *ReplayOptions) error {
 	}
 	proto, _ := emit.ParseProtocol(o.Protocol)
 	ro := replay.Options{
-		Profile: profile, Out: emit.NewWriter(o.IO.Out, emit.Config{Protocol: proto}),
-		Answer: o.decisions.answer, AsRecorded: o.decisions.recorded, Prompt: o.Prompt, InterruptAt: o.interruptAt,
+		Profile: profile, Answer: o.decisions.answer, AsRecorded: o.decisions.recorded,
+		Prompt: o.Prompt, InterruptAt: o.interruptAt,
 	}
 	if o.Trace {
 		ro.Trace = o.IO.ErrOut
 	}
-	r := replay.Run(context.Background(), cast, ro)
-	bad := reportMismatches(o.IO.ErrOut, cast, r)
-	var ke *driver.KeysError
-	if r.Err != nil && !errors.As(r.Err, &ke) {
-		return r.Err
+	out := o.IO.Out
+	page, err := newHTMLPage(o, name) // nil without --html
+	if err != nil {
+		return err
 	}
-	if bad > 0 {
+	if page != nil {
+		out, ro.Trace = page.col.Stream(out), page.col.Trace(ro.Trace)
+	}
+	v, err := checkReplay(cast, ro, proto, out, o.Golden)
+	if err != nil {
+		return err
+	}
+	if page != nil {
+		if err := page.write(); err != nil {
+			return err
+		}
+	}
+	v.mismatches = reportMismatches(o.IO.ErrOut, cast, v.result)
+	reportUnrecognised(o.IO.ErrOut, v)
+	reportGolden(o.IO.ErrOut, v)
+	if failed := v.failures(o.Allow); len(failed) > 0 {
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli replay: failed: %s (--allow %s lets it pass)\n", strings.Join(failed, ", "), strings.Join(failed, ","))
 		return &exitError{1}
 	}
 	return nil

@@ -35,13 +35,29 @@ func screenAt(c *recordings.Cast, t time.Duration) *vt.Screen {
 	return s
 }
 
-// printScreenAt writes the screen at t to w, without trailing blank rows.
+// printScreenAt writes the screen at t to w, without trailing blank rows,
+// each row numbered as the trace and a rule's rows number it, and the
+// cursor's cell marked under its row.
 func printScreenAt(w io.Writer, c *recordings.Cast, t time.Duration) error {
 	if d := c.Duration(); t > d {
 		fmt.Fprintf(w, "# the recording ends at %.3fs; this is its last screen\n", d.Seconds())
+		t = d
 	}
-	_, err := io.WriteString(w, trimScreen(screenAt(c, t).Lines()))
-	return err
+	s := screenAt(c, t)
+	cols, rows := s.Cols(), s.Rows()
+	row, col, _ := s.Cursor()
+	fmt.Fprintf(w, "# the screen at %.3fs, %d×%d; the cursor at row %d, column %d\n", t.Seconds(), cols, rows, row, col)
+	lines := strings.Split(strings.TrimSuffix(trimScreen(s.Lines()), "\n"), "\n")
+	for i, l := range lines {
+		fmt.Fprintf(w, "%3d│ %s\n", i, l)
+		if i == row {
+			fmt.Fprintf(w, "   │ %s^\n", strings.Repeat(" ", col))
+		}
+	}
+	if row >= len(lines) {
+		fmt.Fprintf(w, "%3d│\n   │ %s^\n", row, strings.Repeat(" ", col))
+	}
+	return nil
 }
 
 // trimScreen joins screen rows, dropping trailing blank rows and spaces.

@@ -11,6 +11,13 @@ func corpusFile(name string) string {
 	return filepath.Join("..", "..", "recordings", "testdata", "corpus", name)
 }
 
+func peopleFile(name string) string {
+	return filepath.Join("..", "..", "recordings", "testdata", "people", name)
+}
+
+// brokenRule is rm-remove broken on purpose (it wants a "[y/N]").
+var brokenRule = filepath.Join("..", "..", "recordings", "testdata", "rules", "rm-remove-broken.yaml")
+
 // TestReplay runs `yume-cli replay` on corpus recordings as a user would.
 func TestReplay(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.cast")
@@ -39,6 +46,19 @@ func TestReplay(t *testing.T) {
 			[]string{"rm: remove regular file 'notes.txt'?\n"}, nil, false},
 		{"interrupt", []string{"replay", corpusFile("demo-slow.cast"), "--interrupt-at", "0.4"}, 0,
 			[]string{`"type":"interrupt"`}, nil, true},
+		{"a broken rule fails", []string{"replay", corpusFile("rm-i.cast"), "--rules", brokenRule}, 1, nil,
+			[]string{`at 0.050s the program asked "rm: remove regular file 'notes.txt'?" and no rule recognised it`,
+				"rule rm-remove (" + brokenRule + ":6): part 5 of 7 ` \\[y/N\\]` found nothing after the parts before it, which matched row 0 up to",
+				"failed: unrecognised (--allow unrecognised lets it pass)"}, true},
+		{"a broken rule allowed", []string{"replay", corpusFile("rm-i.cast"), "--rules", brokenRule, "--allow", "unrecognised"}, 0, nil,
+			[]string{"no rule recognised it"}, true},
+		{"golden same", []string{"replay", corpusFile("rm-i.cast"), "--golden", corpusFile("rm-i.golden.jsonl")}, 0, nil, nil, true},
+		{"golden differs", []string{"replay", corpusFile("rm-i.cast"), "--golden", corpusFile("cp-i-deny.golden.jsonl")}, 1, nil,
+			[]string{`event 1: the golden has tool_use toolu_1 Bash {"command":"cp -i a.txt b.txt"`, "failed: golden"}, true},
+		{"golden known question", []string{"replay", peopleFile("npm-init-ok-enter.cast"), "--golden", peopleFile("npm-init-ok-enter.golden.jsonl")}, 0, nil,
+			[]string{`"description:", which no rule recognises, as`}, true},
+		{"golden missing", []string{"replay", corpusFile("rm-i.cast"), "--golden", "nope.jsonl"}, 1, nil, []string{"--golden: open nope.jsonl"}, false},
+		{"bad allow", []string{"replay", corpusFile("rm-i.cast"), "--allow", "everything"}, 2, nil, []string{"--allow"}, false},
 		{"bad approve", []string{"replay", corpusFile("rm-i.cast"), "--approve", "x"}, 2, nil, []string{"--approve"}, false},
 		{"bad screen", []string{"replay", corpusFile("rm-i.cast"), "--screen", "soon"}, 2, nil, []string{"seconds"}, false},
 		{"bad file", []string{"replay", bad}, 1, nil, []string{"asciicast line 3"}, false},

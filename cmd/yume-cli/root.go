@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -21,11 +23,31 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code
 // Main runs yume-cli with args and returns the process exit code:
 // 0 success, 1 runtime error, 2 usage error.
 func Main(args []string, ios *IOStreams) int {
-	root := NewRootCmd(ios, nil)
-	root.SetArgs(args)
-	err := root.Execute()
+	root, opts := newRootCmd(ios, nil)
+	ran := root // the command that ran (or failed to parse)
+	kept, ignored, err := newerFlags(root, args)
+	if err == nil {
+		opts.newer = ignored
+		for _, f := range ignored {
+			fmt.Fprintln(ios.ErrOut, ignoredNote(f))
+		}
+		root.SetArgs(kept)
+		if c, cerr := root.ExecuteC(); c != nil {
+			ran, err = c, cerr
+		} else {
+			err = cerr
+		}
+	}
 	if err == nil {
 		return 0
+	}
+	if !opts.outputDone {
+		// The run stopped before it started (a flag it cannot take):
+		// Yume still finds the file it reads.
+		if opts.OutputFile == "" {
+			opts.OutputFile, opts.SessionID = argValue(args, "output-file"), argValue(args, "session-id")
+		}
+		opts.failOutput(err)
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -38,10 +60,16 @@ func Main(args []string, ios *IOStreams) int {
 	}
 	msg := err.Error()
 	if code == 2 {
-		msg += "\nRun 'yume-cli --help' for usage."
+		help := "yume-cli"
+		if ue.help != "" {
+			help = ue.help
+		}
+		msg += "\nRun '" + help + " --help' for usage."
 	}
 	fmt.Fprintf(ios.ErrOut, "yume-cli: %s\n", msg)
-	if wantsStream(args) {
+	if ran == root || ran.Name() == "start" {
+		// A session's format is stream-json (the only one): Yume reads
+		// the error from stdout, however the flags said it or not.
 		reportStream(ios.Out, err)
 	}
 	return code
@@ -51,6 +79,12 @@ func Main(args []string, ios *IOStreams) int {
 // command, because Yume's spawner passes flags with no subcommand. runF
 // replaces the run function in tests of flag parsing.
 func NewRootCmd(ios *IOStreams, runF func(*StartOptions) error) *cobra.Command {
+	root, _ := newRootCmd(ios, runF)
+	return root
+}
+
+// newRootCmd is NewRootCmd with the options its start command fills in.
+func newRootCmd(ios *IOStreams, runF func(*StartOptions) error) (*cobra.Command, *StartOptions) {
 	opts := &StartOptions{IO: ios}
 	root := &cobra.Command{
 		Use:   "yume-cli [flags] [-- CMD ARGS…]",
@@ -77,9 +111,7 @@ a Bash tool_use, waits for an approval frame on stdin, and types the answer.`,
 		},
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &usageError{err.Error()}
-	})
+	root.SetFlagErrorFunc(flagError)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
 	addStartFlags(root.Flags(), opts)
@@ -95,7 +127,25 @@ a Bash tool_use, waits for an approval frame on stdin, and types the answer.`,
 	addStartFlags(start.Flags(), opts)
 	root.AddCommand(start, newDoctorCmd(ios), NewCmdRecord(ios, nil), NewCmdReplay(ios, nil),
 		newRulesCmd(ios), newSessionsCmd(ios), newVersionCmd(ios))
-	return root
+	usageArgs(root)
+	registerCompletions(root)
+	return root, opts
+}
+
+// aliasHelp says which provider each alias names ("; anthropic is
+// claude, openai is codex").
+func aliasHelp() string {
+	var said []string
+	for _, p := range providers.All() {
+		for _, a := range p.Aliases {
+			said = append(said, a+" is "+p.Name)
+		}
+	}
+	if len(said) == 0 {
+		return ""
+	}
+	sort.Strings(said)
+	return "; " + strings.Join(said, ", ")
 }
 
 // dashArgs accepts positional arguments only after "--".
@@ -105,6 +155,9 @@ func dashArgs(cmd *cobra.Command, args []string) error {
 		extra := args
 		if dash > 0 {
 			extra = args[:dash]
+		}
+		if s := cmd.Root().SuggestionsFor(extra[0]); len(s) > 0 {
+			return usagef("unexpected argument %q: did you mean the subcommand %q? (a program to run goes after --)", extra[0], s[0])
 		}
 		return usagef("unexpected argument %q: subcommands are %s; a program to run goes after --", extra[0], subcommandNames(cmd.Root()))
 	}
@@ -122,14 +175,17 @@ func subcommandNames(root *cobra.Command) string {
 }
 
 func startRunE(cmd *cobra.Command, args []string, opts *StartOptions, runF func(*StartOptions) error) error {
+	opts.started = time.Now()
 	if dash := cmd.ArgsLenAtDash(); dash >= 0 {
 		opts.Command = args[dash:]
 	}
 	opts.colsSet = cmd.Flags().Changed("cols")
 	if err := opts.applySettings(cmd.Flags()); err != nil {
+		opts.failOutput(err)
 		return err
 	}
 	if err := opts.validate(); err != nil {
+		opts.failOutput(err)
 		return err
 	}
 	if runF != nil {
@@ -139,7 +195,7 @@ func startRunE(cmd *cobra.Command, args []string, opts *StartOptions, runF func(
 }
 
 func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
-	fs.StringVarP(&o.Provider, "provider", "P", "", "provider to drive: "+strings.Join(providers.Names(), ", "))
+	fs.StringVarP(&o.Provider, "provider", "P", "", "provider to drive: "+strings.Join(providers.Names(), ", ")+aliasHelp())
 	fs.StringVarP(&o.Model, "model", "m", "", "model name passed to the provider")
 	fs.StringVarP(&o.Cwd, "cwd", "d", "", "working directory of the session (default: current directory)")
 	fs.StringVarP(&o.Resume, "resume", "r", "", "continue the conversation whose first init said this session_id (yume-cli sessions list)")
@@ -164,5 +220,9 @@ func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
 	fs.DurationVar(&o.IdleTimeout, "idle-timeout", driver.DefaultIdleTimeout, "end a PTY turn whose program sits at its input box with nothing ending the turn for this long")
 	fs.DurationVar(&o.TurnTimeout, "turn-timeout", driver.DefaultTurnTimeout, "end any turn that runs longer (interrupt and an error result; waiting for approval aside)")
 	fs.DurationVar(&o.ToolTimeout, "tool-timeout", driver.DefaultToolTimeout, "interrupt a command still running after this long (PTY; Ctrl-C or the program's interrupt key): its tool_result keeps the output so far and the turn goes on")
+	fs.StringVar(&o.AgentType, "agent-type", "", "a Yume background agent's role, given to the agent as an instruction where its CLI takes one: "+strings.Join(agentTypeNames(), ", "))
+	fs.StringVar(&o.OutputFile, "output-file", "", "at the end, write Yume's AgentOutput JSON here (the history, usage, success, duration, turns), also when the run fails")
+	fs.BoolVar(&o.Async, "async", false, "a background agent: progress lines on stderr as it works, and stdout and stderr never wait for a reader")
+	fs.StringVar(&o.GitBranch, "git-branch", "", "before the turn, switch the working tree to this branch (made from HEAD when missing); a dirty tree stays where it is")
 	fs.SortFlags = false
 }

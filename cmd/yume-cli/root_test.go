@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/emit/emittest"
@@ -62,14 +63,17 @@ func TestYumeSpawnLine(t *testing.T) {
 		want := StartOptions{Provider: "gemini", Model: "gemini-2.5-pro", Cwd: dir, Resume: "sess-1", HistoryFile: "h.json",
 			Prompt: "fix the test", OutputFormat: "stream-json", Verbose: true, PermissionMode: "default", Mode: "auto",
 			Protocol: "claude", Cols: 120, Rows: 40, IdleTimeout: driver.DefaultIdleTimeout, TurnTimeout: driver.DefaultTurnTimeout,
-			ToolTimeout: driver.DefaultToolTimeout, noChannel: permission.FallbackGuard, trustFolders: "ask"}
+			ToolTimeout: driver.DefaultToolTimeout, noChannel: permission.FallbackGuard, trustFolders: "ask", autoGuard: "on"}
 		if got.dangers == nil || len(got.dangers.Rules()) == 0 {
 			t.Errorf("%v: no dangerous-command set loaded", args)
 		}
 		if got.settings == nil || len(got.rows) == 0 {
 			t.Errorf("%v: no settings read", args)
 		}
-		got.IO, got.dangers, got.settings, got.rows = nil, nil, nil, nil
+		if got.started.IsZero() {
+			t.Errorf("%v: the run's start is not kept", args)
+		}
+		got.IO, got.dangers, got.settings, got.rows, got.started = nil, nil, nil, nil, time.Time{}
 		if !reflect.DeepEqual(*got, want) {
 			t.Errorf("%v:\n got %+v\nwant %+v", args, *got, want)
 		}
@@ -102,13 +106,16 @@ func TestBadInput(t *testing.T) {
 		stderr   string
 		wantJSON bool
 	}{
-		{"unknown flag", append([]string{"--provider", "gemini", "--frobnicate"}, stream...), 2, "unknown flag: --frobnicate", true},
-		{"unknown flag, no stream", []string{"--frobnicate"}, 2, "unknown flag: --frobnicate", false},
+		{"unknown flag that limits the run", append([]string{"--provider", "gemini", "--max-cost", "3"}, stream...), 2, `unknown flag: --max-cost: this yume-cli (`, true},
+		// The format in force is stream-json whether a flag says so or not.
+		{"unknown flag that limits the run, format not given", []string{"--allowed-tools=Read"}, 2, "unknown flag: --allowed-tools: ", true},
+		{"unknown shorthand", append([]string{"--provider", "gemini", "-y"}, stream...), 2, `unknown shorthand flag: 'y' in -y`, true},
+		{"bad agent type", append([]string{"--provider", "anthropic", "--agent-type", "wizard"}, stream...), 2, `invalid value "wizard" for --agent-type: use one of architect, explorer, implementer, guardian, specialist`, true},
 		{"unknown provider", append([]string{"--provider", "nope", "--cwd", dir}, stream...), 2, `unknown provider "nope": use one of`, true},
 		{"no provider", stream, 2, "no provider: pass --provider NAME", true},
 		{"missing cwd", append([]string{"--provider", "gemini", "--cwd", filepath.Join(dir, "absent")}, stream...), 2, "is not a directory", true},
 		{"bad permission mode", append([]string{"--provider", "gemini", "--permission-mode", "yolo"}, stream...), 2, `invalid value "yolo" for --permission-mode`, true},
-		{"bad output format", []string{"--provider", "gemini", "--output-format", "text"}, 2, `invalid value "text" for --output-format`, false},
+		{"bad output format", []string{"--provider", "gemini", "--output-format", "text"}, 2, `invalid value "text" for --output-format`, true},
 		{"bad size", append(stream, "--provider", "generic", "--cols", "3", "--", "true"), 2, "window size 3x40 is out of range", true},
 		{"stray argument", append([]string{"frobnicate"}, stream...), 2, `unexpected argument "frobnicate"`, true},
 		{"generic without command", append([]string{"--provider", "generic"}, stream...), 2, "--provider generic needs the program to run", true},

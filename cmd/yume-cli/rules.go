@@ -44,7 +44,9 @@ func newRulesCmd(ios *IOStreams) *cobra.Command {
 			bad := 0
 			for _, f := range files {
 				data, err := os.ReadFile(f)
-				if err == nil {
+				if err != nil {
+					err = fmt.Errorf("%s: cannot read it (%v): give the path of a rule file (YAML)", f, unwrapPath(err))
+				} else {
 					var p *heuristics.Profile
 					if p, err = heuristics.ParseProfile(f, data); err == nil {
 						fmt.Fprintf(ios.Out, "%s: ok (profile %s, %d rules)\n", f, p.Name, len(p.Rules))
@@ -107,5 +109,6 @@ Start a --dangerous-rules file, or the settings' guard.block, from this.`,
 		},
 	})
 	cmd.AddCommand(NewCmdRulesSuggest(ios, nil))
+	cmd.AddCommand(NewCmdRulesTest(ios, nil))
 	return cmd
 }

@@ -60,3 +60,45 @@ func TestRulesFlagOverrides(t *testing.T) {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
+
+// TestRulesTest: every recording replays as its person answered; a rule
+// broken on purpose fails the recordings it touches, naming the rule,
+// its file:line and the nearest row, and no other.
+func TestRulesTest(t *testing.T) {
+	corpus := filepath.Join("..", "..", "recordings", "testdata", "corpus")
+	people := filepath.Join("..", "..", "recordings", "testdata", "people")
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  []string
+	}{
+		{"as the rules are", []string{"rules", "test", corpus, people}, 0,
+			[]string{"CAST", "AS THE PERSON", "git-add-p.cast", "0 failed"}},
+		{"a broken rule", []string{"rules", "test", corpus, "--rules", brokenRule}, 1,
+			[]string{"rm-i.cast", "FAIL", "nearest rule rm-remove (" + brokenRule + ":6)", "1 failed"}},
+		{"a broken rule, allowed", []string{"rules", "test", corpus, "--rules", brokenRule, "--allow", "unrecognised,golden"}, 0,
+			[]string{"0 failed"}},
+		{"in full", []string{"rules", "test", "-v", corpusFile("rm-i.cast"), "--rules", brokenRule}, 1,
+			[]string{"== " + corpusFile("rm-i.cast"), "which matched row 0 up to", "screen at that moment"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runMain(t, "", tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, tt.wantCode, stdout, stderr)
+			}
+			for _, w := range tt.wantOut {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
+				}
+			}
+			if tt.name == "a broken rule" && strings.Count(stdout, "FAIL") != 1 {
+				t.Errorf("the broken rm rule failed other recordings too:\n%s", stdout)
+			}
+		})
+	}
+	if code, _, stderr := runMain(t, "", "rules", "test", t.TempDir()); code != 2 || !strings.Contains(stderr, "no .cast files") {
+		t.Errorf("an empty directory: exit %d, %s", code, stderr)
+	}
+}

@@ -53,6 +53,15 @@ var knobs = []knob{
 			o.trustFolders = v
 			return nil
 		}},
+	{"auto_guard", "", autoGuardEnv, autoGuardFile,
+		func() string { return "on" },
+		func(o *StartOptions, v string) error {
+			if v != "on" && v != "always" && v != "off" {
+				return fmt.Errorf("%q is not one of on, always, off", v)
+			}
+			o.autoGuard = v
+			return nil
+		}},
 	{"timeouts.idle", "idle-timeout", "YUME_IDLE_TIMEOUT", func(s *settings.Settings) settings.Value { return s.IdleTimeout },
 		func() string { return driver.DefaultIdleTimeout.String() },
 		func(o *StartOptions, v string) (err error) { o.IdleTimeout, err = positiveDuration(v); return err }},
@@ -62,6 +71,36 @@ var knobs = []knob{
 	{"timeouts.tool", "tool-timeout", "YUME_TOOL_TIMEOUT", func(s *settings.Settings) settings.Value { return s.ToolTimeout },
 		func() string { return driver.DefaultToolTimeout.String() },
 		func(o *StartOptions, v string) (err error) { o.ToolTimeout, err = positiveDuration(v); return err }},
+}
+
+// autoGuardEnv says when auto mode keeps the guard's list: on (the
+// default: when nobody can answer), always, or off. The settings file has
+// no key of its own for it: it sets it under env:, where yume-cli reads it
+// too (autoGuardFile).
+const autoGuardEnv = "YUME_AUTO_GUARD"
+
+// autoGuardFile is YUME_AUTO_GUARD as the settings file's env: sets it.
+func autoGuardFile(s *settings.Settings) settings.Value {
+	for _, v := range s.Env {
+		if v.Name == autoGuardEnv {
+			return settings.Value{Text: v.Value, Line: v.Line}
+		}
+	}
+	return settings.Value{}
+}
+
+// autoGuardSays is what auto mode does for a value of auto_guard, for
+// doctor.
+func autoGuardSays(v string) string {
+	const kept = "the CLI runs in its asking mode, and yume-cli approves every call but those the guard flags (asked where someone can answer, else denied)"
+	const allowAll = "the CLI's own allow-all runs: the guard flags what it sees, and stops only what the CLI still asks about"
+	switch v {
+	case "always":
+		return "auto mode keeps the guard's list (YUME_AUTO_GUARD always): " + kept
+	case "off":
+		return "auto mode runs the CLI's own allow-all (YUME_AUTO_GUARD off): " + allowAll
+	}
+	return "with nobody to answer (stdin /dev/null: Yume, its background agents) auto mode keeps the guard's list: " + kept + "; with an approval channel " + allowAll
 }
 
 func positiveDuration(v string) (time.Duration, error) {
@@ -207,6 +246,35 @@ func masked(v string) string {
 		return "(empty)"
 	}
 	return fmt.Sprintf("•••• (%d characters)", len([]rune(v)))
+}
+
+// autoGuardHolds reports whether auto mode keeps the guard's list in
+// this run: always, or (on, the default) when nobody can answer, where
+// the guard is all that stands between the agent and what it flags.
+func (o *StartOptions) autoGuardHolds() bool {
+	switch o.autoGuard {
+	case "always":
+		return true
+	case "on":
+		return !hasControlChannel(o)
+	}
+	return false
+}
+
+// guardsAuto reports whether the run is in auto mode under the guard:
+// the CLI is started in its asking mode (cliMode), so that every call
+// reaches yume-cli, which approves all but what the guard flags.
+func (o *StartOptions) guardsAuto() bool {
+	return o.PermissionMode == string(permission.Auto) && o.autoGuardHolds()
+}
+
+// cliMode is the permission mode the CLI is started in: the run's, but
+// default (asking) for auto mode under the guard.
+func (o *StartOptions) cliMode() permission.Mode {
+	if o.guardsAuto() {
+		return permission.Default
+	}
+	return permission.Mode(o.PermissionMode)
 }
 
 // guardAnswers reports whether the guard answers the run's questions:

@@ -37,8 +37,12 @@ func TestSignalsEndTheStream(t *testing.T) {
 				t.Fatal(err)
 			}
 			err := cmd.Wait()
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-				t.Errorf("exit: %v, want status 1; stderr %s", err, stderr.String())
+			// As a shell reports a program a signal ended: 130 for Ctrl-C.
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 128+int(sig) {
+				t.Errorf("exit: %v, want status %d; stderr %s", err, 128+int(sig), stderr.String())
+			}
+			if !strings.Contains(stdout.String(), "yume-cli received "+map[syscall.Signal]string{syscall.SIGINT: "SIGINT (Ctrl-C)", syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP"}[sig]) {
+				t.Errorf("the result does not name the signal:\n%s", stdout.String())
 			}
 			types := streamTypes(t, stdout.String())
 			if got := strings.Join(types, ","); got != "system/init,interrupt,result,message_stop" {

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
@@ -24,17 +22,22 @@ func runStart(ctx context.Context, o *StartOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop, caught := withSignals(ctx)
 	defer stop()
 	// The GUI going away ends the session as a signal does, but at once
 	// and approving nothing more (ptyhost.GUIGone tells the two apart).
 	ctx, leave := o.IO.GUI.Context(ctx)
 	defer leave()
+	// --async: stdout and stderr never wait for a reader (Yume reads
+	// neither while a background agent runs); ended last, once all is said.
+	defer o.detachStreams()()
 	if abs, err := filepath.Abs(o.Cwd); err == nil {
 		o.Cwd = abs
 	}
 	proto, _ := emit.ParseProtocol(o.Protocol)
+	o.startRecorder()
 	conv := newConversation()
+	conv.recorder = o.recorder
 	id := o.SessionID
 	if id == "" {
 		id = o.Resume // Yume continues a chat under its first id
@@ -44,8 +47,18 @@ func runStart(ctx context.Context, o *StartOptions) error {
 	if o.IO.GUI != nil {
 		cfg.GUIGone = o.IO.GUI.Gone
 	}
-	w := emit.NewWriter(conv.tee(o.IO.watchedOut()), cfg)
+	if answersInWords(o) {
+		cfg.OnAsk = sayQuestion(o.IO.ErrOut)
+	}
+	out := conv.tee(o.IO.watchedOut())
+	if o.recorder != nil {
+		out = io.MultiWriter(out, o.recorder) // the AgentOutput's history, the progress lines
+	}
+	w := emit.NewWriter(out, cfg)
+	o.drive(w)
+	o.sayNewer(w)
 	var handle string
+	release := func() {}
 	err := emit.Guard(w, func() error {
 		if err := promptFromStdin(o); err != nil {
 			return err
@@ -66,6 +79,11 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		if err := o.checkProfileKey(); err != nil {
 			return err
 		}
+		free, err := o.takeBranch(ctx, w)
+		if err != nil {
+			return err
+		}
+		release = free
 		mode, why := pickMode(ctx, o)
 		if o.Verbose {
 			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s mode (%s)\n", mode, why)
@@ -77,7 +95,6 @@ func runStart(ctx context.Context, o *StartOptions) error {
 			return err
 		}
 		conv.said(conv.prompt(o))
-		var err error
 		if mode == "pty" {
 			handle, err = runPTY(ctx, o, w, conv, readControls(ctx, o, w))
 		} else {
@@ -85,6 +102,7 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		}
 		return err
 	})
+	release() // the provider has ended: the tree is free for the next agent
 	if serr := conv.turnEnded(w.DriveMode(), handle); serr != nil {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: the session could not be stored: %v\n", serr)
 	}
@@ -94,20 +112,27 @@ func runStart(ctx context.Context, o *StartOptions) error {
 	if o.Verbose {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d secret(s) redacted (stream, trace, record, session store)\n", emit.Redactions())
 	}
+	var exit error
 	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee // the stream (and --verbose) said what happened
-	}
-	if err != nil {
+	errText := ""
+	switch {
+	case errors.As(err, &ee):
+		exit = ee // the stream (and --verbose) said what happened
+	case err != nil:
 		if !ptyhost.GUIGone(ctx) { // else a write that failed: said above
 			fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v\n", err)
 		}
-		return &exitError{1}
+		exit, errText = &exitError{1}, err.Error()
+	case !persistent && w.LastResultFailed():
+		exit = &exitError{1} // the turn failed (its result says why): a runtime error
 	}
-	if !persistent && w.LastResultFailed() {
-		return &exitError{1} // the turn failed (its result says why): a runtime error
+	if werr := o.writeOutput(w.SessionID(), exit == nil, errText); werr != nil && exit == nil {
+		exit = &exitError{1} // Yume reads the file: without it the run is no success
 	}
-	return nil
+	if sig := caught(); sig != nil {
+		exit = &exitError{sig.exitCode()} // as a shell reports a program a signal ended
+	}
+	return exit
 }
 
 // pickMode resolves --mode: structured (acp > json) where the installed
@@ -152,6 +177,8 @@ func modeOf(p *providers.Provider, v string, o *StartOptions) (mode, why string)
 	}
 	if m, _ := p.ModeFor(p.Modes(v)[0], v); m.AsksNothing && p.Profile != "" && o.guardAnswers() {
 		return "pty", fmt.Sprintf("%s's %s mode never asks, and nobody can answer: its TUI asks, and the guard answers", name, m.Name)
+	} else if m.AsksNothing && p.Profile != "" && o.guardsAuto() {
+		return "pty", fmt.Sprintf("%s's %s mode never asks, and auto mode keeps the guard's list: its TUI asks, and yume-cli answers", name, m.Name)
 	}
 	return "auto", fmt.Sprintf("%s has %s", name, strings.Join(p.Modes(v), ", "))
 }
@@ -191,15 +218,20 @@ func loadProfile(name, rulesFile string) (*heuristics.Profile, error) {
 	if rulesFile == "" {
 		return p, nil
 	}
-	data, err := os.ReadFile(rulesFile)
-	if err != nil {
-		return nil, fmt.Errorf("reading --rules: %w", err)
-	}
-	over, err := heuristics.ParseProfile(rulesFile, data)
+	over, err := readRules(rulesFile)
 	if err != nil {
 		return nil, err
 	}
 	return p.Merge(over), nil
+}
+
+// readRules parses a rule file given with --rules.
+func readRules(file string) (*heuristics.Profile, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading --rules: %w", err)
+	}
+	return heuristics.ParseProfile(file, data)
 }
 
 func traceWriter(o *StartOptions) (io.Writer, func(), error) {

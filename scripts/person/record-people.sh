@@ -88,6 +88,18 @@ mkdir -p "$repo"
 person --cast "$out/git-add-p-quit.cast" --cwd "$repo" --seed 13 --env GIT_CONFIG_NOSYSTEM=1 \
 	--step 'Stage this hunk \[[^]]*\]\? $' 'q<Enter>' -- git add -p
 
+# 5d. git add -p with three hunks, answered y, n, y: three questions in a
+# row, each a new one although the rule and the row are the same.
+repo=$scratch/git-add-p-three/repo
+mkdir -p "$repo"
+(cd "$repo" && HOME=$scratch/home GIT_CONFIG_NOSYSTEM=1 git init -q && seq 1 30 >numbers.txt &&
+	HOME=$scratch/home git add numbers.txt && HOME=$scratch/home git -c user.name=p -c user.email=p@x commit -qm one &&
+	seq 1 30 | sed -e 's/^2$/two/' -e 's/^15$/fifteen/' -e 's/^28$/twenty-eight/' >numbers.txt)
+person --cast "$out/git-add-p-three.cast" --cwd "$repo" --seed 14 --env GIT_CONFIG_NOSYSTEM=1 \
+	--step '\(1/3\) Stage this hunk \[[^]]*\]\? $' 'y<Enter>' \
+	--step '\(2/3\) Stage this hunk \[[^]]*\]\? $' 'n<Enter>' \
+	--step '\(3/3\) Stage this hunk \[[^]]*\]\? $' 'y<Enter>' -- git add -p
+
 # 6. Shell scripts: apt's "Do you want to continue? [Y/n] " (Enter, or n)
 # and "Press Enter to continue...".
 person --cast "$out/apt-continue-enter.cast" --cwd "$out" --seed 9 \

@@ -1,0 +1,464 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/background"
+	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/providers"
+)
+
+// yumeOutput mirrors Yume's AgentOutput type
+// (src/renderer/types/backgroundAgents.ts); pointers tell a field that is
+// there from one that is not.
+type yumeOutput struct {
+	Session *struct {
+		ID      *string `json:"id"`
+		History *[]struct {
+			Role      *string `json:"role"`
+			Content   *string `json:"content"`
+			ToolCalls []any   `json:"toolCalls"`
+		} `json:"history"`
+		Usage *struct {
+			InputTokens  *float64 `json:"inputTokens"`
+			OutputTokens *float64 `json:"outputTokens"`
+		} `json:"usage"`
+	} `json:"session"`
+	Result *struct {
+		Success    *bool    `json:"success"`
+		DurationMs *float64 `json:"durationMs"`
+		NumTurns   *float64 `json:"numTurns"`
+		Error      string   `json:"error"`
+	} `json:"result"`
+	Timestamp *float64 `json:"timestamp"`
+}
+
+func readYumeOutput(t *testing.T, path string) yumeOutput {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the output file: %v", err)
+	}
+	var y yumeOutput
+	if err := json.Unmarshal(data, &y); err != nil {
+		t.Fatalf("the output file is not JSON: %v\n%s", err, data)
+	}
+	s, r := y.Session, y.Result
+	if s == nil || s.ID == nil || s.History == nil || s.Usage == nil || s.Usage.InputTokens == nil || s.Usage.OutputTokens == nil ||
+		r == nil || r.Success == nil || r.DurationMs == nil || r.NumTurns == nil || y.Timestamp == nil {
+		t.Fatalf("a field Yume's AgentOutput requires is missing:\n%s", data)
+	}
+	return y
+}
+
+// backgroundLine is Yume's background agents' spawn line.
+func backgroundLine(provider, cwd, id, output, branch, prompt string) []string {
+	return []string{"--provider", provider, "--model", "m", "--cwd", cwd, "--session-id", id, "--prompt", prompt,
+		"--permission-mode", "auto", "--agent-type", "yume-implementer", "--output-file", output, "--async", "--git-branch", branch}
+}
+
+// TestYumeBackgroundSpawnLine: the line parses, as Yume's Rust side
+// spells it (anthropic, yume-implementer).
+func TestYumeBackgroundSpawnLine(t *testing.T) {
+	dir := t.TempDir()
+	var got *StartOptions
+	root := NewRootCmd(&IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(o *StartOptions) error { got = o; return nil })
+	root.SetArgs(backgroundLine("anthropic", dir, "agent-1700000000000-00ab", filepath.Join(dir, "out.json"), "yume-async/x", "fix it"))
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got.Provider != "anthropic" || got.provider().Name != "claude" || got.AgentType != "implementer" || !got.Async ||
+		got.OutputFile != filepath.Join(dir, "out.json") || got.GitBranch != "yume-async/x" || got.SessionID != "agent-1700000000000-00ab" ||
+		got.PermissionMode != "auto" || got.autoGuard != "on" || !got.guardsAuto() || got.cliMode() != permission.Default {
+		t.Errorf("options %+v", got)
+	}
+	if text := got.agentInstruction(); !strings.HasPrefix(text, "You are Yume's implementer agent, running in the background") {
+		t.Errorf("instruction %q", text)
+	}
+}
+
+func readTestHelp(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "providers", "testdata", name+".help"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Auto mode under the guard starts each structured mode that can ask in
+// its asking mode (nothing runs around yume-cli's policy), the role first
+// on its command line; a mode that cannot ask keeps its allow-all and
+// says so; with the guard off for auto mode, the CLI's allow-all runs.
+func TestDriveAutoGuard(t *testing.T) {
+	w := emit.NewWriter(&bytes.Buffer{}, emit.Config{})
+	claudeHelp, qwenHelp, codexHelp := readTestHelp(t, "claude-2.1.332"), readTestHelp(t, "qwen-0.24.4"), readTestHelp(t, "codex-0.171.0")
+	cmd := func(o *StartOptions, name, help string) []string {
+		o.drive(w)
+		m, _ := o.provider().ModeFor(name, "")
+		return m.Command(providers.Request{Prompt: "hi", Auto: o.PermissionMode == "auto", Help: help}).Args
+	}
+	guarded := &StartOptions{IO: &IOStreams{ErrOut: &bytes.Buffer{}}, Provider: "claude", PermissionMode: "auto", autoGuard: "on", AgentType: "guardian"}
+	args := cmd(guarded, "json", claudeHelp)
+	if args[0] != "--append-system-prompt" || !strings.Contains(args[1], "Yume's guardian agent") || !containsSeq(args, "--permission-mode", "manual") {
+		t.Errorf("claude, guarded auto: %q", args)
+	}
+	off := &StartOptions{IO: &IOStreams{ErrOut: &bytes.Buffer{}}, Provider: "claude", PermissionMode: "auto", autoGuard: "off"}
+	if args := cmd(off, "json", claudeHelp); !containsSeq(args, "--permission-mode", "auto") || args[0] == "--append-system-prompt" {
+		t.Errorf("claude, auto with the guard off: %q", args)
+	}
+	// Someone can answer (a pipe on stdin): on keeps the CLI's allow-all,
+	// always does not.
+	channel := &StartOptions{IO: &IOStreams{In: strings.NewReader(""), ErrOut: &bytes.Buffer{}}, Provider: "claude", PermissionMode: "auto", autoGuard: "on"}
+	if args := cmd(channel, "json", claudeHelp); !containsSeq(args, "--permission-mode", "auto") || channel.cliMode() != permission.Auto {
+		t.Errorf("claude, auto with a channel: %q", args)
+	}
+	channel.autoGuard = "always"
+	if args := cmd(channel, "json", claudeHelp); !containsSeq(args, "--permission-mode", "manual") || channel.cliMode() != permission.Default {
+		t.Errorf("claude, auto with a channel, the guard always: %q", args)
+	}
+	qwen := &StartOptions{IO: &IOStreams{ErrOut: &bytes.Buffer{}}, Provider: "qwen", PermissionMode: "auto", autoGuard: "on"}
+	if args := cmd(qwen, "acp", qwenHelp); !containsSeq(args, "--approval-mode", "default") {
+		t.Errorf("qwen acp, guarded auto: %q", args)
+	}
+	if m, _ := qwen.provider().ModeFor("acp", ""); m.AutoName != "" {
+		t.Errorf("qwen acp, guarded auto, names an allow-all: %q", m.AutoName)
+	}
+	var out bytes.Buffer
+	w = emit.NewWriter(&out, emit.Config{})
+	codex := &StartOptions{IO: &IOStreams{ErrOut: &bytes.Buffer{}}, Provider: "codex", PermissionMode: "auto", autoGuard: "on"}
+	if args := cmd(codex, "json", codexHelp); !slices.Contains(args, "--dangerously-bypass-approvals-and-sandbox") {
+		t.Errorf("codex exec cannot ask: it keeps its allow-all: %q", args)
+	}
+	_ = w.Init("auto", nil)
+	if !strings.Contains(out.String(), `"subtype":"warning","message":"yume-cli: OpenAI Codex CLI's json mode cannot ask before a call, so auto mode runs it with its own allow-all: the guard flags what it sees but cannot stop it; --mode pty asks, and keeps the guard's list"`) {
+		t.Errorf("no warning: %s", out.String())
+	}
+	// Codex's --mode auto picks its TUI, which asks, in guarded auto mode.
+	codexP, _ := providers.Lookup("codex")
+	if mode, why := modeOf(codexP, "0.171.0", codex); mode != "pty" || !strings.Contains(why, "auto mode keeps the guard's list") {
+		t.Errorf("codex, guarded auto: %s (%s)", mode, why)
+	}
+}
+
+func containsSeq(args []string, a, b string) bool {
+	i := slices.Index(args, a)
+	return i >= 0 && i+1 < len(args) && args[i+1] == b
+}
+
+// gitRepo makes a repository with one commit on main and an untracked
+// victim folder.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "start"}} {
+		gitCmd(t, dir, args...)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "victim"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "victim", "keep.txt"), []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func gitCmd(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// agentRun is yume-cli started as Yume starts a background agent, the
+// test binary playing Claude Code (fakeclaude_test.go), found through the
+// settings file.
+type agentRun struct {
+	bin, home, cwd, output, branch, id string
+	command                            string // what the fake Claude runs
+	unread                             bool   // stdout is a pipe nobody reads
+	extra                              []string
+
+	exit           int
+	stdout, stderr string
+	args           []string // the fake Claude's command line
+}
+
+func newAgentRun(t *testing.T, bin, command string) *agentRun {
+	home := t.TempDir()
+	return &agentRun{bin: bin, home: home, cwd: gitRepo(t), output: filepath.Join(home, "agent-output", "agent-1.json"),
+		branch: "yume-async/implementer-1", id: "agent-1700000000000-0001", command: command}
+}
+
+func (r *agentRun) run(t *testing.T) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.exit, r.args = 0, nil
+	argsFile := filepath.Join(r.home, "claude-args.json")
+	_ = os.Remove(argsFile)
+	writeSettings(t, r.home, "providers:\n  claude:\n    bin: "+self+"\n    env:\n      YUME_FAKE_CLAUDE: '"+r.command+"'\n      YUME_FAKE_CLAUDE_ARGS: "+argsFile+"\n")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, r.bin, append(backgroundLine("anthropic", r.cwd, r.id, r.output, r.branch, "do it"), r.extra...)...)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + r.home}
+	cmd.Dir = r.home
+	var stdout, stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if r.unread {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pr.Close()
+		cmd.Stdout = pw
+		defer pw.Close()
+	} else {
+		cmd.Stdout = &stdout
+	}
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("yume-cli did not end within 30s (stdout unread: %v)\n%s", r.unread, stderr.String())
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.exit = ee.ExitCode()
+	}
+	r.stdout, r.stderr = stdout.String(), stderr.String()
+	if b, err := os.ReadFile(argsFile); err == nil {
+		_ = json.Unmarshal(b, &r.args)
+	}
+	if !r.unread {
+		_ = streamTypes(t, r.stdout) // conformance
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("exit %d\nstdout:\n%s\nstderr:\n%s", r.exit, r.stdout, r.stderr)
+		}
+	})
+}
+
+func (r *agentRun) stderrLines(typ string) []map[string]any {
+	var out []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(r.stderr))
+	for sc.Scan() {
+		var m map[string]any
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m["type"] == typ {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func (r *agentRun) branchNow(t *testing.T) string {
+	return gitCmd(t, r.cwd, "symbolic-ref", "--short", "HEAD")
+}
+
+// TestBackgroundAgentAsYumeStartsIt: an ordinary command runs, on the
+// agent's branch (made from HEAD), its role on Claude's command line, with
+// the branch_switch and progress lines on stderr and the output file
+// Yume reads; a guarded one is blocked in auto mode, and the run still
+// succeeds.
+func TestBackgroundAgentAsYumeStartsIt(t *testing.T) {
+	bin := buildCLI(t)
+	for _, guarded := range []bool{false, true} {
+		command := map[bool]string{false: "touch made.txt", true: "rm -rf victim"}[guarded]
+		t.Run(command, func(t *testing.T) {
+			r := newAgentRun(t, bin, command)
+			r.run(t)
+			if r.exit != 0 || r.branchNow(t) != r.branch {
+				t.Errorf("exit %d, on %s: want 0, on %s", r.exit, r.branchNow(t), r.branch)
+			}
+			sw := r.stderrLines("branch_switch")
+			if len(sw) != 1 || sw[0]["success"] != true || sw[0]["branch"] != r.branch || sw[0]["created"] != true {
+				t.Errorf("branch_switch lines %v", sw)
+			}
+			progress := r.stderrLines("progress")
+			var actions []string
+			for _, p := range progress {
+				actions = append(actions, p["current_action"].(string))
+			}
+			if want := []string{"starting", "Bash: " + command, "completed"}; !reflect.DeepEqual(actions, want) {
+				t.Errorf("progress actions %q, want %q", actions, want)
+			}
+			if i := slices.Index(r.args, "--append-system-prompt"); i < 0 || !strings.HasPrefix(r.args[i+1], "You are Yume's implementer agent") {
+				t.Errorf("Claude's command line %q lacks the role", r.args)
+			}
+			if !containsSeq(r.args, "--permission-prompt-tool", "stdio") {
+				t.Errorf("Claude's command line %q: its calls are not asked", r.args)
+			}
+			y := readYumeOutput(t, r.output)
+			if *y.Session.ID != r.id || !*y.Result.Success || *y.Session.Usage.InputTokens != 3 || *y.Session.Usage.OutputTokens != 2 || *y.Result.NumTurns < 1 {
+				t.Errorf("output: %+v %+v", *y.Session, *y.Result)
+			}
+			h := *y.Session.History
+			if len(h) < 3 || *h[0].Role != "user" || *h[0].Content != "do it" || *h[1].Role != "assistant" || len(h[1].ToolCalls) != 1 || *h[len(h)-1].Role != "tool" {
+				t.Errorf("history %s", mustJSON(h))
+			}
+			_, madeErr := os.Stat(filepath.Join(r.cwd, "made.txt"))
+			_, victimErr := os.Stat(filepath.Join(r.cwd, "victim", "keep.txt"))
+			if guarded {
+				if victimErr != nil || !strings.Contains(r.stdout, `"subtype":"error","message":"yume-cli did not run rm -rf victim (rule recursive-delete`) {
+					t.Errorf("the guarded command: victim %v", victimErr)
+				}
+			} else if madeErr != nil {
+				t.Errorf("the ordinary command did not run: %v", madeErr)
+			}
+		})
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// A tree with uncommitted changes stays on its branch, said on stderr and
+// in a system notice, and the turn goes on there.
+func TestBackgroundAgentDirtyTree(t *testing.T) {
+	r := newAgentRun(t, buildCLI(t), "touch made.txt")
+	if err := os.WriteFile(filepath.Join(r.cwd, "tracked.txt"), []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, r.cwd, "add", "tracked.txt")
+	r.run(t)
+	if r.exit != 0 || r.branchNow(t) != "main" {
+		t.Errorf("exit %d on %s: want 0, still on main", r.exit, r.branchNow(t))
+	}
+	sw := r.stderrLines("branch_switch")
+	if len(sw) != 1 || sw[0]["success"] != false || !strings.Contains(sw[0]["error"].(string), "uncommitted changes to 1 tracked file(s)") {
+		t.Errorf("branch_switch lines %v", sw)
+	}
+	if !strings.Contains(r.stdout, `"subtype":"notice","message":"yume-cli: --git-branch yume-async/implementer-1: not switched (the working tree has uncommitted changes`) {
+		t.Error("no system notice says the tree was not switched")
+	}
+	if _, err := os.Stat(filepath.Join(r.cwd, "made.txt")); err != nil {
+		t.Errorf("the turn did not go on: %v", err)
+	}
+	if y := readYumeOutput(t, r.output); !*y.Result.Success {
+		t.Errorf("output %+v", *y.Result)
+	}
+}
+
+// A working tree another agent holds is refused at the start, naming it:
+// nothing runs, the branch is not touched, the output file says why.
+func TestBackgroundAgentTreeHeld(t *testing.T) {
+	r := newAgentRun(t, buildCLI(t), "touch made.txt")
+	lock, err := background.LockTree(context.Background(), r.cwd, background.Holder{PID: os.Getpid(), Branch: "yume-async/other", Started: time.Now().UnixMilli()})
+	if err != nil || lock == nil {
+		t.Fatalf("lock: %v", err)
+	}
+	defer lock.Release()
+	r.run(t)
+	if r.exit != 1 || r.branchNow(t) != "main" {
+		t.Errorf("exit %d on %s: want 1, on main", r.exit, r.branchNow(t))
+	}
+	held := "belongs to a running yume-cli agent (pid " + strconv.Itoa(os.Getpid()) + ", on branch yume-async/other"
+	sw := r.stderrLines("branch_switch")
+	if len(sw) != 1 || sw[0]["success"] != false || !strings.Contains(sw[0]["error"].(string), held) {
+		t.Errorf("branch_switch lines %v", sw)
+	}
+	if !strings.Contains(r.stdout, `"subtype":"error","message":"--git-branch yume-async/implementer-1: the working tree `) || !strings.Contains(r.stdout, held) {
+		t.Error("no system error names the agent holding the tree")
+	}
+	if _, err := os.Stat(filepath.Join(r.cwd, "made.txt")); err == nil || r.args != nil {
+		t.Error("the agent ran in a tree another agent holds")
+	}
+	y := readYumeOutput(t, r.output)
+	if *y.Result.Success || !strings.Contains(y.Result.Error, held) {
+		t.Errorf("output %+v", *y.Result)
+	}
+	if h := *y.Session.History; len(h) == 0 || *h[0].Role != "user" || *h[0].Content != "do it" {
+		t.Errorf("the output's history %s: want the prompt that did not run", mustJSON(h))
+	}
+	// Once the other agent is gone, the tree is free.
+	lock.Release()
+	r.run(t)
+	if r.exit != 0 || r.branchNow(t) != r.branch {
+		t.Errorf("after the release: exit %d on %s", r.exit, r.branchNow(t))
+	}
+}
+
+// Nobody reads stdout (Yume's background agents): the run still ends, and
+// its output file is whole.
+func TestBackgroundAgentUnreadStdout(t *testing.T) {
+	r := newAgentRun(t, buildCLI(t), "seq 1 40000")
+	r.unread = true
+	start := time.Now()
+	r.run(t)
+	if r.exit != 0 || time.Since(start) > 20*time.Second {
+		t.Errorf("exit %d after %v", r.exit, time.Since(start))
+	}
+	y := readYumeOutput(t, r.output)
+	if !*y.Result.Success || len(*y.Session.History) < 3 {
+		t.Errorf("output %+v", *y.Result)
+	}
+}
+
+// A run stopped by a usage error still leaves the output file Yume reads.
+func TestBackgroundAgentUsageError(t *testing.T) {
+	dir := t.TempDir()
+	output := filepath.Join(dir, "out", "a.json")
+	code, _, stderr := runMain(t, "", "--provider", "anthropic", "--cwd", dir, "--session-id", "agent-9", "--prompt", "x",
+		"--agent-type", "wizard", "--output-file", output)
+	if code != 2 || !strings.Contains(stderr, `invalid value "wizard" for --agent-type`) {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	y := readYumeOutput(t, output)
+	if *y.Session.ID != "agent-9" || *y.Result.Success || !strings.Contains(y.Result.Error, "wizard") {
+		t.Errorf("output %+v %+v", *y.Session, *y.Result)
+	}
+	// A flag the parser refuses, before --output-file was read.
+	output2 := filepath.Join(dir, "b.json")
+	code, _, _ = runMain(t, "", "--provider", "anthropic", "--max-turns", "3", "--output-file", output2, "--session-id", "agent-10")
+	if y := readYumeOutput(t, output2); code != 2 || *y.Result.Success || *y.Session.ID != "agent-10" {
+		t.Errorf("exit %d, output %+v", code, *y.Result)
+	}
+}
+
+// doctor says what auto mode does with the guard, and where that comes
+// from: the default, or YUME_AUTO_GUARD (the environment, or the settings
+// file's env:).
+func TestDoctorAutoMode(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("YUME_HOME", filepath.Join(home, ".yume"))
+	t.Setenv("PATH", "/nonexistent")
+	code, stdout, _ := runMain(t, "", "doctor")
+	if code != 0 || !strings.Contains(stdout, "auto mode: with nobody to answer (stdin /dev/null: Yume, its background agents) auto mode keeps the guard's list") {
+		t.Errorf("doctor (%d):\n%s", code, stdout)
+	}
+	writeSettings(t, home, "env:\n  YUME_AUTO_GUARD: 'off'\n")
+	_, stdout, _ = runMain(t, "", "doctor", "--json")
+	var rep doctorReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Settings.AutoMode, "runs the CLI's own allow-all") || !slices.ContainsFunc(rep.Settings.Entries, func(r settingRow) bool {
+		return r.Key == "auto_guard" && r.Value == "off" && strings.HasSuffix(r.From, "settings.yaml:2")
+	}) {
+		t.Errorf("doctor --json: %+v", rep.Settings)
+	}
+}

@@ -1,0 +1,44 @@
+package heuristics
+
+import "sort"
+
+// RuleMiss is a rule that did not recognise a screen, and why.
+type RuleMiss struct {
+	Rule *Rule
+	Miss *Miss
+}
+
+// Nearest names the question rules of p that came closest to matching v,
+// at most n, the closest first: those whose pattern matched the most of
+// its parts somewhere (as a share of its parts), in profile order on a
+// tie. A screen that asks something no rule recognised is explained by
+// them: the rule that should have fired is usually the first.
+func Nearest(v View, p *Profile, n int) []RuleMiss {
+	if p == nil || n <= 0 {
+		return nil
+	}
+	looks := NewLooks(v)
+	var out []RuleMiss
+	for _, r := range p.Rules {
+		if !r.Kind.asks() && r.Kind != KindSuggestion {
+			continue
+		}
+		if m := looks.WhyNotIn(r); m != nil {
+			out = append(out, RuleMiss{Rule: r, Miss: m})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Miss.reach() > out[j].Miss.reach() })
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// reach is the share of the pattern's parts that matched before the one
+// that failed: 0 where nothing on the screen starts the pattern.
+func (m *Miss) reach() float64 {
+	if len(m.Near) == 0 || m.Parts == 0 {
+		return 0
+	}
+	return float64(m.Index-1) / float64(m.Parts)
+}
