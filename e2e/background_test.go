@@ -81,6 +81,7 @@ type bgAgent struct {
 	branch   string
 	output   string
 	prompt   string
+	yumeHome string // yume-cli's session store: shared by agents run together, as in Yume
 
 	exit           int
 	stdout, stderr []byte
@@ -107,7 +108,8 @@ func newAgent(t *testing.T, provider string, n int) *bgAgent {
 		as = "anthropic" // as Yume's background agents say it
 	}
 	return &bgAgent{h: h, provider: as, id: id, branch: "yume-async/implementer-" + id,
-		output: filepath.Join(h.sb.Home, "agent-output", id+".json"), prompt: "make the file, then clean up"}
+		output: filepath.Join(h.sb.Home, "agent-output", id+".json"), prompt: "make the file, then clean up",
+		yumeHome: filepath.Join(h.sb.Home, ".yume")}
 }
 
 // gitIn runs git in dir for the test's setup, as a person with no config.
@@ -133,7 +135,7 @@ func (a *bgAgent) run(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, yumeBin, args...)
-	cmd.Env = append(interactiveEnv(sb.Env), "YUME_HOME="+filepath.Join(sb.Home, ".yume"))
+	cmd.Env = append(interactiveEnv(sb.Env), "YUME_HOME="+a.yumeHome)
 	cmd.Dir = sb.Home // Yume's own folder, not the workspace: --cwd is what counts
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr // pipes, read as the agent writes
@@ -294,9 +296,11 @@ func TestLiveBackground(t *testing.T) {
 		t.Run(provider+"/four-at-once", func(t *testing.T) {
 			cliPath(t, provider)
 			agents := make([]*bgAgent, 4)
+			store := filepath.Join(t.TempDir(), ".yume") // one yume-cli home for all four, as Yume's
 			for i := range agents {
 				a := newAgent(t, provider, i+1)
 				a.h.together = true
+				a.yumeHome = store
 				word := fmt.Sprintf("word-%d-%s", i+1, a.id)
 				a.prompt = "write " + word
 				a.h.srv.SetScript(fakemodel.Script{Replies: []fakemodel.Reply{
@@ -333,6 +337,7 @@ func TestLiveBackground(t *testing.T) {
 				}
 				noLeftovers(t, a.h.sb.Home)
 			}
+			checkOwnSessions(t, store, agents)
 		})
 	}
 }
@@ -356,5 +361,39 @@ func checkAgentType(t *testing.T, a *bgAgent) {
 		if !sent || said {
 			t.Errorf("%s: role sent %v, notice %v: want the role in the model's requests", a.provider, sent, said)
 		}
+	}
+}
+
+// checkOwnSessions: agents run together, sharing one session store, each
+// left its own session there: its id, its workspace, its own words, and a
+// provider session no other agent has.
+func checkOwnSessions(t *testing.T, store string, agents []*bgAgent) {
+	t.Helper()
+	handles := map[string]string{}
+	for i, a := range agents {
+		cmd := exec.Command(yumeBin, "sessions", "show", a.id, "--json")
+		cmd.Env = append(os.Environ(), "YUME_HOME="+store)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Errorf("agent %d: sessions show %s: %v", i+1, a.id, err)
+			continue
+		}
+		var s struct {
+			ID, Cwd, Handle string
+			History         []struct{ Text string }
+		}
+		if err := json.Unmarshal(out, &s); err != nil {
+			t.Errorf("agent %d: sessions show: %v\n%s", i+1, err, out)
+			continue
+		}
+		word := fmt.Sprintf("word-%d-%s", i+1, a.id)
+		mine := slices.ContainsFunc(s.History, func(h struct{ Text string }) bool { return h.Text == "Wrote "+word+"." })
+		if s.ID != a.id || s.Cwd != a.h.sb.Workspace || !mine {
+			t.Errorf("agent %d's stored session: id %q cwd %q, its answer there %v:\n%s", i+1, s.ID, s.Cwd, mine, out)
+		}
+		if other, taken := handles[s.Handle]; taken && s.Handle != "" {
+			t.Errorf("agents %s and %s share the provider session %s", other, a.id, s.Handle)
+		}
+		handles[s.Handle] = a.id
 	}
 }

@@ -66,7 +66,7 @@ func (c Control) Answer() permission.Answer {
 var ErrEmptyControl = errors.New("empty control frame")
 
 // ParseControl parses one line from stdin. It accepts every frame in
-// PROTOCOL.md "Control frames":
+// docs/protocol.md "Control frames":
 //
 //	{"type":"user","content":"…"}  (also content blocks, and Yume's
 //	                                 {"type":"user","message":{"role":"user","content":…}})

@@ -1,7 +1,7 @@
 package emit
 
 // The shapes of the lines Writer emits. Field order follows what Claude
-// Code prints (and PROTOCOL.md shows); encoding/json keeps struct order.
+// Code prints (and docs/protocol.md shows); encoding/json keeps struct order.
 
 // head is embedded first in every line so that "type" leads the object.
 type head struct {

@@ -3,7 +3,7 @@ package providers
 import "github.com/yume-cli/yume-cli/internal/lazyre"
 
 // Helpers for the MapTool functions: providers rename their tools' inputs
-// to Claude's (PROTOCOL.md "Tool names and inputs"), because Yume's
+// to Claude's (docs/protocol.md "Tool names and inputs"), because Yume's
 // renderer only knows those — file tools always take file_path, never path.
 
 // FirstURL finds the first http(s) URL in a text.

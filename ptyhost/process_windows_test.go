@@ -3,14 +3,11 @@
 package ptyhost_test
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -29,123 +26,6 @@ import (
 
 // testTimeout bounds every wait in these tests; a hang fails, never stalls.
 const testTimeout = 30 * time.Second
-
-// The child programs: this test binary, re-run in a mode.
-func init() {
-	testchild.Run(map[string]testchild.Mode{
-		"exit": func(args []string) int { // exit N: say so, exit with N
-			n, _ := strconv.ParseUint(args[0], 0, 32)
-			fmt.Printf("exit %s\n", args[0])
-			return int(n)
-		},
-		"echo": func([]string) int { // echo each line read as <line>
-			in := bufio.NewScanner(os.Stdin)
-			fmt.Println("ready")
-			for in.Scan() {
-				fmt.Printf("<%s>\n", in.Text())
-			}
-			return 0
-		},
-		"tree": func([]string) int { // a TUI: raw input (Ctrl-C is a key), reads none; starts a grandchild with no console
-			signal.Notify(make(chan os.Signal, 1), os.Interrupt)
-			if err := rawInput(); err != nil {
-				fmt.Println(err)
-				return 4
-			}
-			return startGrandchild(true, windows.DETACHED_PROCESS)
-		},
-		"orphan": func([]string) int { // start a grandchild and exit at once
-			return startGrandchild(false, 0)
-		},
-		"sleep": func([]string) int { sleepForever(); return 0 },
-		"deaf": func(args []string) int { // ignore Ctrl-C, draw nothing, say ready in file args[0]
-			signal.Notify(make(chan os.Signal, 1), os.Interrupt)
-			if err := os.WriteFile(args[0], []byte("ready"), 0o600); err != nil {
-				return 4
-			}
-			sleepForever()
-			return 0
-		},
-		"ctrlc-exit": func([]string) int { // exit 0 on Ctrl-C
-			c := make(chan os.Signal, 1)
-			signal.Notify(c, os.Interrupt)
-			fmt.Println("ready")
-			<-c
-			fmt.Println("bye")
-			return 0
-		},
-		"ctrlc-default": func([]string) int { // Ctrl-C ends it the default way
-			fmt.Println("ready")
-			sleepForever()
-			return 0
-		},
-		"lines": func(args []string) int { // print N numbered lines and exit
-			n, _ := strconv.Atoi(args[0])
-			w := bufio.NewWriter(os.Stdout)
-			for i := range n {
-				fmt.Fprintf(w, "line %d\n", i)
-			}
-			_ = w.Flush()
-			return 0
-		},
-		"args": func(args []string) int { // print each argument quoted
-			for _, a := range args {
-				fmt.Printf("arg %q\n", a)
-			}
-			return 0
-		},
-		"size": func([]string) int { // print the console's size, then again after each line read
-			in := bufio.NewScanner(os.Stdin)
-			for {
-				var info windows.ConsoleScreenBufferInfo
-				if err := windows.GetConsoleScreenBufferInfo(windows.Handle(os.Stdout.Fd()), &info); err != nil {
-					fmt.Printf("size error %v\n", err)
-					return 1
-				}
-				fmt.Printf("size %dx%d\n", info.Window.Right-info.Window.Left+1, info.Window.Bottom-info.Window.Top+1)
-				if !in.Scan() {
-					return 0
-				}
-			}
-		},
-	})
-}
-
-// startGrandchild starts this binary asleep (with creation flags),
-// prints its pid, and then waits forever (wait) or exits.
-func startGrandchild(wait bool, flags uint32) int {
-	c := exec.Command(os.Args[0])
-	c.Env = append(os.Environ(), "YUME_TEST_CHILD=sleep")
-	c.SysProcAttr = &syscall.SysProcAttr{CreationFlags: flags}
-	if err := c.Start(); err != nil {
-		fmt.Println(err)
-		return 4
-	}
-	fmt.Printf("grandchild %d\n", c.Process.Pid)
-	if wait {
-		sleepForever()
-	}
-	return 0
-}
-
-// sleepForever blocks for good (a bare select{} would end the program:
-// the runtime reports a deadlock when no goroutine can run).
-func sleepForever() {
-	for {
-		time.Sleep(time.Hour)
-	}
-}
-
-// rawInput turns the console's input to raw, as a TUI does: Ctrl-C is
-// then a key to read, not a signal.
-func rawInput() error {
-	in := windows.Handle(os.Stdin.Fd())
-	var mode uint32
-	if err := windows.GetConsoleMode(in, &mode); err != nil {
-		return fmt.Errorf("console mode: %w", err)
-	}
-	return windows.SetConsoleMode(in, mode&^(windows.ENABLE_PROCESSED_INPUT|windows.ENABLE_LINE_INPUT|windows.ENABLE_ECHO_INPUT))
-}
 
 func helper(mode string, args ...string) ptyhost.Options {
 	argv, env := testchild.Command(mode, args...)
@@ -234,34 +114,6 @@ func readAll(t *testing.T, p *ptyhost.Process) []byte {
 	}
 }
 
-// grandchildOf reads the pid a tree or orphan child printed and opens it,
-// so that its end can be waited for.
-func grandchildOf(t *testing.T, p *ptyhost.Process, acc *bytes.Buffer) windows.Handle {
-	t.Helper()
-	readUntil(t, p, acc, "grandchild ")
-	readUntil(t, p, acc, "\n")
-	var pid uint32
-	text := screenText(acc.Bytes())
-	if _, err := fmt.Sscanf(text[strings.Index(text, "grandchild "):], "grandchild %d", &pid); err != nil {
-		t.Fatalf("no grandchild pid in %q: %v", text, err)
-	}
-	h, err := windows.OpenProcess(windows.SYNCHRONIZE|windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
-	if err != nil {
-		t.Fatalf("open the grandchild %d: %v", pid, err)
-	}
-	t.Cleanup(func() { _ = windows.CloseHandle(h) })
-	return h
-}
-
-// waitGone fails unless the process h ends within testTimeout.
-func waitGone(t *testing.T, h windows.Handle, what string) {
-	t.Helper()
-	ev, err := windows.WaitForSingleObject(h, uint32(testTimeout/time.Millisecond))
-	if err != nil || ev != windows.WAIT_OBJECT_0 {
-		t.Errorf("%s still runs %v after it should have ended (wait: %d, %v)", what, testTimeout, ev, err)
-	}
-}
-
 func TestWindowsExitStatus(t *testing.T) {
 	tests := []struct {
 		code string
@@ -315,135 +167,6 @@ func TestWindowsLastOutputBeforeEOF(t *testing.T) {
 	default:
 		t.Error("Read reached EOF while the child still runs")
 	}
-}
-
-func TestWindowsStopEndsTheTree(t *testing.T) {
-	const grace = 300 * time.Millisecond
-	p := start(t, helper("tree"))
-	watchdog(t, p)
-	var acc bytes.Buffer
-	gc := grandchildOf(t, p, &acc)
-	began := time.Now()
-	if err := p.Stop(grace); err != nil {
-		t.Fatalf("Stop: %v", err)
-	}
-	took := time.Since(began)
-	got, _ := p.Wait()
-	waitGone(t, gc, "the grandchild")
-	readAll(t, p) // the console closes once the job is empty
-	if took < grace {
-		t.Errorf("Stop returned after %v, before the grace period %v (the program reads Ctrl-C as a key and ignores it)", took, grace)
-	}
-	if got != (ptyhost.ExitStatus{Code: -1, Signal: "SIGKILL"}) {
-		t.Errorf("Wait() = %+v; want the stop reported as SIGKILL", got)
-	}
-}
-
-func TestWindowsStopEscalates(t *testing.T) {
-	const grace = 300 * time.Millisecond
-	ready := filepath.Join(tempDir(t), "ready")
-	p := start(t, helper("deaf", ready))
-	watchdog(t, p)
-	deadline := time.Now().Add(testTimeout)
-	for { // it says it is ready in a file: on the console, nothing is drawn
-		if _, err := os.Stat(ready); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the child did not start in %v", testTimeout)
-		}
-		time.Sleep(10 * time.Millisecond) // Polling a condition under a deadline.
-	}
-	began := time.Now()
-	if err := p.Stop(grace); err != nil {
-		t.Fatalf("Stop: %v", err)
-	}
-	if took := time.Since(began); took < grace {
-		t.Errorf("Stop returned after %v, before the grace period %v (the program ignores Ctrl-C)", took, grace)
-	}
-	if got, _ := p.Wait(); got != (ptyhost.ExitStatus{Code: -1, Signal: "SIGKILL"}) {
-		t.Errorf("Wait() = %+v; want the job's termination, reported as SIGKILL", got)
-	}
-	readAll(t, p)
-}
-
-// wineCtrlC is why the tests of a program's own answer to Ctrl-C skip
-// under Wine.
-const wineCtrlC = "under Wine, Ctrl-C typed into the console (a key event, by the console shim) calls no Ctrl-C handler of the program the shim started: a program's own answer to Ctrl-C needs a real Windows run"
-
-func TestWindowsStopTypesCtrlC(t *testing.T) {
-	if underWine() {
-		t.Skip(wineCtrlC)
-	}
-	p := start(t, helper("ctrlc-exit"))
-	watchdog(t, p)
-	var acc bytes.Buffer
-	readUntil(t, p, &acc, "ready")
-	if err := p.Stop(testTimeout); err != nil { // returns once the Ctrl-C ended it
-		t.Fatalf("Stop: %v", err)
-	}
-	if got, _ := p.Wait(); got != (ptyhost.ExitStatus{}) {
-		t.Errorf("Wait() = %+v; want exit 0, the program's own answer to Ctrl-C", got)
-	}
-	if out := screenText(append(acc.Bytes(), readAll(t, p)...)); !strings.Contains(out, "bye") {
-		t.Errorf("output %q lacks the program's goodbye", out)
-	}
-}
-
-func TestWindowsCtrlCDefault(t *testing.T) {
-	if underWine() {
-		t.Skip(wineCtrlC)
-	}
-	p := start(t, helper("ctrlc-default"))
-	watchdog(t, p)
-	var acc bytes.Buffer
-	readUntil(t, p, &acc, "ready")
-	if _, err := p.Write([]byte{0x03}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-p.Done():
-	case <-time.After(testTimeout):
-		t.Fatalf("Ctrl-C did not end the program in %v", testTimeout)
-	}
-	got, _ := p.Wait()
-	if want := (ptyhost.ExitStatus{Code: -1, Signal: "SIGINT"}); got != want {
-		t.Errorf("Wait() = %+v; want %+v", got, want)
-	}
-}
-
-func TestWindowsLeftoverHoldsTheConsole(t *testing.T) {
-	p := start(t, helper("orphan"))
-	watchdog(t, p)
-	var acc bytes.Buffer
-	gc := grandchildOf(t, p, &acc)
-	<-p.Done()
-	if got, _ := p.Wait(); got != (ptyhost.ExitStatus{}) {
-		t.Errorf("Wait() = %+v; want exit 0", got)
-	}
-	// Output does not end while the grandchild lives: Close ends it.
-	read := make(chan error, 1)
-	go func() {
-		for {
-			_, _, err := p.ReadChunk()
-			if err != nil {
-				read <- err
-				return
-			}
-		}
-	}()
-	select {
-	case err := <-read:
-		t.Fatalf("output ended (%v) while the grandchild still runs", err)
-	case <-time.After(ptyhost.HeldGrace):
-	}
-	if err := p.Close(); err != nil {
-		t.Errorf("Close: %v", err)
-	}
-	if err := <-read; !errors.Is(err, io.EOF) {
-		t.Errorf("read after Close: %v; want io.EOF", err)
-	}
-	waitGone(t, gc, "the grandchild")
 }
 
 func TestWindowsCloseEndsABlockedRead(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"github.com/yume-cli/yume-cli/providers"
 )
 
-// Tool names and inputs are rewritten to Claude's (PROTOCOL.md "Tool names
+// Tool names and inputs are rewritten to Claude's (docs/protocol.md "Tool names
 // and inputs"), because Yume's renderer only knows those: file tools always
 // take file_path, never path. Each provider's own tool names are mapped by
 // its descriptor (providers.Provider.MapTool); ACP's tool kinds here.

@@ -40,6 +40,12 @@ func fakeClaude(command string) int {
 	}
 	input := map[string]any{"command": command}
 	say(map[string]any{"type": "system", "subtype": "init", "session_id": "c-1", "tools": []string{"Bash"}})
+	if msg := os.Getenv("YUME_FAKE_CLAUDE_FAIL"); msg != "" {
+		// The turn fails as Claude's does when the API refuses it.
+		say(map[string]any{"type": "result", "subtype": "error_during_execution", "is_error": true, "result": msg,
+			"usage": map[string]any{"input_tokens": 5, "output_tokens": 0}})
+		return 1
+	}
 	say(map[string]any{"type": "assistant", "message": map[string]any{"content": []any{
 		map[string]any{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": input}}}})
 	say(map[string]any{"type": "control_request", "request_id": "r1", "request": map[string]any{

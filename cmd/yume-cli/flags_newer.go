@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/yume-cli/yume-cli/emit"
 )
 
@@ -60,8 +61,12 @@ func newerFlags(root *cobra.Command, args []string) (kept, ignored []string, err
 				}
 				continue
 			}
+			if near := nearFlag(fs, name); near != "" {
+				// A typo of a flag it knows, not a newer Yume's flag.
+				return nil, nil, usagef("unknown flag: --%s (did you mean --%s?)", name, near)
+			}
 			if stem := harmfulStem(name); stem != "" {
-				return nil, nil, usagef("unknown flag: --%s: this yume-cli (%s) does not know it, and a flag about %q that is ignored could let the agent do what it was meant to stop, or do it elsewhere: update yume-cli", name, versionString(), stem)
+				return nil, nil, usagef("unknown flag: --%s: this %s does not know it, and a flag about %q that is ignored could let the agent do what it was meant to stop, or do it elsewhere: update yume-cli", name, versionString(), stem)
 			}
 			said := a
 			if !inline && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
@@ -74,7 +79,7 @@ func newerFlags(root *cobra.Command, args []string) (kept, ignored []string, err
 			for j, r := range letters {
 				f := fs.ShorthandLookup(string(r))
 				if f == nil {
-					return nil, nil, usagef("unknown shorthand flag: %q in %s: this yume-cli (%s) does not know it", r, a, versionString())
+					return nil, nil, usagef("unknown shorthand flag: %q in %s: this %s does not know it", r, a, versionString())
 				}
 				if f.NoOptDefVal == "" { // takes a value: the rest, or the next arg
 					taken = j == len(letters)-1
@@ -91,6 +96,17 @@ func newerFlags(root *cobra.Command, args []string) (kept, ignored []string, err
 	return kept, ignored, nil
 }
 
+// nearFlag is the known flag name is a typo of (within two edits), or "".
+func nearFlag(fs *pflag.FlagSet, name string) string {
+	var names []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	return didYouMean(name, names)
+}
+
 // harmfulStem is the stem of harmfulStems that name holds ("" for none).
 func harmfulStem(name string) string {
 	n := strings.ToLower(name)
@@ -104,7 +120,7 @@ func harmfulStem(name string) string {
 
 // ignoredNote says that a newer Yume's flag was ignored.
 func ignoredNote(flag string) string {
-	return fmt.Sprintf("yume-cli: ignored %s: this yume-cli (%s) does not know it (a newer Yume's flag?); the run goes on without it", flag, versionString())
+	return fmt.Sprintf("yume-cli: ignored %s: this %s does not know it (a newer Yume's flag?); the run goes on without it", flag, versionString())
 }
 
 // sayNewer says each flag ignored in the stream too, after init.

@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -27,9 +30,10 @@ func TestNewerFlags(t *testing.T) {
 		{"after --", []string{"--provider", "generic", "--", "prog", "--anything", "-x"}, []string{"--provider", "generic", "--", "prog", "--anything", "-x"}, nil, ""},
 		{"another subcommand", []string{"sessions", "list", "--json"}, []string{"sessions", "list", "--json"}, nil, ""},
 		{"shorthand group", []string{"-vp", "hi", "-P", "claude"}, []string{"-vp", "hi", "-P", "claude"}, nil, ""},
-		{"limits the run", []string{"--provider", "claude", "--max-turns", "5"}, nil, nil, `unknown flag: --max-turns: this yume-cli (`},
+		{"limits the run", []string{"--provider", "claude", "--max-turns", "5"}, nil, nil, `unknown flag: --max-turns: this yume-cli `},
 		{"limits what runs", []string{"--disallowed-tools=Bash"}, nil, nil, `a flag about "allow"`},
-		{"a typo of a permission flag", []string{"--permision-mode", "deny"}, nil, nil, `a flag about "perm"`},
+		{"a typo of a permission flag", []string{"--permision-mode", "deny"}, nil, nil, `unknown flag: --permision-mode (did you mean --permission-mode?)`},
+		{"a typo of a harmless flag", []string{"--promt", "hi"}, nil, nil, `unknown flag: --promt (did you mean --prompt?)`},
 		{"a place", []string{"--worktree-dir", "/x"}, nil, nil, `unknown flag: --worktree-dir`},
 		{"an unknown letter", []string{"-y"}, nil, nil, `unknown shorthand flag: 'y' in -y`},
 	} {
@@ -55,5 +59,38 @@ func TestNewerFlagIgnoredRuns(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "yume-cli: ignored --new-ui-thing on: this yume-cli") ||
 		!strings.Contains(stdout, `"subtype":"notice","message":"yume-cli: ignored --new-ui-thing on`) {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+}
+
+// The README's list of the stems that keep an unknown flag an error is
+// the code's: each stem is named there, or holds one named there
+// (disallow holds allow), so the README never promises less than the code
+// refuses, nor more.
+func TestNewerFlagStemsInREADME(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, para, ok := strings.Cut(string(b), "**Flags of a newer Yume.**")
+	if !ok {
+		t.Fatal("README.md has no paragraph on the flags of a newer Yume")
+	}
+	_, para, _ = strings.Cut(para, "it holds")
+	para, _, _ = strings.Cut(para, ": ignoring")
+	var named []string
+	for i, part := range strings.Split(para, "`") {
+		if i%2 == 1 {
+			named = append(named, part)
+		}
+	}
+	for _, stem := range harmfulStems {
+		if !slices.ContainsFunc(named, func(n string) bool { return strings.Contains(stem, n) }) {
+			t.Errorf("the README does not name the stem %q (or one it holds)", stem)
+		}
+	}
+	for _, n := range named {
+		if !slices.Contains(harmfulStems, n) {
+			t.Errorf("the README names %q, which the code does not refuse", n)
+		}
 	}
 }

@@ -81,7 +81,7 @@ func TestReplay(t *testing.T) {
 				}
 			}
 			if tt.wantStream {
-				streamTypes(t, stdout) // fails on any PROTOCOL.md violation
+				streamTypes(t, stdout) // fails on any docs/protocol.md violation
 			}
 		})
 	}

@@ -24,7 +24,7 @@ func runMain(t *testing.T, stdin string, args ...string) (int, string, string) {
 }
 
 // streamTypes lists "type" or "type/subtype" of each stdout line and fails
-// on any PROTOCOL.md violation.
+// on any docs/protocol.md violation.
 func streamTypes(t *testing.T, stdout string) []string {
 	t.Helper()
 	for _, p := range emittest.Validate([]byte(stdout)) {
@@ -106,7 +106,7 @@ func TestBadInput(t *testing.T) {
 		stderr   string
 		wantJSON bool
 	}{
-		{"unknown flag that limits the run", append([]string{"--provider", "gemini", "--max-cost", "3"}, stream...), 2, `unknown flag: --max-cost: this yume-cli (`, true},
+		{"unknown flag that limits the run", append([]string{"--provider", "gemini", "--max-cost", "3"}, stream...), 2, `unknown flag: --max-cost: this yume-cli `, true},
 		// The format in force is stream-json whether a flag says so or not.
 		{"unknown flag that limits the run, format not given", []string{"--allowed-tools=Read"}, 2, "unknown flag: --allowed-tools: ", true},
 		{"unknown shorthand", append([]string{"--provider", "gemini", "-y"}, stream...), 2, `unknown shorthand flag: 'y' in -y`, true},

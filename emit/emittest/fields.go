@@ -74,7 +74,7 @@ func obj(raw json.RawMessage) fields {
 }
 
 // checkFields checks the members of a line of a known type, following the
-// table in PROTOCOL.md plus what Writer always includes.
+// table in docs/protocol.md plus what Writer always includes.
 func (v *validator) checkFields(typ string, m fields) {
 	switch typ {
 	case "system":

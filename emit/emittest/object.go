@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// maxLine is PROTOCOL.md's limit, kept here on purpose rather than taken
+// maxLine is docs/protocol.md's limit, kept here on purpose rather than taken
 // from emit: the checker holds the writer to the contract, not to itself.
 // Yume's parser drops a line of this many bytes or more.
 const maxLine = 100_000

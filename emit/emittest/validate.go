@@ -1,4 +1,4 @@
-// Package emittest checks streams against the output contract (PROTOCOL.md):
+// Package emittest checks streams against the output contract (docs/protocol.md):
 // the conformance checker every package's tests run their event streams
 // through. Test support only: no production code imports it.
 package emittest
@@ -11,7 +11,7 @@ import (
 )
 
 // Validate checks a whole stdout stream against the contract of
-// PROTOCOL.md and returns every problem found (nil for a good stream):
+// docs/protocol.md and returns every problem found (nil for a good stream):
 //
 //   - every line is one JSON object with a string "type", valid UTF-8,
 //     newline-terminated and strictly shorter than maxLine;

@@ -1,0 +1,175 @@
+//go:build windows
+
+package ptyhost_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yume-cli/yume-cli/ptyhost"
+	"golang.org/x/sys/windows"
+)
+
+// grandchildOf reads the pid a tree or orphan child printed and opens it,
+// so that its end can be waited for.
+func grandchildOf(t *testing.T, p *ptyhost.Process, acc *bytes.Buffer) windows.Handle {
+	t.Helper()
+	readUntil(t, p, acc, "grandchild ")
+	readUntil(t, p, acc, "\n")
+	var pid uint32
+	text := screenText(acc.Bytes())
+	if _, err := fmt.Sscanf(text[strings.Index(text, "grandchild "):], "grandchild %d", &pid); err != nil {
+		t.Fatalf("no grandchild pid in %q: %v", text, err)
+	}
+	h, err := windows.OpenProcess(windows.SYNCHRONIZE|windows.PROCESS_QUERY_LIMITED_INFORMATION, false, pid)
+	if err != nil {
+		t.Fatalf("open the grandchild %d: %v", pid, err)
+	}
+	t.Cleanup(func() { _ = windows.CloseHandle(h) })
+	return h
+}
+
+// waitGone fails unless the process h ends within testTimeout.
+func waitGone(t *testing.T, h windows.Handle, what string) {
+	t.Helper()
+	ev, err := windows.WaitForSingleObject(h, uint32(testTimeout/time.Millisecond))
+	if err != nil || ev != windows.WAIT_OBJECT_0 {
+		t.Errorf("%s still runs %v after it should have ended (wait: %d, %v)", what, testTimeout, ev, err)
+	}
+}
+
+func TestWindowsStopEndsTheTree(t *testing.T) {
+	const grace = 300 * time.Millisecond
+	p := start(t, helper("tree"))
+	watchdog(t, p)
+	var acc bytes.Buffer
+	gc := grandchildOf(t, p, &acc)
+	began := time.Now()
+	if err := p.Stop(grace); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	took := time.Since(began)
+	got, _ := p.Wait()
+	waitGone(t, gc, "the grandchild")
+	readAll(t, p) // the console closes once the job is empty
+	if took < grace {
+		t.Errorf("Stop returned after %v, before the grace period %v (the program reads Ctrl-C as a key and ignores it)", took, grace)
+	}
+	if got != (ptyhost.ExitStatus{Code: -1, Signal: "SIGKILL"}) {
+		t.Errorf("Wait() = %+v; want the stop reported as SIGKILL", got)
+	}
+}
+
+func TestWindowsStopEscalates(t *testing.T) {
+	const grace = 300 * time.Millisecond
+	ready := filepath.Join(tempDir(t), "ready")
+	p := start(t, helper("deaf", ready))
+	watchdog(t, p)
+	deadline := time.Now().Add(testTimeout)
+	for { // it says it is ready in a file: on the console, nothing is drawn
+		if _, err := os.Stat(ready); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the child did not start in %v", testTimeout)
+		}
+		time.Sleep(10 * time.Millisecond) // Polling a condition under a deadline.
+	}
+	began := time.Now()
+	if err := p.Stop(grace); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if took := time.Since(began); took < grace {
+		t.Errorf("Stop returned after %v, before the grace period %v (the program ignores Ctrl-C)", took, grace)
+	}
+	if got, _ := p.Wait(); got != (ptyhost.ExitStatus{Code: -1, Signal: "SIGKILL"}) {
+		t.Errorf("Wait() = %+v; want the job's termination, reported as SIGKILL", got)
+	}
+	readAll(t, p)
+}
+
+// wineCtrlC is why the tests of a program's own answer to Ctrl-C skip
+// under Wine.
+const wineCtrlC = "under Wine, Ctrl-C typed into the console (a key event, by the console shim) calls no Ctrl-C handler of the program the shim started: a program's own answer to Ctrl-C needs a real Windows run"
+
+func TestWindowsStopTypesCtrlC(t *testing.T) {
+	if underWine() {
+		t.Skip(wineCtrlC)
+	}
+	p := start(t, helper("ctrlc-exit"))
+	watchdog(t, p)
+	var acc bytes.Buffer
+	readUntil(t, p, &acc, "ready")
+	if err := p.Stop(testTimeout); err != nil { // returns once the Ctrl-C ended it
+		t.Fatalf("Stop: %v", err)
+	}
+	if got, _ := p.Wait(); got != (ptyhost.ExitStatus{}) {
+		t.Errorf("Wait() = %+v; want exit 0, the program's own answer to Ctrl-C", got)
+	}
+	if out := screenText(append(acc.Bytes(), readAll(t, p)...)); !strings.Contains(out, "bye") {
+		t.Errorf("output %q lacks the program's goodbye", out)
+	}
+}
+
+func TestWindowsCtrlCDefault(t *testing.T) {
+	if underWine() {
+		t.Skip(wineCtrlC)
+	}
+	p := start(t, helper("ctrlc-default"))
+	watchdog(t, p)
+	var acc bytes.Buffer
+	readUntil(t, p, &acc, "ready")
+	if _, err := p.Write([]byte{0x03}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.Done():
+	case <-time.After(testTimeout):
+		t.Fatalf("Ctrl-C did not end the program in %v", testTimeout)
+	}
+	got, _ := p.Wait()
+	if want := (ptyhost.ExitStatus{Code: -1, Signal: "SIGINT"}); got != want {
+		t.Errorf("Wait() = %+v; want %+v", got, want)
+	}
+}
+
+func TestWindowsLeftoverHoldsTheConsole(t *testing.T) {
+	p := start(t, helper("orphan"))
+	watchdog(t, p)
+	var acc bytes.Buffer
+	gc := grandchildOf(t, p, &acc)
+	<-p.Done()
+	if got, _ := p.Wait(); got != (ptyhost.ExitStatus{}) {
+		t.Errorf("Wait() = %+v; want exit 0", got)
+	}
+	// Output does not end while the grandchild lives: Close ends it.
+	read := make(chan error, 1)
+	go func() {
+		for {
+			_, _, err := p.ReadChunk()
+			if err != nil {
+				read <- err
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-read:
+		t.Fatalf("output ended (%v) while the grandchild still runs", err)
+	case <-time.After(ptyhost.HeldGrace):
+	}
+	if err := p.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if err := <-read; !errors.Is(err, io.EOF) {
+		t.Errorf("read after Close: %v; want io.EOF", err)
+	}
+	waitGone(t, gc, "the grandchild")
+}

@@ -1,0 +1,149 @@
+// Command testreport reads `go test -json` on stdin and prints what a person
+// reads of a test run: each package's ok/FAIL line, the whole output of every
+// test that failed (and of a package that failed outside its tests), and at
+// the end the slowest tests, so that the suite's time is seen where it goes.
+//
+//	go test -json ./... | go run ./scripts/testreport -slowest 20
+//
+// It exits 1 when a test or a package failed, so a pipeline fails with it.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// event is a line of test2json's output (go doc test2json).
+type event struct {
+	Action  string
+	Package string
+	Test    string
+	Elapsed float64
+	Output  string
+}
+
+type key struct{ pkg, test string }
+
+type report struct {
+	out     map[key]*strings.Builder // output held until the test ends
+	times   []timed
+	failed  bool
+	w       io.Writer
+	skipped int
+}
+
+type timed struct {
+	name    string
+	elapsed float64
+	failed  bool
+}
+
+func main() {
+	slowest := flag.Int("slowest", 20, "how many of the slowest tests to list at the end (0: none)")
+	flag.Parse()
+	r := &report{out: map[key]*strings.Builder{}, w: os.Stdout}
+	if err := r.read(os.Stdin); err != nil {
+		fmt.Fprintln(os.Stderr, "testreport:", err)
+		os.Exit(2)
+	}
+	r.slowest(*slowest)
+	if r.failed {
+		os.Exit(1)
+	}
+}
+
+// read takes the events; a line that is not JSON (a build error, a panic
+// before test2json framed it) is printed as it came.
+func (r *report) read(in io.Reader) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var e event
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Action == "" {
+			fmt.Fprintln(r.w, sc.Text())
+			continue
+		}
+		r.take(e)
+	}
+	return sc.Err()
+}
+
+func (r *report) take(e event) {
+	k := key{e.Package, e.Test}
+	switch e.Action {
+	case "output":
+		b := r.out[k]
+		if b == nil {
+			b = &strings.Builder{}
+			r.out[k] = b
+		}
+		b.WriteString(e.Output)
+	case "pass", "fail", "skip":
+		held := r.out[k]
+		delete(r.out, k)
+		if e.Test == "" { // the package: its summary line, or all it printed on failure
+			r.packageDone(e, held)
+			return
+		}
+		if e.Action == "skip" {
+			r.skipped++
+		}
+		if !strings.Contains(e.Test, "/") {
+			r.times = append(r.times, timed{e.Package + " " + e.Test, e.Elapsed, e.Action == "fail"})
+		}
+		if e.Action == "fail" {
+			r.failed = true
+			if held != nil { // a subtest's own lines, then its parent's as it ends
+				fmt.Fprint(r.w, held.String())
+			}
+		}
+	}
+}
+
+func (r *report) packageDone(e event, held *strings.Builder) {
+	text := ""
+	if held != nil {
+		text = held.String()
+	}
+	if e.Action == "fail" {
+		r.failed = true
+		// What no test claimed: a build error, a panic, a timeout, and the
+		// FAIL line itself.
+		fmt.Fprint(r.w, text)
+		return
+	}
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if strings.HasPrefix(line, "ok ") || strings.HasPrefix(line, "?") || strings.HasPrefix(line, "PASS") {
+			if !strings.HasPrefix(line, "PASS") {
+				fmt.Fprint(r.w, line)
+			}
+		}
+	}
+}
+
+// slowest lists the n slowest top-level tests.
+func (r *report) slowest(n int) {
+	if n <= 0 || len(r.times) == 0 {
+		return
+	}
+	sort.Slice(r.times, func(i, j int) bool { return r.times[i].elapsed > r.times[j].elapsed })
+	n = min(n, len(r.times))
+	total := 0.0
+	for _, t := range r.times {
+		total += t.elapsed
+	}
+	fmt.Fprintf(r.w, "\nthe %d slowest of %d tests (%.0f s in all, %d skipped):\n", n, len(r.times), total, r.skipped)
+	for _, t := range r.times[:n] {
+		mark := ""
+		if t.failed {
+			mark = "  FAIL"
+		}
+		fmt.Fprintf(r.w, "%8.1fs  %s%s\n", t.elapsed, t.name, mark)
+	}
+}
