@@ -90,6 +90,10 @@ Are you sure you want to continue connecting (yes/no/[fingerprint])? `,
 	// Screens on which nothing may fire.
 	{name: "shell prompt", screen: "$ ls\nREADME.md  go.mod\n$ ", settled: true},
 	{name: "half-drawn prompt", screen: "Do you want to contin", settled: true},
+	// A TUI's key hints under numbered options: its dialog is read by
+	// shape (the command on its own row), not as a numbered menu whose
+	// question is the hint (TestDriveShapes, seed 1795849983790936423).
+	{name: "key hints under numbered options", screen: " Command: make it\n\n 1. Approve\n 2. ✗ No, cancel execution\n\n ↑↓ navigate • Enter select • Esc cancel", settled: true},
 	{name: "answered confirm", screen: "? Delete the file? Yes\n", settled: true},
 	{name: "answered rm", screen: "rm: remove regular file 'x'? y\n$ ", settled: true},
 	{name: "y/n in prose", screen: "Pass --yes to skip every [y/N] question.\nDone.", settled: true},
