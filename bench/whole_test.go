@@ -21,7 +21,7 @@ import (
 
 // BenchmarkWholeProcess runs, per op, the raw drain of flood and
 // `yume-cli --permission-mode auto -- flood` (and, with YUME_BENCH_BASE set
-// to another yume-cli binary, that one too), in an order that rotates each
+// to other yume-cli binaries, those too), in an order that rotates each
 // op, for each producer:
 //
 //   - fast: flood -fast writes pre-built lines from a buffer at full
@@ -39,15 +39,22 @@ import (
 //     yume-cli takes from the program and the kernel on a small machine,
 //     and less noisy than wall time on a shared one;
 //   - rss-MiB: yume-cli's peak resident memory, the most of any op (≤ 12);
-//   - p50-ms: question printed → tool_use line read from yume-cli's stdout,
-//     the median (≤ 5);
+//   - p50-ms, p99-ms: question printed → tool_use line read from
+//     yume-cli's stdout, the median (≤ 3) and the 99th percentile (≤ 5;
+//     nearest rank: the slowest of fewer than 100 ops);
 //   - raw-s, yume-s: the median wall times;
-//   - with YUME_BENCH_BASE: base-ratio, base-added-cpu-s, base-p50-ms,
-//     base-s as above for the base build, and vs-base: the median over ops
-//     of base time / yume-cli time (above 1: yume-cli is faster).
+//   - with YUME_BENCH_BASE (one path, or several separated by spaces):
+//     base-ratio, base-added-cpu-s, base-p50-ms, base-p99-ms, base-s as
+//     above for the first, base2-… for the second and so on, and vs-base:
+//     the median over ops of base time / yume-cli time (above 1: yume-cli
+//     is faster).
 //
 // It runs only with YUME_BENCH_WHOLE=1 (make bench sets it): each op moves
-// YUME_BENCH_BYTES (100 MiB) through a terminal two or three times.
+// YUME_BENCH_BYTES (100 MiB) through a terminal two or more times.
+// YUME_BENCH_YUME names a yume-cli built already, in place of the tree's:
+// builds compared from worktrees, while the tree is being edited.
+// YUME_BENCH_BYTES=1048576 is the anchor workload of question → tool_use
+// (1 MiB of coloured output, then the question).
 func BenchmarkWholeProcess(b *testing.B) {
 	if os.Getenv("YUME_BENCH_WHOLE") == "" {
 		b.Skip("set YUME_BENCH_WHOLE=1 (make bench does) to time yume-cli as a whole process")
@@ -57,8 +64,12 @@ func BenchmarkWholeProcess(b *testing.B) {
 		size, _ = strconv.Atoi(s)
 	}
 	dir := b.TempDir()
-	yume, flood, raw := build(b, dir, "cmd/yume-cli"), build(b, dir, "scripts/flood"), build(b, dir, "scripts/rawdrain")
-	base := os.Getenv("YUME_BENCH_BASE")
+	yume := os.Getenv("YUME_BENCH_YUME")
+	if yume == "" {
+		yume = build(b, dir, "cmd/yume-cli")
+	}
+	flood, raw := build(b, dir, "scripts/flood"), build(b, dir, "scripts/rawdrain")
+	bases := strings.Fields(os.Getenv("YUME_BENCH_BASE"))
 	for _, producer := range []struct {
 		name string
 		args []string
@@ -67,34 +78,38 @@ func BenchmarkWholeProcess(b *testing.B) {
 		{"sprintf", []string{flood, "-bytes", strconv.Itoa(size)}},
 	} {
 		b.Run(producer.name, func(b *testing.B) {
-			benchWhole(b, filepath.Join(dir, producer.name), size, raw, yume, base, producer.args)
+			benchWhole(b, filepath.Join(dir, producer.name), size, raw, yume, bases, producer.args)
 		})
 	}
 }
 
-// benchWhole times the raw drain, yume-cli and the base build (if any) on
-// one producer, in alternating order, and reports the figures.
-func benchWhole(b *testing.B, dir string, size int, raw, yume, base string, producer []string) {
+// runner is one command benchWhole times each op.
+type runner struct {
+	name string
+	run  func(stamp string) run
+}
+
+// benchWhole times the raw drain, yume-cli and the base builds (if any)
+// on one producer, in alternating order, and reports the figures.
+func benchWhole(b *testing.B, dir string, size int, raw, yume string, bases []string, producer []string) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		b.Fatal(err)
 	}
-	runners := []struct {
-		name string
-		run  func(stamp string) run
-	}{
+	runners := []runner{
 		{"raw", func(string) run { return timeRaw(b, raw, producer) }},
 		{"yume", func(stamp string) run { return timeYume(b, yume, producer, stamp) }},
 	}
-	if base != "" {
-		runners = append(runners, struct {
-			name string
-			run  func(stamp string) run
-		}{"base", func(stamp string) run { return timeYume(b, base, producer, stamp) }})
+	for i, base := range bases {
+		runners = append(runners, runner{baseName(i), func(stamp string) run { return timeYume(b, base, producer, stamp) }})
 	}
 	per100 := float64(100<<20) / float64(size)
-	var ratios, added, latencies, baseRatios, baseAdded, baseLat, vsBase []float64
+	var ratios, added []float64
 	var rss int64
 	times := map[string][]float64{}
+	lat := map[string][]float64{}      // question → tool_use, ms
+	ratio := map[string][]float64{}    // raw time / its time
+	addedCPU := map[string][]float64{} // its CPU − raw's, per 100 MiB
+	var vsBase []float64
 	for i := 0; b.Loop(); i++ {
 		got := map[string]run{}
 		for k := range runners {
@@ -102,32 +117,47 @@ func benchWhole(b *testing.B, dir string, size int, raw, yume, base string, prod
 			got[r.name] = r.run(filepath.Join(dir, fmt.Sprintf("stamp-%d-%s", i, r.name)))
 			times[r.name] = append(times[r.name], got[r.name].wall.Seconds())
 		}
-		ratios = append(ratios, got["raw"].wall.Seconds()/got["yume"].wall.Seconds())
-		added = append(added, (got["yume"].cpu-got["raw"].cpu).Seconds()*per100)
-		latencies = append(latencies, got["yume"].latency.Seconds()*1000)
+		for _, r := range runners[1:] {
+			g := got[r.name]
+			ratio[r.name] = append(ratio[r.name], got["raw"].wall.Seconds()/g.wall.Seconds())
+			addedCPU[r.name] = append(addedCPU[r.name], (g.cpu-got["raw"].cpu).Seconds()*per100)
+			lat[r.name] = append(lat[r.name], g.latency.Seconds()*1000)
+		}
+		ratios, added = ratio["yume"], addedCPU["yume"]
 		rss = max(rss, got["yume"].rssKiB)
-		if base != "" {
-			baseRatios = append(baseRatios, got["raw"].wall.Seconds()/got["base"].wall.Seconds())
-			baseAdded = append(baseAdded, (got["base"].cpu-got["raw"].cpu).Seconds()*per100)
-			baseLat = append(baseLat, got["base"].latency.Seconds()*1000)
+		if len(bases) > 0 {
 			vsBase = append(vsBase, got["base"].wall.Seconds()/got["yume"].wall.Seconds())
 		}
 	}
 	b.ReportMetric(median(ratios), "ratio")
 	b.ReportMetric(median(added), "added-cpu-s")
 	b.ReportMetric(float64(rss)/1024, "rss-MiB")
-	b.ReportMetric(median(latencies), "p50-ms")
+	b.ReportMetric(median(lat["yume"]), "p50-ms")
+	b.ReportMetric(percentile(lat["yume"], 99), "p99-ms")
 	for name, t := range times {
 		b.ReportMetric(median(t), name+"-s")
 	}
-	b.Logf("ratios %v; added CPU (s per 100 MiB) %v", rounded(ratios), rounded(added))
-	if base != "" {
-		b.ReportMetric(median(baseRatios), "base-ratio")
-		b.ReportMetric(median(baseAdded), "base-added-cpu-s")
-		b.ReportMetric(median(baseLat), "base-p50-ms")
-		b.ReportMetric(median(vsBase), "vs-base")
-		b.Logf("base ratios %v; base added CPU %v; base/yume wall %v", rounded(baseRatios), rounded(baseAdded), rounded(vsBase))
+	b.Logf("ratios %v; added CPU (s per 100 MiB) %v; question → tool_use (ms) %v", rounded(ratios), rounded(added), rounded(lat["yume"]))
+	for i := range bases {
+		name := baseName(i)
+		b.ReportMetric(median(ratio[name]), name+"-ratio")
+		b.ReportMetric(median(addedCPU[name]), name+"-added-cpu-s")
+		b.ReportMetric(median(lat[name]), name+"-p50-ms")
+		b.ReportMetric(percentile(lat[name], 99), name+"-p99-ms")
+		b.Logf("%s (%s): ratios %v; added CPU %v; question → tool_use (ms) %v", name, bases[i], rounded(ratio[name]), rounded(addedCPU[name]), rounded(lat[name]))
 	}
+	if len(bases) > 0 {
+		b.ReportMetric(median(vsBase), "vs-base")
+		b.Logf("base/yume wall %v", rounded(vsBase))
+	}
+}
+
+// baseName names the i-th base build in the figures: base, base2, base3…
+func baseName(i int) string {
+	if i == 0 {
+		return "base"
+	}
+	return "base" + strconv.Itoa(i+1)
 }
 
 // run is one timed process.
@@ -223,6 +253,15 @@ func median(v []float64) float64 {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	return s[len(s)/2]
+}
+
+// percentile is v's p-th percentile by nearest rank: the smallest value
+// with at least p% of v at or below it.
+func percentile(v []float64, p int) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	k := (len(s)*p + 99) / 100 // ceil(n·p/100), 1-based
+	return s[max(k, 1)-1]
 }
 
 func rounded(v []float64) []string {

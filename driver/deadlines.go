@@ -105,9 +105,10 @@ const soon = 2 * time.Millisecond
 
 // pausedAt ends the pause the rules wait for (soon) at t: the program
 // reads its terminal with everything it printed on screen (evPaused), so
-// waiting on shows nothing more.
+// waiting on shows nothing more. A question held back while the program
+// ran (stillRunning) is looked at again now, not after the quiet period.
 func (d *driver) pausedAt(t time.Duration) {
-	if d.at[timerSoon] > t {
+	if d.at[timerSoon] > t || d.at[timerSoon] == 0 && d.t.runningDeferred > 0 {
 		d.at[timerSoon] = t
 	}
 }

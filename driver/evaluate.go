@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/yume-cli/yume-cli/heuristics"
 )
@@ -86,8 +85,9 @@ func (d *driver) evaluate(settled bool) {
 		}
 		fired = true
 		d.handle(det)
-		if d.st == stateAwaiting || d.t.settling || d.t.log.waiting != nil {
-			return // keys were typed: this screen is about to change
+		if d.st == stateAwaiting || d.t.settling || d.t.log.waiting != nil || d.t.heldBack {
+			d.t.heldBack = false
+			return // keys were typed, or held back: this screen is about to change
 		}
 	}
 	if !settled && !fired && !d.t.settling && d.src.blockedOnKeys() {
@@ -108,36 +108,6 @@ func (d *driver) evaluate(settled bool) {
 		if !fired && !d.checkDialog() {
 			d.checkUnasked()
 		}
-	}
-}
-
-// questionQuiet is how long a question already whole on screen must stay
-// still before it is asked, where the profile's quiet period is longer.
-// The quiet period keeps rules off a frame still being drawn; a rule that
-// matches the whole dialog, its options and its prompt, reads a frame that
-// was drawn. A program's next frame, if any, is looked at before keys are
-// typed, as always.
-const questionQuiet = 30 * time.Millisecond
-
-// questionSettles, once output paused (soon), brings the settled look
-// forward for a question a rule asks that is whole on screen: to
-// questionQuiet after the last output, most of what yume-cli added to a
-// TUI's start (its 100 ms quiet period, after every frame of its
-// animations); to now, when the program sleeps with everything it printed
-// read (a Node or Bun TUI polls its terminal: it never blocks reading it).
-func (d *driver) questionSettles() {
-	if d.at[timerQuiet] == 0 || d.screen.Synchronized() || (d.st != stateIdle && d.st != stateCapturing) || !d.engine.Asks(d.screen) {
-		return
-	}
-	if rest, known := d.src.readsKeys(); rest && known {
-		d.tr.state("a question is whole on screen and the program is at rest: the screen is settled")
-		d.at[timerQuiet] = 0
-		d.evaluate(true)
-		return
-	}
-	if at := d.lastOutput + questionQuiet; at < d.at[timerQuiet] {
-		d.at[timerQuiet] = at
-		d.tr.state(fmt.Sprintf("a question is whole on screen: settled if it stays still %v", questionQuiet))
 	}
 }
 

@@ -372,6 +372,15 @@ func (d *driver) sameCallAgain(det *heuristics.Detection) bool {
 	if d.pendingCall() != nil || c.done {
 		return false // a new call, or the first one finished: a new question
 	}
+	if at := d.lastOutput + questionQuiet; d.src.recording() == nil && d.now() < at && !d.atRest() {
+		// Its dialog settled before the screen did (settle.go): these
+		// keys go with no question between, so they wait for the
+		// screen as they did before.
+		d.engine.Unfire(d.screen, det)
+		d.at[timerQuiet], d.t.heldBack = at, true
+		d.tr.state(fmt.Sprintf("another question about %s, already approved: approved once the screen stays still until %v", c.toolUse, at))
+		return true
+	}
 	d.tr.state(fmt.Sprintf("another question about %s, already approved: approving it too (rule %s)", c.toolUse, det.Rule.Name))
 	d.typeAnswer(det, "approve", det.Rule.Approve)
 	return true

@@ -80,6 +80,9 @@ type source interface {
 	// readsKeys reports that the program waits for keys again, all its
 	// output taken (live, Linux); known is false where none can tell.
 	readsKeys() (reads, known bool)
+	// expectKeys asks to be told (evPaused) as soon as the program reads
+	// its terminal: a question waits while it runs (live, Linux).
+	expectKeys()
 	// recording is the recording a replay plays, nil live: what a person
 	// typed, compared with what the rules type.
 	recording() *replaySource

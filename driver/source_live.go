@@ -33,12 +33,8 @@ type liveSource struct {
 	ended    bool          // the end of output was reported
 	controls <-chan emit.Control
 	timer    *wakeTimer // made on the first wait
-	// The look at a paused program (look): looked is how many bytes had
-	// reached the ring when it last looked, once per pause; looks is off
-	// once a look finds a program that polls (it never blocks reading) or
-	// cannot be looked at.
-	looked   int64
-	looksOff bool
+	// The look at a paused program (source_live_look.go).
+	looks looks
 	// exited is closed when the program itself exits (nil: never); held
 	// then bounds how long its terminal may stay open after it.
 	exited <-chan struct{}
@@ -151,11 +147,17 @@ func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pendin
 	if e := s.pending; e != nil {
 		// It waited behind output; more may have come since, in a batch
 		// taken in part: all of it is parsed before the event is seen.
-		if out, printed := s.output(); printed {
+		out, printed := s.output()
+		if e.kind == evPaused && (printed || !s.stillPaused(*e)) {
+			s.pending = nil // it printed after the look: that pause is over
+		}
+		if printed {
 			return out
 		}
-		s.pending = nil
-		return s.settled(*e)
+		if s.pending != nil {
+			s.pending = nil
+			return s.settled(*e)
+		}
 	}
 	if s.timer == nil {
 		s.timer = newWakeTimer()
@@ -188,51 +190,6 @@ func (s *liveSource) next(ctx context.Context, deadline time.Duration, _ *pendin
 		}
 		return s.settled(e)
 	}
-}
-
-// pauseLook is how long output pauses before the live source looks at the
-// program (look): half of soon, so a question is asked before soon where
-// the program already waits for keys; a flood pauses this long seldom
-// (about once per MiB of Sprintf-built lines), and each look reads /proc.
-const pauseLook = soon / 2
-
-// wakeAt is when next wakes: at the deadline, or before it to look at the
-// program once output paused pauseLook (looking), once per pause.
-func (s *liveSource) wakeAt(deadline time.Duration) (time.Duration, bool) {
-	if s.looksOff {
-		return deadline, false
-	}
-	put, at := s.reader.Newest()
-	if look := at + pauseLook; put != s.looked && (deadline == 0 || look < deadline) {
-		return look, true
-	}
-	return deadline, false
-}
-
-// look draws everything held once output paused, then looks at the
-// program: one that reads its terminal with everything it printed parsed
-// ends the pause now (evPaused), not after soon. ok is false when there is
-// nothing to tell: output went on, or the program does not wait for keys.
-func (s *liveSource) look() (event, bool) {
-	put, at := s.reader.Newest()
-	if s.clock.now() < at+pauseLook {
-		return event{}, false // output went on: a later pause
-	}
-	if out, printed := s.output(); printed {
-		return out, true // drawn as soon as output paused; the driver's deadlines move
-	}
-	s.looked = put
-	// Nothing read between the reader's two marks: what the program
-	// printed before it was seen reading (and is not unread) is parsed.
-	mark, idle := s.reader.Idle()
-	if !idle || s.inputWait() != ptyhost.InputReading || ptyhost.UnreadOf(s.term) != 0 {
-		return event{}, false
-	}
-	if again, idle := s.reader.Idle(); !idle || again != mark {
-		return event{}, false // it printed as it was looked at: the next pause's look
-	}
-	read, _ := s.reader.Settled()
-	return event{kind: evPaused, at: s.clock.now(), read: read}, true
 }
 
 // settled hands e to the driver once every byte read before it was parsed:
@@ -316,15 +273,6 @@ func (s *liveSource) blockedOnKeys() bool {
 	// Unread output (one ioctl) first: during a flood it rules out the
 	// /proc walk.
 	return !s.reader.Held() && ptyhost.UnreadOf(s.term) == 0 && s.inputWait() == ptyhost.InputReading
-}
-
-// inputWait is what the program waits for; one that polls its terminal,
-// or cannot be looked at, turns the look at a pause off (it cannot end a
-// pause), until a look finds otherwise.
-func (s *liveSource) inputWait() ptyhost.InputState {
-	st := ptyhost.InputWaitOf(s.term)
-	s.looksOff = st == ptyhost.InputPolling || st == ptyhost.InputUnknown
-	return st
 }
 
 // readsKeys reports that the program waits for keys (blocked reading its

@@ -347,6 +347,9 @@ func (s *replaySource) onCPU() bool { return false }
 // readsKeys: a recording does not say.
 func (s *replaySource) readsKeys() (reads, known bool) { return false, false }
 
+// expectKeys: a recording does not say either.
+func (s *replaySource) expectKeys() {}
+
 // recording is the recording played, whose input the rules' keys meet.
 func (s *replaySource) recording() *replaySource { return s }
 

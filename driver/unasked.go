@@ -179,6 +179,7 @@ func (d *driver) stillRunning(det *heuristics.Detection) bool {
 	d.t.runningDeferred++
 	d.engine.Unfire(d.screen, det)
 	d.at[timerQuiet] = d.now() + d.quiet
+	d.src.expectKeys() // asked as soon as it reads its terminal (pausedAt), if before then
 	d.tr.state(fmt.Sprintf("rule %s matches, but the program is still running: not a question yet (look %d of %d)", det.Rule.Name, d.t.runningDeferred, maxRunningDefer))
 	return true
 }

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -25,19 +26,32 @@ import (
 // from the output after which the profile's question rule first matches
 // the screen, to the question's marker, written just before the tool_use.
 // The time in between is the screen settling and the record being read.
+// With YUME_BENCH_BASE set to another yume-cli, that build's turns
+// alternate with this one's in the same run (base-p50-ms): a busy machine
+// slows both alike.
 //
 //	PATH=$PWD/.e2e/bin:$PATH YUME_E2E=1 go test -run '^$' -bench DialogToToolUse -benchtime 5x ./e2e
 func BenchmarkDialogToToolUse(b *testing.B) {
+	base := os.Getenv("YUME_BENCH_BASE")
 	benchEachCLI(b, func(b *testing.B, h *home, provider string) {
-		var took []time.Duration
+		var took, settled, baseTook, baseSettled []time.Duration
 		fromRecord, waited := 0, 0
+		failed := 0
 		for i := 0; b.Loop(); i++ {
-			r, cast := recordedTurn(b, h, fileTurn(provider, fmt.Sprintf("dialog-%d.txt", i)))
-			d, err := dialogToToolUse(cast, provider)
-			if err != nil {
-				b.Fatal(err)
+			if base != "" {
+				var r *run
+				var cast *recordings.Cast
+				withBin(base, func() { r, cast = recordedTurn(b, h, fileTurn(provider, fmt.Sprintf("base-%d.txt", i))) })
+				if d, ok := measured(b, r, cast, provider, &failed); ok {
+					baseTook, baseSettled = append(baseTook, d), append(baseSettled, d-recordWait(r.trace))
+				}
 			}
-			took = append(took, d)
+			r, cast := recordedTurn(b, h, fileTurn(provider, fmt.Sprintf("dialog-%d.txt", i)))
+			d, ok := measured(b, r, cast, provider, &failed)
+			if !ok {
+				continue
+			}
+			took, settled = append(took, d), append(settled, d-recordWait(r.trace))
 			if strings.Contains(r.trace, "question 1: the call comes from the provider's session log") {
 				fromRecord++
 			}
@@ -45,15 +59,99 @@ func BenchmarkDialogToToolUse(b *testing.B) {
 				waited++ // the dialog was up before the CLI wrote the call down
 			}
 		}
+		if len(took) == 0 {
+			b.Fatalf("no turn of %s asked a question", provider)
+		}
 		reportLatency(b, took)
+		b.ReportMetric(ms(p50(settled)), "unwaited-p50-ms")
+		b.ReportMetric(float64(failed), "failed-turns")
+		if len(baseTook) > 0 {
+			b.ReportMetric(ms(p50(baseTook)), "base-p50-ms")
+			b.ReportMetric(ms(slices.Max(baseTook)), "base-max-ms")
+			b.ReportMetric(ms(p50(baseSettled)), "base-unwaited-p50-ms")
+		}
 		b.ReportMetric(float64(fromRecord)/float64(len(took)), "from-record")
 		b.ReportMetric(float64(waited)/float64(len(took)), "waited-for-record")
 	})
 }
 
-// benchEachCLI runs bench for each CLI installed, in a home of its own.
+// maxFailedTurns is how many turns of one CLI may end with no question
+// before its benchmark stops: on a loaded machine a CLI now and then
+// fails to start or to take its prompt in time, which says nothing of
+// how soon a dialog it draws is asked.
+const maxFailedTurns = 3
+
+// measured is a recorded turn's dialog → tool_use; ok false for a turn
+// that asked nothing (counted in failed, and logged).
+func measured(b *testing.B, r *run, cast *recordings.Cast, provider string, failed *int) (time.Duration, bool) {
+	if r == nil || len(r.uses) == 0 {
+		if *failed++; *failed > maxFailedTurns {
+			b.Fatalf("%d turns of %s asked nothing", *failed, provider)
+		}
+		if r != nil {
+			b.Logf("a turn of %s asked nothing:\n%s", provider, r.raw)
+		}
+		return 0, false
+	}
+	d, err := dialogToToolUse(cast, provider)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d, true
+}
+
+// recordWait is how long a run's first question waited for its call to
+// reach the CLI's own record (from its trace): the CLI's share of the
+// time to the tool_use, not the screen's settling (unwaited-p50-ms is
+// the time without it).
+func recordWait(trace string) time.Duration {
+	from := time.Duration(-1)
+	for line := range strings.SplitSeq(trace, "\n") {
+		var ev struct {
+			T      float64 `json:"t_ms"`
+			Detail string  `json:"detail"`
+		}
+		if json.Unmarshal([]byte(line), &ev) != nil {
+			continue
+		}
+		at := time.Duration(ev.T * float64(time.Millisecond))
+		switch {
+		case from < 0 && (strings.HasPrefix(ev.Detail, "the question is not in the provider's session log yet") ||
+			strings.HasPrefix(ev.Detail, "the provider's session log is not there yet")):
+			from = at
+		case strings.HasPrefix(ev.Detail, "question 1: the call comes from"):
+			if from < 0 {
+				return 0
+			}
+			return at - from
+		}
+	}
+	return 0
+}
+
+// p50 is the middle of took (sorted in place).
+func p50(took []time.Duration) time.Duration {
+	slices.Sort(took)
+	return took[len(took)/2]
+}
+
+// withBin runs f with bin as the yume-cli the harness starts. Benchmarks
+// and their turns run one at a time, so the swap is seen by f alone.
+func withBin(bin string, f func()) {
+	own := yumeBin
+	yumeBin = bin
+	defer func() { yumeBin = own }()
+	f()
+}
+
+// tuis are the CLIs whose TUI the dialog benchmark drives: the four
+// providers and the agents run in their TUIs (--mode pty), opencode and
+// Kilo last (on a loaded machine they take the longest to start).
+var tuis = append(slices.Clone(providers), "qwen", "opencode", "kilo")
+
+// benchEachCLI runs bench for each TUI installed, in a home of its own.
 func benchEachCLI(b *testing.B, bench func(b *testing.B, h *home, provider string)) {
-	for _, provider := range providers {
+	for _, provider := range tuis {
 		if _, err := os.Stat(filepath.Join(binDir(b), provider)); err != nil {
 			continue
 		}
@@ -71,12 +169,16 @@ func fileTurn(provider, file string) fakemodel.Script {
 }
 
 // recordedTurn runs one PTY turn of script, approved, with --record; it
-// returns the run and its recording.
+// returns the run and its recording (kept in $YUME_BENCH_CASTS if set),
+// nil if the turn asked nothing.
 func recordedTurn(b *testing.B, h *home, script fakemodel.Script) (*run, *recordings.Cast) {
 	path := filepath.Join(b.TempDir(), "turn.cast")
+	if dir := os.Getenv("YUME_BENCH_CASTS"); dir != "" { // kept, to see what a TUI drew when
+		path = filepath.Join(dir, fmt.Sprintf("%s-%s.cast", strings.ReplaceAll(b.Name(), "/", "_"), time.Now().Format("150405.000000")))
+	}
 	r := h.run(b, script, gui{answer: func(int) bool { return true }}, "--mode", "pty", "--record", path, "--prompt", "make a file")
 	if len(r.uses) == 0 {
-		b.Fatalf("no tool_use:\n%s", r.raw)
+		return r, nil // no question asked: measured says so
 	}
 	return r, readCast(b, path)
 }

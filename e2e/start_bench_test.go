@@ -25,78 +25,139 @@ import (
 	"github.com/yume-cli/yume-cli/vt"
 )
 
-// BenchmarkStartToToolUse times, for each CLI's TUI installed, what a person
-// waits for: yume-cli started as Yume starts it (a static, stripped build,
-// as released; the PTY mode; no flags but the prompt) until its first
-// tool_use line is read from its stdout, against the CLI alone started in a
-// terminal of the same size with the arguments yume-cli gives it until its
-// permission dialog is on screen (its screen read after every chunk, the
-// profile's question rule matched at once: when a person would see it).
+// BenchmarkStartToToolUse times, for each CLI's TUI installed, on the
+// newest release (.e2e/bin) and the oldest of the drift matrix
+// (.e2e/oldest/bin), what a person waits for: yume-cli started as Yume
+// starts it (a static, stripped build, as released; the PTY mode; no flags
+// but the prompt) until its first tool_use line is read from its stdout,
+// against the CLI alone started in a terminal of the same size with the
+// arguments yume-cli gives it until its permission dialog is on screen
+// (its screen read after every chunk, the profile's question rule matched
+// at once: when a person would see it).
 // Each op runs, in an order that rotates, the CLI alone and yume-cli twice:
 // warm (yume-cli's probe of the CLI cached, as on every run after the first
 // with one release) and cold (no probe cached: the first run after the CLI
-// was installed or updated). It reports the medians, and warm-x and cold-x:
-// the median over ops of yume-cli's time / the CLI alone's (goal ≤ 1.1).
+// was installed or updated). It reports the medians, warm-x and cold-x:
+// the median over ops of yume-cli's time / the CLI alone's (goal ≤ 1.05),
+// and restarts: the runs in which the CLI refused the flags it was started
+// with and was started again (their time is in the figures).
+// YUME_START_BASE=path/to/yume-cli measures another build (the previous
+// one) in the same ops, in a YUME_HOME of its own: base-warm-x,
+// base-cold-x, base-restarts, and base-failed (its runs with no tool_use,
+// left out of its figures).
 //
 //	PATH=$PWD/.e2e/bin:$PATH YUME_E2E=1 go test -run '^$' -bench StartToToolUse -benchtime 3x ./e2e
 //
-// make bench runs it for the CLIs in .e2e/bin (make e2e-deps).
+// make bench runs it for the CLIs in .e2e/bin and .e2e/oldest/bin (make e2e-deps).
 func BenchmarkStartToToolUse(b *testing.B) {
-	yume := releaseBuild(b)
-	benchEachTUI(b, func(b *testing.B, h *home, provider string) {
-		var alone, warm, cold, warmX, coldX []float64
-		timeYume(b, yume, h, provider, 0, false) // a first run of the CLI itself in this home, not counted
+	builds := []startBuild{{name: "", path: releaseBuild(b), yumeHome: ".yume"}}
+	if base := os.Getenv("YUME_START_BASE"); base != "" {
+		builds = append(builds, startBuild{name: "base-", path: base, yumeHome: ".yume-base"})
+	}
+	benchEachRelease(b, func(b *testing.B, h *home, bin, provider string) {
+		var alone []float64
+		times := map[string][]float64{}                        // by metric name: ms and ratios
+		restarts, failed := map[string]int{}, map[string]int{} // by build
+		for _, y := range builds {
+			// A first run of the CLI itself in this home, and the probe
+			// cached: not counted.
+			if _, _, err := y.run(b, h, provider, "first", false); err != nil && y.name == "" {
+				b.Fatal(err)
+			} else if err != nil {
+				b.Log(err)
+				failed[y.name]++
+			}
+		}
 		for i := 0; b.Loop(); i++ {
-			var a, w, c time.Duration
-			runs := []func(){
-				func() { a, _ = dialogAlone(b, h, provider, fileTurn(provider, fmt.Sprintf("alone-%d.txt", i))) },
-				func() { w = timeYume(b, yume, h, provider, i, false) },
-				func() { c = timeYume(b, yume, h, provider, i, true) },
+			var a time.Duration
+			got := map[string]time.Duration{}
+			runs := []func(){func() { a, _ = dialogAlone(b, h, bin, provider, fileTurn(provider, fmt.Sprintf("alone-%d.txt", i))) }}
+			for _, y := range builds {
+				for _, cold := range []bool{false, true} {
+					name := y.name + map[bool]string{false: "warm", true: "cold"}[cold]
+					runs = append(runs, func() {
+						took, restarted, err := y.run(b, h, provider, fmt.Sprintf("%s-%d", name, i), cold)
+						switch {
+						case err != nil && y.name == "":
+							b.Fatal(err)
+						case err != nil:
+							b.Log(err) // the previous build's failure is a finding, not the bench's end
+							failed[y.name]++
+						default:
+							got[name] = took
+						}
+						if restarted {
+							restarts[y.name]++
+						}
+					})
+				}
 			}
 			for k := range runs {
 				runs[(i+k)%len(runs)]()
 			}
-			alone, warm, cold = append(alone, ms(a)), append(warm, ms(w)), append(cold, ms(c))
-			warmX, coldX = append(warmX, w.Seconds()/a.Seconds()), append(coldX, c.Seconds()/a.Seconds())
+			alone = append(alone, ms(a))
+			for name, d := range got {
+				times[name+"-ms"] = append(times[name+"-ms"], ms(d))
+				times[name+"-x"] = append(times[name+"-x"], d.Seconds()/a.Seconds())
+			}
 		}
-		b.ReportMetric(median(alone), "alone-ms")
-		b.ReportMetric(median(warm), "warm-ms")
-		b.ReportMetric(median(cold), "cold-ms")
-		b.ReportMetric(median(warmX), "warm-x")
-		b.ReportMetric(median(coldX), "cold-x")
+		b.ReportMetric(medianFloat(alone), "alone-ms")
+		for name, v := range times {
+			b.ReportMetric(medianFloat(v), name)
+		}
+		for _, y := range builds {
+			b.ReportMetric(float64(restarts[y.name]), y.name+"restarts")
+			if y.name != "" {
+				b.ReportMetric(float64(failed[y.name]), y.name+"failed")
+			}
+		}
 	})
 }
 
-// benchEachTUI runs bench for each AI CLI's TUI installed, in a home of
-// its own: the four the live suite drives, then the agents.
-func benchEachTUI(b *testing.B, bench func(b *testing.B, h *home, provider string)) {
+// benchEachRelease runs bench for each AI CLI's TUI installed, newest and
+// oldest release, each in a home of its own: the four the live suite
+// drives, then the agents.
+func benchEachRelease(b *testing.B, bench func(b *testing.B, h *home, bin, provider string)) {
+	oldest, err := filepath.Abs(filepath.Join(binDir(b), "..", "oldest", "bin"))
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, provider := range append(slices.Clone(providers), agents...) {
-		if _, err := os.Stat(filepath.Join(binDir(b), provider)); err != nil {
-			continue
+		for _, release := range []struct{ name, bin string }{{"oldest", oldest}, {"newest", binDir(b)}} {
+			if _, err := os.Stat(filepath.Join(release.bin, provider)); err != nil {
+				continue
+			}
+			h := newHomeIn(b, provider, release.bin)
+			b.Run(provider+"/"+release.name, func(b *testing.B) { bench(b, h, release.bin, provider) })
 		}
-		h := newHome(b, provider)
-		b.Run(provider, func(b *testing.B) { bench(b, h, provider) })
 	}
 }
 
-// timeYume runs yume-cli as Yume does (stream-json out, the prompt, no
-// frames: the guard answers) in the PTY mode, on a turn whose model asks to
-// touch a file, and returns how long its first tool_use line took to be
-// read; cold, with nothing cached of its probe of the CLI.
-func timeYume(b *testing.B, yume string, h *home, provider string, i int, cold bool) time.Duration {
-	name := "warm"
+// startBuild is a yume-cli build the bench times, with the YUME_HOME (under
+// the CLI's home) where it caches its probes.
+type startBuild struct{ name, path, yumeHome string }
+
+// run runs yume-cli as Yume does (stream-json out, the prompt, no frames:
+// the guard answers) in the PTY mode, on a turn whose model asks to touch
+// a file, and returns how long its first tool_use line took to be read,
+// and whether the CLI was started again (it refused its first flags);
+// cold, with nothing cached of its probe of the CLI. A run with no
+// tool_use, or that failed, is an error.
+func (y startBuild) run(b *testing.B, h *home, provider, name string, cold bool) (took time.Duration, restarted bool, err error) {
+	yumeHome := filepath.Join(h.sb.Home, y.yumeHome)
 	if cold {
-		name = "cold"
-		if err := os.Remove(filepath.Join(h.sb.Home, ".yume", "cache", "probes.json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(filepath.Join(yumeHome, "cache", "probes.json")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			b.Fatal(err)
 		}
 	}
-	h.srv.SetScript(fileTurn(provider, fmt.Sprintf("%s-%d.txt", name, i)))
+	h.srv.SetScript(fileTurn(provider, name+".txt"))
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, yume, "--provider", provider, "--model", h.sb.Model, "--cwd", h.sb.Workspace,
-		"--output-format", "stream-json", "--mode", "pty", "--prompt", "make a file")
-	cmd.Env = append(interactiveEnv(h.sb.Env), "YUME_HOME="+filepath.Join(h.sb.Home, ".yume"))
+	// --verbose: a second start is said on stderr. A long idle timeout: on
+	// a loaded machine a CLI's first request may take more than 5 s.
+	cmd := exec.CommandContext(ctx, y.path, "--provider", provider, "--model", h.sb.Model, "--cwd", h.sb.Workspace,
+		"--output-format", "stream-json", "--mode", "pty", "--verbose", "--idle-timeout", "60s", "--prompt", "make a file")
+	cmd.Env = append(interactiveEnv(h.sb.Env), "YUME_HOME="+yumeHome)
 	cmd.Dir = h.sb.Workspace
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -108,7 +169,6 @@ func timeYume(b *testing.B, yume string, h *home, provider string, i int, cold b
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	var took time.Duration
 	var lines bytes.Buffer
 	sc := bufio.NewScanner(out)
 	sc.Buffer(nil, 4<<20)
@@ -120,11 +180,32 @@ func timeYume(b *testing.B, yume string, h *home, provider string, i int, cold b
 		lines.WriteByte('\n')
 	}
 	err = cmd.Wait()
-	noLeftovers(b, h.sb.Home)
-	if took == 0 || err != nil {
-		b.Fatalf("%s %s run: no tool_use, or it failed (%v)\nstdout:\n%s\nstderr:\n%s", provider, name, err, lines.String(), stderr.String())
+	if y.name == "" {
+		noLeftovers(b, h.sb.Home)
+	} else {
+		endLeftovers(b, y.name, h.sb.Home)
 	}
-	return took
+	restarted = strings.Contains(stderr.String(), "started again")
+	if took == 0 || err != nil {
+		return took, restarted, fmt.Errorf("%s %s run (%s): no tool_use, or it failed (%v)\nstdout:\n%s\nstderr:\n%s", provider, name, y.path, err, lines.String(), stderr.String())
+	}
+	return took, restarted, nil
+}
+
+// endLeftovers is noLeftovers for another build (YUME_START_BASE): what it
+// left running is said and ended, a finding rather than the bench's end
+// (an earlier build left a probe of the CLI running on a loaded machine).
+func endLeftovers(b *testing.B, build, home string) {
+	left := leftovers(home)
+	for deadline := time.Now().Add(5 * time.Second); len(left) > 0 && time.Now().Before(deadline); left = leftovers(home) {
+		time.Sleep(50 * time.Millisecond) // Polling: processes take a moment to go after yume-cli.
+	}
+	for pid, c := range left {
+		b.Logf("%s: process %d outlived yume-cli: %s", build, pid, c)
+		if p, err := os.FindProcess(pid); err == nil {
+			_ = p.Kill() // Best effort: it is reported above.
+		}
+	}
 }
 
 // releaseBuild is yume-cli built as releases are (scripts/dist.sh: static,
@@ -142,19 +223,19 @@ func releaseBuild(b *testing.B) string {
 	return out
 }
 
-// dialogAlone starts provider's CLI as yume-cli would, without yume-cli,
+// dialogAlone starts provider's CLI in binDir as yume-cli would, without yume-cli,
 // and returns how long its permission dialog took to be on screen, and its
 // first output.
-func dialogAlone(b testing.TB, h *home, provider string, script fakemodel.Script) (shown, first time.Duration) {
+func dialogAlone(b testing.TB, h *home, binDir, provider string, script fakemodel.Script) (shown, first time.Duration) {
 	p, _ := provreg.Lookup(provider)
 	prof, err := heuristics.LoadProfile(p.Profile)
 	if err != nil {
 		b.Fatal(err)
 	}
-	bin := filepath.Join(binDir(b), provider)
+	bin := filepath.Join(binDir, provider)
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	probe, err := provreg.ProbeBinary(ctx, bin)
+	probe, err := provreg.ProbeFor(ctx, bin, p) // its release's flags, as yume-cli reads them: no probe on a loaded machine
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -221,7 +302,7 @@ var adoptOnce sync.Once
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-func median(v []float64) float64 {
+func medianFloat(v []float64) float64 {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	return s[len(s)/2]

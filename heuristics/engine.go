@@ -171,32 +171,6 @@ func (e *Engine) Evaluate(v View, settled bool) (*Detection, []TraceStep) {
 	return fired, trace
 }
 
-// Asks reports that on v, settled, the first rule to fire would ask the
-// GUI (a confirm or a menu; a suggestion before one is read on): the
-// driver need not wait out the quiet period for a question already whole
-// on screen when the program is at rest. Nothing is remembered.
-func (e *Engine) Asks(v View) bool {
-	looks := make(map[Look]*lookText, 2)
-	for _, r := range e.p.Rules {
-		lt := looks[r.Look]
-		if lt == nil {
-			lt = buildLook(v, r.Look)
-			looks[r.Look] = lt
-		}
-		var step TraceStep
-		if d, why, _ := e.try(v, r, lt, true, &step); d != nil && why == "" {
-			switch r.Kind {
-			case KindSuggestion:
-				continue
-			case KindConfirm, KindMenu:
-				return true
-			}
-			return false
-		}
-	}
-	return false
-}
-
 // try matches one rule. It returns the detection of the rule's last match
 // (nil if none), why it must not fire ("" when it fires), and whether it
 // searched the rule's whole look: only then may a prompt it did not see be

@@ -195,6 +195,13 @@ type Profile struct {
 	// that changed nothing on screen for a while is typed again (nil:
 	// never: an extra key may answer the next question).
 	DropsKeys *bool
+	// DialogEndMatch matches the rest of the program's dialog when it is drawn
+	// whole (its other options, its footer: Claude Code's "Esc to
+	// cancel"), read from the start of a question rule's last matched row:
+	// a question whose dialog ends so is asked as soon as the program
+	// pauses, whatever its spinners and clocks elsewhere on screen do
+	// (nil: once the question's rows have held still; see the driver).
+	DialogEndMatch *regexp.Regexp
 	// ViewKeys only change what the program shows (Claude Code's and
 	// Copilot CLI's Ctrl-O unfolds a command's output): in a replay of a
 	// person's session they are the person's own, never an answer.
@@ -304,6 +311,9 @@ func (p *Profile) Merge(over *Profile) *Profile {
 	}
 	if over.DropsKeys != nil {
 		out.DropsKeys = over.DropsKeys
+	}
+	if over.DialogEndMatch != nil {
+		out.DialogEndMatch = over.DialogEndMatch
 	}
 	if over.ViewKeys != nil {
 		out.ViewKeys = over.ViewKeys

@@ -15,7 +15,7 @@ import (
 
 // Field names of a profile and of a rule, in the order messages list them.
 var (
-	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "ran", "echo", "quit", "quit_also", "interrupt", "newline", "context_rows", "keeps_running", "drops_keys", "view_keys", "rules"}
+	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "ran", "echo", "quit", "quit_also", "interrupt", "newline", "context_rows", "keeps_running", "drops_keys", "dialog_end", "view_keys", "rules"}
 	ruleFields    = []string{"name", "look", "match", "kind", "tool", "cursor", "approve", "approve_also", "deny", "deny_also", "revise", "followup", "once", "hint"}
 	groupNames    = []string{"command", "prompt", "description", "text", "option", "output", "context", "file", "content"}
 )
@@ -38,6 +38,7 @@ var (
 //	context_rows: 20       # optional: a question's tool_use carries what the program printed for it since the last answer (at most N rows)
 //	keeps_running: true    # optional: the program works on while it asks (timers, animations): being on a CPU does not put a question off
 //	drops_keys: true       # optional: the program may drop keys (a prompt's Enter, an answer): typed again while its screen does not change at all
+//	dialog_end: '\A.*\n(?:   .*\n)*\n+ Esc to cancel'  # optional: the rest of a dialog drawn whole, from the start of a question rule's last matched row (rows with trailing spaces dropped): asked as soon as output pauses, not after its rows held still
 //	view_keys: ['<C-o>']   # optional: keys that only change what the program shows (a transcript view): a person's own in a replay, never an answer
 //	rules:
 //	  - name: rm-remove    # unique; a --rules rule of the same name replaces it
@@ -107,6 +108,8 @@ func ParseProfile(name string, data []byte) (*Profile, error) {
 			p.Busy = compileRegex(ps, val, key, false)
 		case "ran":
 			p.Ran = compileRegex(ps, val, key, false)
+		case "dialog_end":
+			p.DialogEndMatch = compileRegex(ps, val, key, false)
 		case "echo":
 			p.Echo = compileRegex(ps, val, key, false)
 		case "quit":

@@ -33,6 +33,7 @@ func init() {
 		},
 		Verified:  [2]string{"2.1.197", "2.1.332"}, // make drift, 2026-11-25; 2.1.332 on 2026-11-26
 		KnownHelp: claudeKnownHelp,
+		Releases:  claudeReleases, Packages: []string{"@anthropic-ai/claude-code"},
 		// In every release yume-cli drives (2.1.197 and later), TUI and -p.
 		Instructions: func(text string) []string { return []string{"--append-system-prompt", text} },
 		TUI:          &TUI{LogEndsTurns: true, Args: claudeTUI, NewSession: newUUID, SessionLog: claudeRecord, ModeName: claudeModeName},

@@ -29,6 +29,7 @@ func init() {
 		},
 		Verified:  [2]string{"0.163.0", "0.171.0"}, // make drift, 2026-11-25; 0.171.0 on 2026-11-26
 		KnownHelp: codexKnownHelp,
+		Releases:  codexReleases, Packages: []string{"@openai/codex"},
 		// A config override, before the subcommand (exec, resume): the
 		// developer message of every turn.
 		Instructions: func(text string) []string { return []string{"-c", "developer_instructions=" + tomlString(text)} },

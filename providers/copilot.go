@@ -2,6 +2,7 @@ package providers
 
 import (
 	"errors"
+	"path/filepath"
 
 	"github.com/yume-cli/yume-cli/permission"
 )
@@ -33,6 +34,7 @@ func init() {
 		DebugLog:  copilotDebugLog,
 		Verified:  [2]string{"1.0.87", "1.0.102"}, // make drift, 2026-11-25
 		KnownHelp: copilotKnownHelp,
+		Releases:  copilotReleases, Packages: []string{"@github/copilot"}, Updated: copilotUpdated,
 		TUI: &TUI{LogEndsTurns: true, Args: copilotTUI, NewSession: newUUID, SessionLog: copilotRecord, Env: copilotEnv,
 			ModeName: func(l Launch) string {
 				if l.Mode == permission.Auto {
@@ -149,3 +151,19 @@ const copilotKnownHelp = `      --session-id <id>
           required for non-interactive mode. Run ` + "`copilot help environment`" + `
           for what COPILOT_ALLOW_ALL accepts and what exact "true" grants [env: COPILOT_ALLOW_ALL=]
 `
+
+// copilotUpdated: Copilot CLI's npm package runs the newest release in its
+// cache ($XDG_CACHE_HOME/copilot/pkg/PLATFORM/VERSION), where it unpacks
+// itself and its updates: 1.0.87 with 1.0.102 there is 1.0.102.
+func copilotUpdated(getenv func(string) string) []string {
+	cache := getenv("XDG_CACHE_HOME")
+	if cache == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return nil
+		}
+		cache = filepath.Join(home, ".cache")
+	}
+	dirs, _ := filepath.Glob(filepath.Join(cache, "copilot", "pkg", "*"))
+	return dirs
+}

@@ -33,6 +33,7 @@ func init() {
 		DebugLog:  geminiDebugLog,
 		Verified:  [2]string{"0.57.0", "0.61.0"}, // make drift, 2026-11-25
 		KnownHelp: geminiKnownHelp,
+		Releases:  geminiReleases, Packages: []string{"@google/gemini-cli"},
 		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, SessionLog: geminiRecord, LogAfterRun: true, Cols: 500, Env: geminiEnv,
 			ModeName: func(l Launch) string { return "gemini --approval-mode " + geminiMode(l) }},
 	})

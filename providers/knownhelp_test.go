@@ -76,19 +76,20 @@ func TestKnownProbe(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	known := &Provider{KnownHelp: "  --known"}
 	write("1.0.0", "  --old-flag")
-	if p, exact, err := KnownProbe(bin, "  --known"); err != nil || exact || p.Help != "  --known" || p.Version != "" {
+	if p, exact, err := KnownProbe(bin, known); err != nil || exact || p.Help != "  --known" || p.Version != "" {
 		t.Fatalf("never probed: %+v exact=%v err=%v; want the known help, not exact", p, exact, err)
 	}
 	pp := ProbeLater(context.Background(), bin)
 	if p, err := pp.Wait(context.Background()); err != nil || p.Version != "1.0.0" || !strings.Contains(p.Help, "--old-flag") {
 		t.Fatalf("ProbeLater = %+v, %v", p, err)
 	}
-	if p, exact, err := KnownProbe(bin, "  --known"); err != nil || !exact || p.Version != "1.0.0" {
+	if p, exact, err := KnownProbe(bin, known); err != nil || !exact || p.Version != "1.0.0" {
 		t.Fatalf("probed: %+v exact=%v err=%v; want its own answers", p, exact, err)
 	}
 	write("1.1.0", "  --new-flag and more") // an update: another size
-	if p, exact, err := KnownProbe(bin, "  --known"); err != nil || exact || p.Version != "1.0.0" || !strings.Contains(p.Help, "--old-flag") {
+	if p, exact, err := KnownProbe(bin, known); err != nil || exact || p.Version != "1.0.0" || !strings.Contains(p.Help, "--old-flag") {
 		t.Fatalf("updated: %+v exact=%v err=%v; want the release before, not exact", p, exact, err)
 	}
 	if p, err := ProbeBinary(context.Background(), bin); err != nil || p.Version != "1.1.0" {
@@ -103,7 +104,7 @@ func TestKnownProbe(t *testing.T) {
 	if n != 1 {
 		t.Errorf("the cache holds %d entries for %s; want the newest release's only", n, bin)
 	}
-	if _, _, err := KnownProbe(filepath.Join(dir, "missing"), "x"); err == nil {
+	if _, _, err := KnownProbe(filepath.Join(dir, "missing"), known); err == nil {
 		t.Error("KnownProbe of a missing program succeeded")
 	}
 }

@@ -24,7 +24,7 @@ type Probe struct {
 }
 
 // probeTimeout bounds one --version or --help run.
-const probeTimeout = 30 * time.Second
+var probeTimeout = 30 * time.Second // a variable: tests shorten it
 
 var (
 	probeMu  sync.Mutex
@@ -47,8 +47,9 @@ func NotFound(bin string) error {
 }
 
 // ProbeBinary returns bin's version and --help. Yume starts a process per
-// turn, so answers are cached on disk, per binary file (path, size and
-// modification time: an update asks again), in CacheDir.
+// turn, so answers are cached on disk, per binary file (path, size,
+// modification time and package release: an update asks again), and per
+// package release (another install of it needs no probe), in CacheDir.
 func ProbeBinary(ctx context.Context, bin string) (Probe, error) {
 	return probeBinary(ctx, bin, false)
 }
@@ -79,12 +80,16 @@ func probeBinary(ctx context.Context, bin string, background bool) (Probe, error
 		}
 	}
 	cache[key] = p
+	if pkg, v := packageOf(path); v != "" && v == p.Version {
+		rememberRelease(cache, pkg, p) // learned once for this release, at any path
+	}
 	saveProbeCache(cache)
 	return p, nil
 }
 
 // probeKey is bin's path and its cache key: the path, size and
-// modification time of the file, so an update is a new key.
+// modification time of the file, and its package's release (if it lies in
+// one), so an update is a new key.
 func probeKey(bin string) (path, key string, err error) {
 	path, err = exec.LookPath(bin)
 	if err != nil {
@@ -94,44 +99,69 @@ func probeKey(bin string) (path, key string, err error) {
 	if fi, err := os.Stat(path); err == nil {
 		key = fmt.Sprintf("%s|%d|%d", path, fi.Size(), fi.ModTime().UnixNano())
 	}
+	// A Node CLI's path is a script that an update may leave as it was
+	// (and npm may date every file alike): its package's release tells.
+	if _, v := packageOf(path); v != "" {
+		key += "|" + v
+	}
 	return path, key, nil
 }
 
-// KnownProbe is ProbeBinary without running bin: this very binary's
-// cached answers (exact), else a guess: the answers of the release this
-// path held before (an update rarely renames a flag), else knownHelp (the
-// flags of the provider's newest verified release, Provider.KnownHelp)
-// with the version unknown. The program can then start at once while
-// ProbeLater asks it: a first run after an install or an update waited
-// seconds for two runs of a Node CLI. It fails only for a bin that is not
-// there.
-func KnownProbe(bin, knownHelp string) (p Probe, exact bool, err error) {
+// KnownProbe is ProbeBinary without running bin, for provider p: this very
+// binary's cached answers (exact); else, its release read from its
+// package.json (PackageVersion): what a probe learned of that release at
+// any path, or p's own table of it (Provider.Releases, KnownHelp), exact;
+// else a guess, the nearest release older than it that p lists or this
+// path held before (an update rarely renames a flag; unknown version: the
+// release the path held before, else the newest verified). The program
+// then starts at once while ProbeLater asks it: a first run after an
+// install or an update waited seconds for two runs of a Node CLI. It fails
+// only for a bin that is not there.
+func KnownProbe(bin string, p *Provider) (probe Probe, exact bool, err error) {
 	path, key, err := probeKey(bin)
 	if err != nil {
 		return Probe{}, false, err
 	}
+	pkg, version := p.installed(path)
 	probeMu.Lock()
-	p, ok := probeMem[key]
-	var earlier *Probe
+	probe, ok := probeMem[key]
+	var earlier []Release
 	if !ok {
 		cache := loadProbeCache()
-		if p, ok = cache[key]; ok {
-			probeMem[key] = p
+		probe, ok = cache[key]
+		if ok && version != "" && probe.Version != version {
+			ok = false // it runs another release now (one it fetched itself)
+		}
+		if !ok && version != "" {
+			probe, ok = cache[releaseKey(pkg, version)]
+		}
+		if ok {
+			probeMem[key] = probe
 		}
 		for k, c := range cache {
-			if strings.HasPrefix(k, path+"|") && (earlier == nil || CompareVersions(c.Version, earlier.Version) > 0) {
-				earlier = &c
+			if strings.HasPrefix(k, path+"|") && c.Version != "" {
+				earlier = append(earlier, Release{Version: c.Version, Help: c.Help})
 			}
 		}
 	}
 	probeMu.Unlock()
-	switch {
-	case ok:
-		return p, true, nil
-	case earlier != nil:
-		return *earlier, false, nil
+	if ok {
+		return probe, true, nil
 	}
-	return Probe{Help: knownHelp}, false, nil
+	// Of a release not read, a guess: the newest this path held, else the
+	// newest verified. Of a release read: its own, else the nearest older
+	// one, of those p lists and those this path held.
+	if version == "" {
+		if r, _ := nearestRelease(sortedReleases(earlier), "999999.0.0"); r.Version != "" {
+			return Probe{Version: r.Version, Help: r.Help}, false, nil
+		}
+		return Probe{Help: p.KnownHelp}, false, nil
+	}
+	r, exact := nearestRelease(sortedReleases(append(p.releases(), earlier...)), version)
+	if r.Help == "" {
+		r.Help = p.KnownHelp
+	}
+	return Probe{Version: version, Help: r.Help}, exact, nil
 }
 
 // PendingProbe is a probe that runs in the background once started
@@ -231,9 +261,15 @@ func runProbe(ctx context.Context, path string, background bool) (Probe, error) 
 		}
 		return Probe{}, fmt.Errorf("%s --version printed no version number: %q", path, strings.TrimSpace(out))
 	}
-	help, _ := probeRun(ctx, path, "--help", background) // Best effort: no help means no detected flags.
+	// Best effort: no help means no detected flags. But a help cut short
+	// (the turn ended, or it outran probeTimeout on a loaded machine) may
+	// lack them: not to be cached, or every later start would lack them.
+	help, herr := probeRun(ctx, path, "--help", background)
 	if err := ctx.Err(); err != nil {
-		return Probe{}, err // cut short: what it printed may be part of its help, not to be cached
+		return Probe{}, err
+	}
+	if errors.Is(herr, context.DeadlineExceeded) {
+		return Probe{}, herr
 	}
 	return Probe{Version: v, Help: help}, nil
 }
@@ -269,7 +305,7 @@ func probeRun(ctx context.Context, path, flag string, background bool) (string, 
 	cmd.WaitDelay = time.Second
 	if !background {
 		out, err := cmd.Output()
-		return string(out), err
+		return string(out), cutShort(ctx, path, flag, err)
 	}
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
@@ -280,7 +316,16 @@ func probeRun(ctx context.Context, path, flag string, background bool) (string, 
 	if exit, ok := err.(*exec.ExitError); ok {
 		exit.Stderr = stderr.Bytes() // as Output keeps it: complaint quotes it
 	}
-	return out.String(), err
+	return out.String(), cutShort(ctx, path, flag, err)
+}
+
+// cutShort is err, or that the run outran probeTimeout (ctx's deadline):
+// what it printed may be a part only.
+func cutShort(ctx context.Context, path, flag string, err error) error {
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%s %s took over %v (%v): %w", path, flag, probeTimeout, err, context.DeadlineExceeded)
+	}
+	return err
 }
 
 func probeCachePath() string {

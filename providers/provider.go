@@ -74,12 +74,26 @@ type Provider struct {
 	Instructions func(text string) []string
 	// KnownHelp is the part of the program's --help that TUI.Args and the
 	// modes' Command read (their flags, and the values each takes), as the
-	// newest verified release prints it. A first run after an install or
-	// an update starts the program with it at once while the program's
-	// own --help is read in the background (KnownProbe, ProbeLater); a
-	// program that then turns out not to take those flags is started
-	// again with its own. "" where nothing is read from --help.
+	// newest verified release prints it. "" where nothing is read from
+	// --help.
 	KnownHelp string
+	// Releases are older releases' KnownHelp: every verified release's
+	// whose --help is known. With Packages, the release installed is read
+	// from its package.json, and one listed here (or the newest verified)
+	// starts at once with its own flags: no probe, no second start
+	// (KnownProbe). Another release starts at once with the flags of the
+	// nearest listed one older than it while its own --help is read in
+	// the background (ProbeLater) and cached; one that then turns out not
+	// to take those flags is started again with its own (the exception).
+	Releases []Release
+	// Packages are the npm packages the program comes in (a platform
+	// build, "NAME-linux-x64", counts as NAME): where its release is read
+	// without running it (PackageVersion).
+	Packages []string
+	// Updated, for a program that fetches its own updates and runs the
+	// newest in place of its package's (Copilot CLI), lists the
+	// directories whose x.y.z-named entries are those releases.
+	Updated func(getenv func(string) string) []string
 	// Verified is the oldest and newest release the live suite passed on
 	// (`make drift`, the README's matrix); doctor warns outside it.
 	Verified [2]string

@@ -17,26 +17,33 @@ import (
 // each is blocked in (its number, and its first argument: the file
 // descriptor). A thread blocked reading this terminal means the screen is
 // a question (Go programs read in a thread of their own); one on a CPU
-// means the program is still working. It costs a few small file reads.
+// means the program is still working. It costs a few small file reads,
+// each one open, read and close (procFile), and it ends at the first
+// thread found reading: a question's tool_use waits on this look.
 func (p *Process) InputWait() InputState {
 	pgid, err := p.foreground()
 	if err != nil || pgid <= 0 {
 		return InputUnknown
 	}
 	var seen [InputRunning + 1]bool
+	var buf [512]byte
 	queue := []int{pgid}
 	for n := 0; len(queue) > 0 && n < maxGroupWalk; n++ {
 		pid := queue[0]
 		queue = queue[1:]
-		if !inGroup(pid, pgid) {
+		if !inGroup(pid, pgid, buf[:]) {
 			continue // a background job: not the one the screen is for
 		}
 		for _, tid := range threads(pid) {
-			seen[p.threadInput(pid, tid)] = true
+			st := p.threadInput(pid, tid, buf[:])
+			if st == InputReading {
+				return st // what every other thread does cannot change the answer
+			}
+			seen[st] = true
 		}
 		queue = append(queue, children(pid)...)
 	}
-	for _, s := range []InputState{InputReading, InputRunning, InputBusy, InputPolling} {
+	for _, s := range []InputState{InputRunning, InputBusy, InputPolling} {
 		if seen[s] {
 			return s
 		}
@@ -47,14 +54,46 @@ func (p *Process) InputWait() InputState {
 // maxGroupWalk bounds the processes looked at.
 const maxGroupWalk = 64
 
-// inGroup reports whether pid is in process group pgid.
-func inGroup(pid, pgid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+// procFile reads a /proc file into buf with one open, read(s) and close:
+// os.ReadFile also stats it and offers it to the poller, twice the
+// system calls, and under load each is a chance to be descheduled. What
+// does not fit buf is cut (nil: it could not be read).
+func procFile(path string, buf []byte) []byte {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return false
+		return nil
 	}
-	// Fields after the command name: state ppid pgrp …
-	f := bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+1:])
+	defer unix.Close(fd) //nolint:errcheck // read-only
+	n := 0
+	for n < len(buf) {
+		k, err := unix.Read(fd, buf[n:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil
+		}
+		if k == 0 {
+			break
+		}
+		n += k
+	}
+	return buf[:n]
+}
+
+// statFields are the fields of a /proc stat file after the command name:
+// state ppid pgrp … (nil if it could not be read).
+func statFields(path string, buf []byte) [][]byte {
+	stat := procFile(path, buf)
+	if stat == nil {
+		return nil
+	}
+	return bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+1:])
+}
+
+// inGroup reports whether pid is in process group pgid.
+func inGroup(pid, pgid int, buf []byte) bool {
+	f := statFields("/proc/"+strconv.Itoa(pid)+"/stat", buf)
 	g := 0
 	if len(f) >= 3 {
 		g, _ = strconv.Atoi(string(f[2]))
@@ -64,29 +103,41 @@ func inGroup(pid, pgid int) bool {
 
 // threads lists pid's threads (at least pid itself).
 func threads(pid int) []int {
-	ents, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+	out := []int{}
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/task", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return []int{pid}
 	}
-	out := make([]int, 0, len(ents))
-	for _, e := range ents {
-		if n, err := strconv.Atoi(e.Name()); err == nil {
-			out = append(out, n)
+	defer unix.Close(fd) //nolint:errcheck // read-only
+	var buf [4096]byte
+	var names []string
+	for {
+		n, err := unix.Getdents(fd, buf[:])
+		if err == unix.EINTR {
+			continue
 		}
+		if err != nil || n <= 0 {
+			break
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names[:0])
+		for _, name := range names {
+			if tid, err := strconv.Atoi(name); err == nil {
+				out = append(out, tid)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return []int{pid}
 	}
 	return out
 }
 
 // threadInput is what one thread waits for. A thread parked on a futex
 // (an idle runtime thread) or waiting for a child says nothing: Unknown.
-func (p *Process) threadInput(pid, tid int) InputState {
+func (p *Process) threadInput(pid, tid int, buf []byte) InputState {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(tid)
-	stat, err := os.ReadFile(dir + "/stat")
-	if err != nil {
-		return InputUnknown
-	}
-	f := bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+1:])
-	if len(f) == 0 {
+	f := statFields(dir+"/stat", buf)
+	if len(f) == 0 || len(f[0]) == 0 {
 		return InputUnknown
 	}
 	switch f[0][0] {
@@ -95,8 +146,8 @@ func (p *Process) threadInput(pid, tid int) InputState {
 	case 'Z', 'X', 'T', 't':
 		return InputUnknown
 	}
-	sc, err := os.ReadFile(dir + "/syscall")
-	if err != nil {
+	sc := procFile(dir+"/syscall", buf)
+	if sc == nil {
 		return InputUnknown
 	}
 	fs := strings.Fields(string(sc))
@@ -126,13 +177,14 @@ func (p *Process) threadInput(pid, tid int) InputState {
 
 // children lists pid's children (Linux 3.5+; empty where not available).
 func children(pid int) []int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(pid) + "/children")
-	if err != nil {
-		return nil
+	var buf [4096]byte
+	b := procFile("/proc/"+strconv.Itoa(pid)+"/task/"+strconv.Itoa(pid)+"/children", buf[:])
+	if len(b) == len(buf) {
+		b = b[:bytes.LastIndexByte(b, ' ')+1] // the last pid may be cut: the walk is bounded anyway
 	}
 	var out []int
-	for _, f := range strings.Fields(string(b)) {
-		if n, err := strconv.Atoi(f); err == nil {
+	for _, f := range bytes.Fields(b) {
+		if n, err := strconv.Atoi(string(f)); err == nil {
 			out = append(out, n)
 		}
 	}

@@ -3,6 +3,7 @@
 package ptyhost_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -14,17 +15,20 @@ import (
 func TestInputWait(t *testing.T) {
 	goReads := helper("echo")
 	for _, c := range []struct {
-		name string
-		argv []string
-		env  []string
-		want ptyhost.InputState
+		name  string
+		argv  []string
+		env   []string
+		want  ptyhost.InputState
+		ready string // printed once started (""; at once): the look's bound runs from then
 	}{
-		{"a Go program reads in a thread of its own", goReads.Argv, goReads.Env, ptyhost.InputReading},
-		{"sh read", []string{"sh", "-c", "printf 'Continue? '; read a"}, nil, ptyhost.InputReading},
-		{"a child runs", []string{"sh", "-c", "sleep 30"}, nil, ptyhost.InputBusy},
-		{"the foreground job reads", []string{"sh", "-c", "sleep 0.01; cat"}, nil, ptyhost.InputReading},
-		{"a busy loop", []string{"sh", "-c", "while :; do :; done"}, nil, ptyhost.InputRunning},
-		{"python select", []string{"python3", "-c", "import select,sys; select.select([sys.stdin],[],[])"}, nil, ptyhost.InputPolling},
+		{"a Go program reads in a thread of its own", goReads.Argv, goReads.Env, ptyhost.InputReading, ""},
+		{"sh read", []string{"sh", "-c", "printf 'Continue? '; read a"}, nil, ptyhost.InputReading, ""},
+		{"a child runs", []string{"sh", "-c", "sleep 30"}, nil, ptyhost.InputBusy, ""},
+		{"the foreground job reads", []string{"sh", "-c", "sleep 0.01; cat"}, nil, ptyhost.InputReading, ""},
+		{"a busy loop", []string{"sh", "-c", "while :; do :; done"}, nil, ptyhost.InputRunning, ""},
+		// python3 took 2.2–4.2 s to start on a machine at load 30: its
+		// start is not the look's to bound.
+		{"python select", []string{"python3", "-c", "import select,sys; sys.stdout.write('ready'); sys.stdout.flush(); select.select([sys.stdin],[],[])"}, nil, ptyhost.InputPolling, "ready"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := ptyhost.Start(ptyhost.Options{Argv: c.argv, Env: c.env, Cols: 80, Rows: 24})
@@ -32,13 +36,27 @@ func TestInputWait(t *testing.T) {
 				t.Skip(err) // python3 missing
 			}
 			defer p.Close()
-			go func() { // drain: a program blocked on a full terminal is busy
+			started := make(chan struct{})
+			go func(ready string) { // drain: a program blocked on a full terminal is busy
+				var out []byte
 				for {
-					if _, _, err := p.ReadChunk(); err != nil {
+					chunk, _, err := p.ReadChunk()
+					if out = append(out, chunk...); ready != "" && strings.Contains(string(out), ready) {
+						close(started)
+						ready = ""
+					}
+					if err != nil {
 						return
 					}
 				}
-			}()
+			}(c.ready)
+			if c.ready != "" {
+				select {
+				case <-started:
+				case <-time.After(time.Minute): // a start, not a look: bounded only against a hang
+					t.Fatalf("%s did not start", c.argv[0])
+				}
+			}
 			var got ptyhost.InputState
 			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) { // Polling a condition under a deadline.
 				if got = p.InputWait(); got == c.want {
@@ -47,5 +65,34 @@ func TestInputWait(t *testing.T) {
 			}
 			t.Errorf("InputWait = %v, want %v", got, c.want)
 		})
+	}
+}
+
+// BenchmarkInputWait: one look at a Go program blocked reading its
+// terminal, as the live source takes once output pauses (a question's
+// tool_use waits on it).
+func BenchmarkInputWait(b *testing.B) {
+	goReads := helper("echo")
+	p, err := ptyhost.Start(ptyhost.Options{Argv: goReads.Argv, Env: goReads.Env, Cols: 80, Rows: 24})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	go func() {
+		for {
+			if _, _, err := p.ReadChunk(); err != nil {
+				return
+			}
+		}
+	}()
+	for deadline := time.Now().Add(5 * time.Second); p.InputWait() != ptyhost.InputReading; time.Sleep(time.Millisecond) { // Polling a condition under a deadline.
+		if time.Now().After(deadline) {
+			b.Fatal("the helper never read its terminal")
+		}
+	}
+	for b.Loop() {
+		if p.InputWait() != ptyhost.InputReading {
+			b.Fatal("not reading")
+		}
 	}
 }

@@ -132,7 +132,7 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 	}
 	note := fmt.Sprintf("yume-cli: %s %s in %s mode", p.Name, version, mode.Name)
 	w.SetDriveMode(mode.Name)
-	probe, _ := providers.ProbeBinary(ctx, path) // Best effort: no help, no detected flags.
+	probe, _ := providers.ProbeFor(ctx, path, p) // Best effort: no help, no detected flags.
 	inv := mode.Command(providers.Request{Prompt: opts.Prompt, Model: opts.Model, Resume: opts.Resume,
 		Auto: perm == permission.Auto, Help: probe.Help, APIBase: opts.APIBase})
 	if inv.Session != "" && opts.OnSession != nil {
@@ -177,7 +177,7 @@ func modeAdvice(p *providers.Provider) string {
 func chooseMode(ctx context.Context, p *providers.Provider, path, mode string, resume bool) (chosen providers.Mode, version string, err error) {
 	switch mode {
 	case providers.ModeJSON, providers.ModeACP:
-		v, _ := providers.DetectVersion(ctx, path) // Only reported; an explicit mode is tried regardless.
+		v, _ := providers.DetectVersionFor(ctx, path, p) // Only reported; an explicit mode is tried regardless.
 		m, ok := p.ModeFor(mode, "")
 		if !ok {
 			return m, v, fmt.Errorf("%s has no %s mode; use --mode %s", p.Name, strings.ToUpper(mode), strings.Join(p.Modes(""), " or --mode "))
@@ -187,7 +187,7 @@ func chooseMode(ctx context.Context, p *providers.Provider, path, mode string, r
 		}
 		return m, v, nil
 	case "", "auto":
-		v, err := providers.DetectVersion(ctx, path)
+		v, err := providers.DetectVersionFor(ctx, path, p)
 		if err != nil {
 			return providers.Mode{}, "", fmt.Errorf("cannot tell which modes %s supports: %w; check that %s is %s (try `%s --version`), or pass %s",
 				p.Name, err, path, p.Name, path, modeAdvice(p))

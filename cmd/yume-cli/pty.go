@@ -223,9 +223,11 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	}
 	bin := p.Program(o.Bin)
 	// No probe on the way to the program's start: this binary's cached
-	// answers, else the flags guessed for its release while its own are
-	// read in the background (guessedStart starts it again if they differ).
-	probe, exact, err := providers.KnownProbe(bin, p.KnownHelp)
+	// answers, or its release's flags (read from its package, listed by
+	// the provider or learned before); else the flags guessed for its
+	// release while its own are read in the background (guessedStart
+	// starts it again if they differ: only a release nobody listed).
+	probe, exact, err := providers.KnownProbe(bin, p)
 	if err != nil {
 		return tuiLaunch{}, probeError(p, bin, err)
 	}

@@ -150,11 +150,16 @@ func pickMode(ctx context.Context, o *StartOptions) (mode, why string) {
 		return "pty", p.Name + " has no machine-readable mode"
 	}
 	bin := p.Program(o.Bin)
-	// A release not probed yet is taken to be the one the path held
-	// before, or the newest: where that picks the PTY the program starts
-	// at once (its TUI's start does not wait for a probe either, and
-	// asks it later); the structured runner needs the version itself.
-	if probe, exact, err := providers.KnownProbe(bin, p.KnownHelp); err == nil && !exact {
+	// A release read from its package, or probed before, is known: no
+	// process runs. One not probed yet whose package says nothing is
+	// taken to be the one the path held before, or the newest: where that
+	// picks the PTY the program starts at once (its TUI's start does not
+	// wait for a probe either, and asks it later); the structured runner
+	// needs the version itself.
+	if v := providers.InstalledRelease(bin, p); v != "" {
+		return modeOf(p, v, o)
+	}
+	if probe, exact, err := providers.KnownProbe(bin, p); err == nil && !exact {
 		if mode, why := modeOf(p, probe.Version, o); mode == "pty" {
 			return mode, why + " (guessed: its version is read later)"
 		}
