@@ -9,9 +9,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // fakeNode stands in for node: it runs the script it is given with sh
@@ -283,5 +285,46 @@ func TestFirstRunProbesAfterTheStart(t *testing.T) {
 			t.Errorf("run %d: the approved command did not run\n%s\n%s", i+1, raw, stderr)
 		}
 		_ = os.Remove(filepath.Join(cwd, "made.txt"))
+	}
+}
+
+// slowHelpTUI is a first run's TUI whose model refuses the key: it draws,
+// shows Codex's 401 and waits, while its --help would take a minute (a
+// Node CLI's on a loaded machine takes seconds).
+const slowHelpTUI = `#!/bin/sh
+case "$1" in
+--version) echo 'codex-cli 0.171.0'; exit 0 ;;
+--help) exec sleep 60 ;;
+esac
+printf '\033[2J\033[H› make the file\r\n\r\n\r\n■ unexpected status 401 Unauthorized: fake error 401, url: http://127.0.0.1:9/v1/responses\r\n'
+exec sleep 60
+`
+
+// TestFailedFirstRunEndsAtOnce: a first run whose turn fails on a model
+// error no retry fixes exits as soon as it has said so. The --help that
+// would spare the next run a guess is not waited for (it cost a 401's
+// end 10 s in CI: kilo's --help on 2 loaded cores).
+func TestFailedFirstRunEndsAtOnce(t *testing.T) {
+	bin := buildCLI(t)
+	home, cwd := t.TempDir(), t.TempDir()
+	writeSettings(t, home, "providers:\n  codex:\n    bin: ~/codex\n")
+	if err := os.WriteFile(filepath.Join(home, "codex"), []byte(slowHelpTUI), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := yumeRun{bin: bin, home: home, cwd: cwd, provider: "codex", fails: true}
+	start := time.Now()
+	events, raw, stderr := run.run(t, "make the file")
+	took := time.Since(start)
+	failed := false
+	for _, e := range events {
+		failed = failed || e["type"] == "result" && e["is_error"] == true
+	}
+	if !failed {
+		t.Fatalf("the run did not end on an error result\n%s\n%s", raw, stderr)
+	}
+	// The 401 ends the turn at once; the program's stop takes at most its
+	// grace. A wait on the --help would add probeExitWait.
+	if limit := ptyhost.DefaultGrace + probeExitWait/2; took > limit {
+		t.Errorf("yume-cli exited %v after it started, want within %v: it waited on the --help\n%s", took.Round(time.Millisecond), limit, stderr)
 	}
 }

@@ -60,10 +60,12 @@ func main() {
 	grace := orphanGrace
 	if ios.GUI.Gone() {
 		grace = ptyhost.GoneGrace // nobody waits for a polite end
-	} else {
+	} else if code == 0 {
 		// A first run with a new release started the program on guessed
 		// flags and asked it for its own meanwhile: the turn's output is
 		// all written; the answers, cached, spare the next run the guess.
+		// A failed run exits at once: its end is due now, and the next
+		// run asks again.
 		providers.WaitProbes(probeExitWait)
 	}
 	if n := ptyhost.EndOrphans(grace); n > 0 && os.Getenv("YUME_DEBUG") != "" {

@@ -105,9 +105,6 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		term = rec
 		recordLog(rec, &l, o.Prompt, o.RecordRaw)
 	}
-	if l.probe != nil {
-		defer l.probe.Start() // asked now at the latest: the next run needs no guess (main waits for it)
-	}
 	trace, closeTrace, err := traceWriter(o)
 	if err != nil {
 		return "", err
@@ -155,6 +152,13 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 	})
 	if o.Verbose {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Summary())
+	}
+	if l.probe != nil && err == nil && outcome.Succeeded() {
+		// Asked now at the latest, for the cache: the next run needs no
+		// guess (main waits for it). Not after a failed turn: its end
+		// (a model error) is due at once, not after a --help that a
+		// loaded machine takes seconds over; the next run asks again.
+		l.probe.Start()
 	}
 	handle := l.session
 	if outcome.ProviderSession != "" {
