@@ -5,7 +5,7 @@ FUZZTIME  ?= 30000x
 BENCHTIME ?= 1s
 PKGS      := ./...
 
-.PHONY: all build check test race bench fuzz demo lint e2e stress e2e-deps drift compare dist dist-vet wine clean
+.PHONY: all build check test race bench fuzz demo lint e2e e2e-full stress e2e-deps drift compare dist dist-vet wine clean
 
 all: lint test
 
@@ -88,6 +88,11 @@ e2e-deps:
 # fails. It ends with the 20 slowest tests.
 e2e: e2e-deps
 	GO=$(GO) bash scripts/e2e-run.sh
+
+# Every cell of the live tables (make e2e runs each case on one CLI, the
+# CLIs in turn: e2e/short_test.go): every case on every CLI.
+e2e-full: e2e-deps
+	E2E_FULL=1 GO=$(GO) bash scripts/e2e-run.sh
 
 # Under load, as people run it: four agents' sessions at once beside a CPU
 # hog, and two TUIs of one agent in one workspace STRESS_TWINS times in a

@@ -63,9 +63,10 @@ var acpAgents = []acpAgent{
 // written is a Write of that file, asked about, written once approved.
 func TestLiveACPAgents(t *testing.T) {
 	yes, no := true, false
-	for _, ag := range acpAgents {
-		for _, ar := range []agentRun{{"approve", "default", &yes, true}, {"deny", "default", &no, false}} {
+	for ai, ag := range acpAgents {
+		for ri, ar := range []agentRun{{"approve", "default", &yes, true}, {"deny", "default", &no, false}} {
 			t.Run(ag.name+"/"+ar.name, func(t *testing.T) {
+				cell(t, ai, len(acpAgents), ri, 2)
 				cliPath(t, ag.name)
 				h := newHome(t, ag.sandbox)
 				h.provider = "acp"
@@ -146,9 +147,10 @@ func lastLines(s string, n int) string {
 func TestLiveACPAgentsBare(t *testing.T) {
 	yes, no := true, false
 	bare := map[string][]string{"opencode": {"opencode", "acp"}, "kilo": {"kilo", "acp"}, "qwen": {"qwen", "--acp"}}
-	for _, agent := range agents {
-		for _, ar := range []agentRun{{"approve", "default", &yes, true}, {"deny", "default", &no, false}} {
+	for ai, agent := range agents {
+		for ri, ar := range []agentRun{{"approve", "default", &yes, true}, {"deny", "default", &no, false}} {
 			t.Run(agent+"/"+ar.name, func(t *testing.T) {
+				cell(t, ai, len(agents), ri, 2)
 				cliPath(t, agent)
 				h := newHome(t, agent)
 				h.provider = "acp"

@@ -36,9 +36,11 @@ func TestLiveAgentsTUI(t *testing.T) {
 		{"deny", "default", &no, false},
 		{"auto", "auto", nil, true},
 	}
-	for _, agent := range agents {
-		for _, ar := range runs {
+	for ai, agent := range agents {
+		n := len(agents)
+		for ri, ar := range runs {
 			t.Run(agent+"/"+ar.name, func(t *testing.T) {
+				cell(t, ai, n, ri, 7)
 				cliPath(t, agent)
 				r := newHome(t, agent).run(t, agentScript(agent), agentGUI(t, ar),
 					"--mode", "pty", "--permission-mode", ar.perm, "--prompt", "make the file")
@@ -46,6 +48,7 @@ func TestLiveAgentsTUI(t *testing.T) {
 			})
 		}
 		t.Run(agent+"/edit", func(t *testing.T) {
+			cell(t, ai, n, 3, 7)
 			cliPath(t, agent)
 			testAgentTUIEdit(t, newHome(t, agent), agent)
 		})
@@ -55,8 +58,9 @@ func TestLiveAgentsTUI(t *testing.T) {
 				testAgentTUITwoAtOnce(t, newHome(t, agent), agent)
 			})
 		}
-		for _, perm := range []string{"default", "auto"} {
+		for pi, perm := range []string{"default", "auto"} {
 			t.Run(agent+"/long/"+perm, func(t *testing.T) {
+				cell(t, ai, n, 4+pi, 7)
 				cliPath(t, agent)
 				testAgentTUILong(t, newHome(t, agent), agent, perm)
 			})
@@ -64,6 +68,7 @@ func TestLiveAgentsTUI(t *testing.T) {
 		// Qwen's TUI takes our session id; opencode and Kilo pick their
 		// own, found in their session list. Each is --resume'd with it.
 		t.Run(agent+"/conversation", func(t *testing.T) {
+			cell(t, ai, n, 6, 7)
 			cliPath(t, agent)
 			testAgentConversation(t, newHome(t, agent), agent, "--mode", "pty")
 		})

@@ -79,9 +79,12 @@ type asYumeCase struct {
 // as main has them; the rest waits for branch usage (awaitUsage,
 // awaitErrors).
 func TestLiveAsYume(t *testing.T) {
-	for _, provider := range offline.Providers {
-		for _, c := range asYumeCases {
+	for pi, provider := range offline.Providers {
+		for ci, c := range asYumeCases {
 			t.Run(provider+"/"+c.name, func(t *testing.T) {
+				if ci >= 2 { // ordinary and guarded: every CLI, short suite or not
+					cell(t, pi, len(offline.Providers), ci-2, len(asYumeCases)-2)
+				}
 				if c.parallel {
 					t.Parallel()
 				}

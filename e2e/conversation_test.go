@@ -171,9 +171,10 @@ func TestLiveHistoryFile(t *testing.T) {
 // TUI and in JSON mode (Claude and Gemini take it from the variable the
 // sandbox also uses, so the sandbox's own server must see nothing).
 func TestLiveAPIBase(t *testing.T) {
-	for _, provider := range []string{"claude", "gemini"} {
-		for _, mode := range []string{"pty", "json"} {
+	for pi, provider := range []string{"claude", "gemini"} {
+		for mi, mode := range []string{"pty", "json"} {
 			t.Run(provider+"/"+mode, func(t *testing.T) {
+				cell(t, pi, 2, mi, 2)
 				h := newHome(t, provider)
 				other, err := fakemodel.New(fakemodel.Script{Replies: []fakemodel.Reply{{Text: "From the other endpoint."}}})
 				if err != nil {
@@ -239,9 +240,12 @@ func TestLiveResumeAfterKill(t *testing.T) {
 // forEachMode runs f in a home of its own for each CLI, in its TUI and
 // in its JSON mode.
 func forEachMode(t *testing.T, f func(t *testing.T, h *home, provider, mode string)) {
-	for _, provider := range providers {
-		for _, mode := range []string{"pty", "json"} {
-			t.Run(provider+"/"+mode, func(t *testing.T) { f(t, newHome(t, provider), provider, mode) })
+	for pi, provider := range providers {
+		for mi, mode := range []string{"pty", "json"} {
+			t.Run(provider+"/"+mode, func(t *testing.T) {
+				cell(t, pi, len(providers), mi, 2)
+				f(t, newHome(t, provider), provider, mode)
+			})
 		}
 	}
 }

@@ -22,14 +22,16 @@ func TestLiveDenialNeverRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	bins := map[string]string{"newest": binDir(t), "oldest": oldest}
-	for _, release := range []string{"newest", "oldest"} {
-		for _, provider := range append(append([]string{}, providers...), agents...) {
+	all := append(append([]string{}, providers...), agents...)
+	for ri, release := range []string{"newest", "oldest"} {
+		for pi, provider := range all {
 			profiles := []string{"profile", "generic"}
 			if strings.Contains(strings.Join(agents, " "), provider) {
 				profiles = []string{"profile"} // their own TUIs' profiles (TestLiveAgentsTUI has the rest)
 			}
-			for _, profile := range profiles {
+			for fi, profile := range profiles {
 				t.Run(release+"/"+provider+"/"+profile, func(t *testing.T) {
+					cell(t, pi, len(all), ri*len(profiles)+fi, 2*len(profiles))
 					bin := bins[release]
 					if _, err := os.Stat(filepath.Join(bin, provider)); err != nil {
 						t.Skipf("no %s %s in %s: run make e2e-deps", release, provider, bin)

@@ -53,10 +53,14 @@ var errorModes = map[string][]string{
 // happened and what to do, then one error result, and yume-cli exits
 // non-zero. Each run logs its times (TIMING lines).
 func TestLiveModelErrors(t *testing.T) {
-	for _, provider := range append(slices.Clone(providers), agents...) {
-		for _, mode := range errorModes[provider] {
-			for _, status := range []int{401, 429, 500} {
+	all := append(slices.Clone(providers), agents...)
+	statuses := []int{401, 429, 500}
+	for pi, provider := range all {
+		for mi, mode := range errorModes[provider] {
+			for si, status := range statuses {
 				t.Run(fmt.Sprintf("%s/%s/%d", mode, provider, status), func(t *testing.T) {
+					// The short suite: each CLI and mode, one status, in turn.
+					cell(t, (pi+mi)%len(statuses), len(statuses), si, len(statuses))
 					cliPath(t, provider)
 					t.Parallel()
 					msg := fmt.Sprintf("fake error %d", status)

@@ -29,9 +29,10 @@ func writeCall(provider, ws, name, content string) fakemodel.ToolCall {
 // a Write tool_use with the file and its content, an approval writes it
 // and a denial does not.
 func TestLiveFileWrite(t *testing.T) {
-	for _, provider := range providers {
-		for _, approve := range []bool{true, false} {
+	for pi, provider := range providers {
+		for ai, approve := range []bool{true, false} {
 			t.Run(provider+map[bool]string{true: "/approve", false: "/deny"}[approve], func(t *testing.T) {
+				cell(t, pi, len(providers), ai, 2)
 				cliPath(t, provider)
 				fileWriteCase(t, newHome(t, provider), approve)
 			})
@@ -48,9 +49,10 @@ func TestLiveFileWriteOldest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, provider := range providers {
-		for _, approve := range []bool{true, false} {
+	for pi, provider := range providers {
+		for ai, approve := range []bool{true, false} {
 			t.Run(provider+map[bool]string{true: "/approve", false: "/deny"}[approve], func(t *testing.T) {
+				cell(t, pi, len(providers), 1-ai, 2) // the other half of TestLiveFileWrite's
 				if _, err := os.Stat(filepath.Join(bin, provider)); err != nil {
 					t.Skipf("no oldest %s in %s: run make e2e-deps", provider, bin)
 				}

@@ -19,9 +19,10 @@ import (
 // says how to log in (the login step is reported even when another first-run
 // screen, such as folder trust, is the one on screen), never a stall.
 func TestLiveFirstRun(t *testing.T) {
-	for _, provider := range providers {
-		for _, mode := range []string{"pty", "json"} {
+	for pi, provider := range providers {
+		for mi, mode := range []string{"pty", "json"} {
 			t.Run(provider+"/"+mode, func(t *testing.T) {
+				cell(t, pi, len(providers), mi, 2)
 				cliPath(t, provider)
 				if provider == "codex" && mode == "json" {
 					// Unlike its TUI, `codex exec` checks no login before the

@@ -21,9 +21,10 @@ import (
 // approval runs the command and a denial does not, and the turn ends (an
 // input box on a still screen) with no provider profile.
 func TestLiveGenericProfile(t *testing.T) {
-	for _, provider := range providers {
-		for _, approve := range []bool{true, false} {
+	for pi, provider := range providers {
+		for ai, approve := range []bool{true, false} {
 			t.Run(provider+map[bool]string{true: "/approve", false: "/deny"}[approve], func(t *testing.T) {
+				cell(t, pi, len(providers), ai, 2)
 				bin := cliPath(t, provider)
 				h := newHome(t, provider)
 				if provider == "codex" {

@@ -13,8 +13,12 @@ maxRetries=${E2E_MAX_RETRIES:-8}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 mkdir -p .scratch && "$GO" build -o .scratch/testreport ./scripts/testreport || exit 2
+# The short suite unless E2E_FULL=1 (make e2e-full): each case of a
+# table of CLIs x cases on one CLI, the CLIs in turn (e2e/short_test.go).
+short=-short
+[ "${E2E_FULL:-}" = 1 ] && short=
 run() {
-  PATH="$PWD/.e2e/bin:$PATH" YUME_E2E=1 "$GO" test -json -count=1 -timeout 60m "$@" ./... 2>&1 |
+  PATH="$PWD/.e2e/bin:$PATH" YUME_E2E=1 "$GO" test -json -count=1 $short -timeout 60m "$@" ./... 2>&1 |
     .scratch/testreport -slowest "${E2E_SLOWEST:-20}" | tee "$log"
   local st=("${PIPESTATUS[@]}")
   [ "${st[0]}" = 0 ] || return "${st[0]}"
