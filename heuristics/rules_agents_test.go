@@ -16,6 +16,8 @@ func TestOpenCodeScreens(t *testing.T) {
 			{"turn-done", map[string]string{"text": "All done."}},
 		}},
 		{"opencode-edit", []tuiDet{{"write-permission", map[string]string{"prompt": "Permission required"}}}},
+		// The same question before its diff rows are drawn: not whole yet.
+		{"opencode-edit-undrawn", nil},
 		{"opencode-wrote", []tuiDet{{"turn-done", map[string]string{"text": "Written."}}}},
 	})
 }
