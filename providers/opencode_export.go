@@ -222,29 +222,30 @@ type openCodeListed struct {
 	Created   int64  `json:"created"`
 }
 
-// pickOpenCodeSession is the session of dir created first at or after
-// since (ms): the one the TUI started. "" when there is none yet (with
-// no session at all the list is empty output, not "[]").
-func pickOpenCodeSession(list []byte, dir string, since int64) (string, error) {
+// parseOpenCodeList reads `session list --format json`: none when it
+// printed nothing (no session at all).
+func parseOpenCodeList(list []byte) ([]openCodeListed, error) {
 	if len(bytes.TrimSpace(list)) == 0 {
-		return "", nil // no session at all: it prints nothing
+		return nil, nil
 	}
 	i := bytes.IndexByte(list, '[')
 	if i < 0 {
-		return "", errors.New("no JSON in the session list")
+		return nil, errors.New("no JSON in the session list")
 	}
 	var rows []openCodeListed
 	if err := json.Unmarshal(list[i:], &rows); err != nil {
-		return "", err
+		return nil, err
 	}
-	return pickListed(rows, dir, since), nil
+	return rows, nil
 }
 
-// pickListed is the session of dir in rows created first at or after
-// since (ms); "" when there is none.
-func pickListed(rows []openCodeListed, dir string, since int64) string {
-	if found := listedSince(rows, dir, since); len(found) > 0 {
-		return found[0].ID
+// firstUserText is the text of the session's first user message ("" when
+// it has none yet).
+func firstUserText(x *openCodeExport) string {
+	for _, m := range x.Messages {
+		if m.Info.Role == "user" {
+			return userText(m.Parts)
+		}
 	}
 	return ""
 }

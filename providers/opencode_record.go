@@ -328,7 +328,31 @@ func (o *openCodeLog) find(srv *openCodeServer) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s session list: %w", o.name, err)
 	}
-	return pickOpenCodeSession(out, o.dir, o.seen.since)
+	rows, err := parseOpenCodeList(out)
+	if err != nil {
+		return "", fmt.Errorf("%s session list: %w", o.name, err)
+	}
+	// The CLI tells no session's status: the first message decides, as
+	// through a server with none. The first created was a twin TUI's
+	// under load (its server slow to answer, the CLI read instead).
+	return o.claim(listedSince(rows, o.dir, o.seen.since), noStatus, o.firstPromptCLI), nil
+}
+
+// noStatus stands for the session status the CLI does not tell.
+func noStatus() (map[string]bool, error) { return nil, errOpenCodeNotFound }
+
+// firstPromptCLI is session's first message, read with the CLI's export
+// ("" while it has none, or cannot be read).
+func (o *openCodeLog) firstPromptCLI(session string) string {
+	out, err := o.run("export", session)
+	if err != nil {
+		return ""
+	}
+	x, err := parseOpenCodeExport(out)
+	if err != nil {
+		return ""
+	}
+	return firstUserText(x)
 }
 
 // claim is the session of found (the workspace's, since the launch)

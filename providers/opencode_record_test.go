@@ -2,6 +2,7 @@ package providers
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -129,7 +130,51 @@ func TestOpenCodeRejected(t *testing.T) {
 	}
 }
 
+// TestOpenCodeFindThroughCLI: read through the CLI (a TUI's server that
+// did not answer in time, under load), the run's session is the one whose
+// first message is its prompt, not the first created (a twin TUI's in the
+// same workspace), and none while its own has no message yet.
+func TestOpenCodeFindThroughCLI(t *testing.T) {
+	list := `[{"id":"ses_twin","directory":"/w","created":2000},{"id":"ses_own","directory":"/w","created":2001}]`
+	export := func(prompt string) string {
+		return `{"info":{"id":"ses_x"},"messages":[{"info":{"role":"user"},"parts":[{"type":"text","text":"` + prompt + `"}]}]}`
+	}
+	for _, c := range []struct {
+		name    string
+		prompts map[string]string
+		want    string
+	}{
+		{"both written", map[string]string{"ses_twin": "write beta", "ses_own": "write alpha"}, "ses_own"},
+		{"own not written yet", map[string]string{"ses_twin": "write beta"}, ""},
+	} {
+		o := &openCodeLog{name: "opencode", dir: "/w", prompt: "write alpha"}
+		o.run = func(args ...string) ([]byte, error) {
+			switch {
+			case args[0] == "session":
+				return []byte(list), nil
+			case args[0] == "export" && c.prompts[args[1]] != "":
+				return []byte(export(c.prompts[args[1]])), nil
+			case args[0] == "export":
+				return []byte(`{"info":{"id":"ses_x"},"messages":[]}`), nil
+			}
+			return nil, fmt.Errorf("unexpected %q", args)
+		}
+		if got, err := o.find(nil); err != nil || got != c.want {
+			t.Errorf("%s: %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TestPickOpenCodeSession: the session list read, the workspace's first
+// created at or after the launch.
 func TestPickOpenCodeSession(t *testing.T) {
+	pickOpenCodeSession := func(list []byte, dir string, since int64) (string, error) {
+		rows, err := parseOpenCodeList(list)
+		if found := listedSince(rows, dir, since); len(found) > 0 {
+			return found[0].ID, err
+		}
+		return "", err
+	}
 	list := []byte(`[
 	  {"id":"ses_new2","directory":"/w","created":3000},
 	  {"id":"ses_other","directory":"/elsewhere","created":2500},

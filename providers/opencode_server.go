@@ -324,12 +324,7 @@ func (s *openCodeServer) firstPrompt(session string) string {
 	if err != nil {
 		return ""
 	}
-	for _, m := range x.Messages {
-		if m.Info.Role == "user" {
-			return userText(m.Parts)
-		}
-	}
-	return ""
+	return firstUserText(x)
 }
 
 // busy reports whether the TUI is still at work on the session; an
