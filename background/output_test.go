@@ -1,67 +1,22 @@
 package background
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/yume-cli/yume-cli/internal/yumeagent"
 )
 
-// yumeAgentOutput mirrors Yume's TypeScript type, field for field
-// (src/renderer/types/backgroundAgents.ts):
-//
-//	export interface AgentOutput {
-//	  session: {
-//	    id: string;
-//	    history: Array<{ role: string; content?: string; toolCalls?: unknown[] }>;
-//	    usage: { inputTokens: number; outputTokens: number };
-//	  };
-//	  result: { success: boolean; durationMs: number; numTurns: number };
-//	  timestamp: number;
-//	}
-//
-// Pointers tell a field that is there from one that is not: every field
-// the type requires must be present with its JSON type.
-type yumeAgentOutput struct {
-	Session *struct {
-		ID      *string `json:"id"`
-		History *[]struct {
-			Role      *string `json:"role"`
-			Content   *string `json:"content"`
-			ToolCalls []any   `json:"toolCalls"`
-		} `json:"history"`
-		Usage *struct {
-			InputTokens  *float64 `json:"inputTokens"`
-			OutputTokens *float64 `json:"outputTokens"`
-		} `json:"usage"`
-	} `json:"session"`
-	Result *struct {
-		Success    *bool    `json:"success"`
-		DurationMs *float64 `json:"durationMs"`
-		NumTurns   *float64 `json:"numTurns"`
-	} `json:"result"`
-	Timestamp *float64 `json:"timestamp"`
-}
-
-// DecodeYume decodes data as Yume's AgentOutput, failing on a missing
+// decodeYume decodes data as Yume's AgentOutput, failing on a missing
 // required field.
-func decodeYume(t *testing.T, data []byte) yumeAgentOutput {
+func decodeYume(t *testing.T, data []byte) yumeagent.Output {
 	t.Helper()
-	var y yumeAgentOutput
-	if err := json.Unmarshal(data, &y); err != nil {
-		t.Fatalf("not JSON Yume decodes: %v\n%s", err, data)
-	}
-	s, r := y.Session, y.Result
-	if s == nil || s.ID == nil || s.History == nil || s.Usage == nil || s.Usage.InputTokens == nil || s.Usage.OutputTokens == nil ||
-		r == nil || r.Success == nil || r.DurationMs == nil || r.NumTurns == nil || y.Timestamp == nil {
-		t.Fatalf("a field Yume's AgentOutput requires is missing:\n%s", data)
-	}
-	for _, h := range *s.History {
-		if h.Role == nil {
-			t.Fatalf("a history entry without a role:\n%s", data)
-		}
+	y, err := yumeagent.Decode(data)
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, data)
 	}
 	return y
 }

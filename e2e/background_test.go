@@ -17,6 +17,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
+	"github.com/yume-cli/yume-cli/internal/yumeagent"
 )
 
 // Yume's background agents (src-tauri/src/background_agents.rs) start
@@ -28,49 +29,6 @@ import (
 // with stdin /dev/null and stdout and stderr piped, mark the agent
 // completed when it exits 0, and show F as their AgentOutput type. These
 // tests start it exactly so, for Claude Code, Gemini CLI and Codex.
-
-// agentOutput mirrors Yume's TypeScript AgentOutput
-// (src/renderer/types/backgroundAgents.ts), field for field; pointers
-// tell a field that is there from one that is not.
-type agentOutput struct {
-	Session *struct {
-		ID      *string `json:"id"`
-		History *[]struct {
-			Role      *string `json:"role"`
-			Content   *string `json:"content"`
-			ToolCalls []struct {
-				ID    string         `json:"id"`
-				Name  string         `json:"name"`
-				Input map[string]any `json:"input"`
-			} `json:"toolCalls"`
-		} `json:"history"`
-		Usage *struct {
-			InputTokens  *float64 `json:"inputTokens"`
-			OutputTokens *float64 `json:"outputTokens"`
-		} `json:"usage"`
-	} `json:"session"`
-	Result *struct {
-		Success    *bool    `json:"success"`
-		DurationMs *float64 `json:"durationMs"`
-		NumTurns   *float64 `json:"numTurns"`
-	} `json:"result"`
-	Timestamp *float64 `json:"timestamp"`
-}
-
-// complete reports whether every field Yume's type requires is there.
-func (a *agentOutput) complete() bool {
-	s, r := a.Session, a.Result
-	if s == nil || s.ID == nil || s.History == nil || s.Usage == nil || s.Usage.InputTokens == nil || s.Usage.OutputTokens == nil ||
-		r == nil || r.Success == nil || r.DurationMs == nil || r.NumTurns == nil || a.Timestamp == nil {
-		return false
-	}
-	for _, h := range *s.History {
-		if h.Role == nil {
-			return false
-		}
-	}
-	return true
-}
 
 // bgAgent is one background agent: its workspace (a git repository on
 // main), what Yume gives it, and what it left.
@@ -86,7 +44,7 @@ type bgAgent struct {
 	exit           int
 	stdout, stderr []byte
 	events         []event
-	out            agentOutput
+	out            yumeagent.Output
 	outRaw         []byte
 }
 
@@ -161,7 +119,7 @@ func (a *bgAgent) run(t *testing.T) {
 	a.outRaw, err = os.ReadFile(a.output)
 	if err != nil {
 		t.Errorf("%s: the output file: %v", a.provider, err)
-	} else if err := json.Unmarshal(a.outRaw, &a.out); err != nil || !a.out.complete() {
+	} else if err := json.Unmarshal(a.outRaw, &a.out); err != nil || !a.out.Complete() {
 		t.Errorf("%s: the output file is not Yume's AgentOutput (%v):\n%s", a.provider, err, a.outRaw)
 	}
 	t.Cleanup(func() {
@@ -214,7 +172,7 @@ func (a *bgAgent) checkFinished(t *testing.T) {
 		t.Errorf("%s: the last progress line %v: want completed, with the tokens", a.provider, progress[n-1])
 	}
 	o := a.out
-	if !o.complete() {
+	if !o.Complete() {
 		return
 	}
 	if *o.Session.ID != a.id || !*o.Result.Success || *o.Result.NumTurns < 1 || *o.Result.DurationMs <= 0 {

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/yume-cli/yume-cli/internal/yumeagent"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,45 +20,15 @@ import (
 // The harness of the background agent tests (background_test.go): yume-cli
 // started as Yume starts a background agent, and the AgentOutput it leaves.
 
-// yumeOutput mirrors Yume's AgentOutput type
-// (src/renderer/types/backgroundAgents.ts); pointers tell a field that is
-// there from one that is not.
-type yumeOutput struct {
-	Session *struct {
-		ID      *string `json:"id"`
-		History *[]struct {
-			Role      *string `json:"role"`
-			Content   *string `json:"content"`
-			ToolCalls []any   `json:"toolCalls"`
-		} `json:"history"`
-		Usage *struct {
-			InputTokens  *float64 `json:"inputTokens"`
-			OutputTokens *float64 `json:"outputTokens"`
-		} `json:"usage"`
-	} `json:"session"`
-	Result *struct {
-		Success    *bool    `json:"success"`
-		DurationMs *float64 `json:"durationMs"`
-		NumTurns   *float64 `json:"numTurns"`
-		Error      string   `json:"error"`
-	} `json:"result"`
-	Timestamp *float64 `json:"timestamp"`
-}
-
-func readYumeOutput(t *testing.T, path string) yumeOutput {
+func readYumeOutput(t *testing.T, path string) yumeagent.Output {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("the output file: %v", err)
 	}
-	var y yumeOutput
-	if err := json.Unmarshal(data, &y); err != nil {
-		t.Fatalf("the output file is not JSON: %v\n%s", err, data)
-	}
-	s, r := y.Session, y.Result
-	if s == nil || s.ID == nil || s.History == nil || s.Usage == nil || s.Usage.InputTokens == nil || s.Usage.OutputTokens == nil ||
-		r == nil || r.Success == nil || r.DurationMs == nil || r.NumTurns == nil || y.Timestamp == nil {
-		t.Fatalf("a field Yume's AgentOutput requires is missing:\n%s", data)
+	y, err := yumeagent.Decode(data)
+	if err != nil {
+		t.Fatalf("the output file: %v\n%s", err, data)
 	}
 	return y
 }
