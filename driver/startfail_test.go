@@ -34,12 +34,14 @@ func TestDriveFailedStartInItsWords(t *testing.T) {
 			[]string{"sh exited with status 2. Its last words on its screen:\n\n    error: unknown option '--foo'\n", "rejected its command line", "`yume-cli doctor`"}, []string{note}},
 		{"a complaint above a long usage", `echo "Unknown arguments: foo"; i=0; while [ $i -lt 60 ]; do echo "  --opt-$i  an option  [boolean]"; i=$((i+1)); done; exit 1`,
 			[]string{"status 1", "    Unknown arguments: foo\n    …\n", "--opt-59", "rejected its command line"}, []string{"--opt-40 ", note}},
+		{"a complaint above a usage longer than 100 rows", `echo "Unknown arguments: foo"; i=0; while [ $i -lt 150 ]; do echo "  --opt-$i  an option  [boolean]"; i=$((i+1)); done; exit 1`,
+			[]string{"status 1", "    Unknown arguments: foo\n    …\n", "--opt-149", "rejected its command line"}, []string{note}},
 		{"no login", `echo "Please set an Auth method in your settings.json, or set GEMINI_API_KEY"; exit 1`,
 			[]string{"status 1", "Please set an Auth method", note}, []string{"rejected"}},
 		{"nothing", `exit 3`, []string{"sh exited with status 3 and printed nothing. " + note}, nil},
 		{"killed", `kill -SEGV $$`, []string{"sh was killed by SIGSEGV"}, nil},
-		{"more than a start prints", `echo "error: early"; i=0; while [ $i -lt 300 ]; do echo "line $i"; i=$((i+1)); done; exit 1`,
-			[]string{"status 1", "line 299"}, []string{"error: early"}},
+		{"more than a start prints", `echo "error: early"; i=0; while [ $i -lt 600 ]; do echo "line $i"; i=$((i+1)); done; exit 1`,
+			[]string{"status 1", "line 599"}, []string{"error: early"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

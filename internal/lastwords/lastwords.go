@@ -19,8 +19,9 @@ const (
 	Quoted = 10
 	// Kept is how many lines are kept to choose them from: a complaint a
 	// program prints above its usage (yargs prints "Unknown arguments: …"
-	// and then some 50 lines of options) is still among them.
-	Kept = 100
+	// and then its options: Qwen Code 0.24's are 149 rows at 120 columns,
+	// and lost the complaint with 100 kept) is still among them.
+	Kept = 400
 	// MaxLine is how many bytes of one line are kept.
 	MaxLine = 240
 	// complaintsAbove is how many complaint lines printed above the last
