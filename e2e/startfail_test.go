@@ -58,9 +58,10 @@ func TestLiveStartFailsInItsWords(t *testing.T) {
 		{"codex-acp as any ACP agent", "codex", "acp", "codex-acp", []string{"acp"}, true},
 		{"opencode as any ACP agent", "opencode", "acp", "opencode", []string{"acp"}, true},
 	}
-	for _, c := range cases {
-		for _, mode := range c.modes {
+	for ci, c := range cases {
+		for mi, mode := range c.modes {
 			t.Run(c.name+"/"+mode, func(t *testing.T) {
+				cell(t, ci, len(cases), mi, len(c.modes)) // the short suite: each CLI in one of its modes
 				real := cliPath(t, c.program)
 				h := newHome(t, c.sandbox)
 				h.provider = c.provider

@@ -127,10 +127,11 @@ func (ag unnamedAgent) script() fakemodel.Script {
 // daemon must not outlive yume-cli; nanocoder's trust question, on a
 // workspace it does not trust, reaches the GUI as a question.
 func TestLiveUnnamedAgents(t *testing.T) {
-	for _, ag := range unnamedAgents {
-		for _, approve := range []bool{true, false} {
+	for ai, ag := range unnamedAgents {
+		for vi, approve := range []bool{true, false} {
 			verdict := map[bool]string{true: "approve", false: "deny"}[approve]
 			t.Run(ag.name+"/"+verdict, func(t *testing.T) {
+				cell(t, ai, len(unnamedAgents), vi, 2)
 				cliPath(t, ag.program)
 				h := newHome(t, ag.name)
 				h.provider = "generic"
@@ -140,9 +141,10 @@ func TestLiveUnnamedAgents(t *testing.T) {
 			})
 		}
 		if ag.acp != nil {
-			for _, approve := range []bool{true, false} {
+			for vi, approve := range []bool{true, false} {
 				verdict := map[bool]string{true: "approve", false: "deny"}[approve]
 				t.Run(ag.name+"/acp/"+verdict, func(t *testing.T) {
+					cell(t, ai, len(unnamedAgents), 1-vi, 2) // the verdict its TUI run does not have
 					cliPath(t, ag.program)
 					h := newHome(t, ag.name)
 					h.provider = "acp"
