@@ -31,7 +31,7 @@ func claudeShell(tool string) func(string) fakemodel.ToolCall {
 	}
 }
 
-// acpAgents are the agents tried (README "Any ACP agent"): the adapters
+// acpAgents are the agents tried (docs/providers.md, "Any ACP agent"): the adapters
 // of Claude Code and Codex, and the ACP modes of Gemini CLI and Copilot
 // CLI, each run as an agent yume-cli knows nothing about.
 var acpAgents = []acpAgent{

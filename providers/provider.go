@@ -95,7 +95,7 @@ type Provider struct {
 	// directories whose x.y.z-named entries are those releases.
 	Updated func(getenv func(string) string) []string
 	// Verified is the oldest and newest release the live suite passed on
-	// (`make drift`, the README's matrix); doctor warns outside it.
+	// (`make drift`, the matrix in docs/providers.md); doctor warns outside it.
 	Verified [2]string
 }
 
