@@ -113,6 +113,14 @@ func testAgentTUITwoAtOnce(t *testing.T, h *home, agent string) {
 		}
 		return fakemodel.Reply{Text: "which word?"}, true
 	}})
+	// A home where the agent ran before, as a person's is: two TUIs of a
+	// fresh install at once both start its first-run storage migration,
+	// and under load one of them drew nothing for two minutes (CI run 6:
+	// Kilo, no terminal query even), inside the agent, before any session
+	// to claim. The claim is what this tests.
+	if out, code := runByHand(t, h, []string{cliPath(t, agent), "session", "list", "--format", "json"}); code != 0 {
+		t.Fatalf("%s session list (warming its home): exit %d\n%s", agent, code, out)
+	}
 	h.together = true
 	runs := make([]*run, len(words))
 	var wg sync.WaitGroup
