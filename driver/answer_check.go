@@ -11,9 +11,9 @@ import (
 
 // Every answer is checked against what the program did: the question
 // closed, and, for a denial, nothing shows that the command ran (its
-// result in the provider's session log, a file it names changed). The
+// result in the provider's transcript, a file it names changed). The
 // denial's tool_result waits for the first settled screen after the
-// question closed (and a read of the session log), so a command that runs
+// question closed (and a read of the transcript), so a command that runs
 // at once is reported as having run; one that shows later ends the turn
 // with an error saying so. A denied command that runs is the worst bug
 // this program can have: it is never reported as denied and left there.
@@ -71,7 +71,7 @@ func (d *driver) followAnswer(settled bool) {
 		c.closedAt = d.now()
 		d.tr.state(fmt.Sprintf("the question about %s closed after %s", c.k.p.id, strings.Join(c.keys, " ")))
 		if c.deny {
-			d.pollLog() // what the program recorded by now
+			d.pollLog() // what the program logged by now
 		}
 	}
 	if !c.deny {
@@ -219,7 +219,7 @@ func (d *driver) stillAnswering(det *heuristics.Detection) bool {
 // ranSign says what shows that the denied call ran ("" if nothing does).
 func (d *driver) ranSign(c *answerCheck) string {
 	if lc := d.callOf(c.k.p.id); lc != nil && lc.ranAfterDenial != "" {
-		return "the provider's session log holds its result: " + lc.ranAfterDenial
+		return "the provider's transcript holds its result: " + lc.ranAfterDenial
 	}
 	if f := c.files.changed(); f != "" {
 		return f
@@ -283,9 +283,9 @@ func (d *driver) checkDenials() {
 	}
 }
 
-// denialRan reports a denied call whose result the session log holds.
+// denialRan reports a denied call whose result the transcript holds.
 func (d *driver) denialRan(lc *logCall) {
-	sign := "the provider's session log holds its result: " + lc.ranAfterDenial
+	sign := "the provider's transcript holds its result: " + lc.ranAfterDenial
 	if c := d.t.check; c != nil && c.k.p.id == lc.toolUse {
 		d.deniedButRan(c, sign)
 		return

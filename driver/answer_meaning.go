@@ -197,7 +197,7 @@ func (d *driver) walkedAnswer() ([]byte, string) {
 // prompt (Copilot's Ctrl-O that unfolds a command's output) where the
 // recorded program did not need them: at its ready input box (it waits
 // for the next prompt, not for them, so a person may never have typed
-// them), or in a recording that holds the provider's session log (the
+// them), or in a recording that holds the provider's transcript (the
 // live run took the output from the log, and whether it also unfolded the
 // screen was a matter of when its screen settled). They are optional:
 // taken where the recording has them, no difference where it does not.

@@ -38,7 +38,7 @@ func (d *driver) checkIdle() {
 	if t.verdict == denied {
 		wait = min(wait, denialIdle)
 	}
-	if d.cfg.SessionLog != nil && !d.logFound() {
+	if d.cfg.Transcript != nil && !d.logFound() {
 		// The program keeps a log of its session and has not begun it:
 		// it was started with the prompt and has not taken it yet, which
 		// a loaded machine can make take longer than the idle timeout
@@ -60,7 +60,7 @@ func (d *driver) idleEnd() {
 	}
 	d.pollLog()
 	if d.st != stateIdle {
-		return // the session log ended the turn
+		return // the transcript ended the turn
 	}
 	why := "denied, and the program stopped its turn"
 	if d.t.verdict != denied {
@@ -76,7 +76,7 @@ func (d *driver) idleEnd() {
 // layer knows) and no question anyone can answer. Waiting longer would
 // only wait for the turn timeout. It applies where the program is an
 // interactive TUI (a profile with an input box, or a screen in the
-// alternate buffer or with bracketed paste on), or where the session log
+// alternate buffer or with bracketed paste on), or where the transcript
 // says a call waits; a plain program that computes silently is not stuck.
 
 // stallFactor times IdleTimeout is how long a logged call may wait on a
@@ -140,7 +140,7 @@ func (d *driver) stalled() {
 	screen := strings.TrimRight(d.screen.String(), "\n ")
 	what := "no question yume-cli can answer and no sign of work in progress"
 	if d.pendingCall() != nil {
-		what = "a tool call pending in its session log, and no question a rule of the profile recognises"
+		what = "a tool call pending in its transcript, and no question a rule of the profile recognises"
 	}
 	reason := fmt.Sprintf("%s shows a screen that has not changed for %v, with %s (profile %s, state %s); "+
 		"the turn ends here. Add a rule with --rules (yume-cli rules suggest FILE.cast proposes one); the screen is in --trace. The last screen:\n%s",

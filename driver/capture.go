@@ -269,7 +269,7 @@ func (d *driver) result(det *heuristics.Detection) {
 		return // not after an approval: an old block still on screen
 	}
 	if d.logFound() && d.logHas(d.t.capture.id) {
-		d.tr.state("a result rule fired; the output comes from the provider's session log")
+		d.tr.state("a result rule fired; the output comes from the provider's transcript")
 		return
 	}
 	c := d.t.capture

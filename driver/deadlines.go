@@ -14,7 +14,7 @@ const (
 	timerRetry              // look whether typed keys were taken (retry.go)
 	timerKeys               // an answer's next key, or a look at what it did (keying.go)
 	timerQuit               // the program did not exit after its quit keys (quit.go)
-	timerLog                // read the provider's session log (sessionlog.go)
+	timerLog                // read the provider's transcript (transcript.go)
 	timerIdle               // the program sat at its input box (bounded.go)
 	timerStall              // a logged call waits on a screen no rule reads
 	timerError              // a model error: the program gave up, or retried too long (modelerror.go)

@@ -8,7 +8,7 @@
 // turns), the running turn (a new value each turn, so nothing is reset by
 // hand), and named parts, each in its own file with its fields and its
 // deadline: prompt submission (prompt.go), the question (question.go), the
-// capture (capture.go), the provider's session log (sessionlog.go),
+// capture (capture.go), the provider's transcript (transcript.go),
 // quitting (quit.go), retries of dropped keys (retry.go). Every deadline
 // is a row of one table (deadlines.go).
 package driver
@@ -61,11 +61,11 @@ type Config struct {
 	Cols, Rows int
 	Quiet      time.Duration // settle period; 0 = the profile's, else 40ms
 	Trace      io.Writer     // one JSON line per decision; nil = off
-	// SessionLog is the provider's own log of the session (nil: none): the
+	// Transcript is the provider's own log of the session (nil: none): the
 	// exact calls, their whole output and the end of the turn come from
-	// it (sessionlog.go). Not to be confused with yume-cli's asciicast
+	// it (transcript.go). Not to be confused with yume-cli's asciicast
 	// (--record), which the terminal writes (ptyhost.Marker).
-	SessionLog transcript.Source
+	Transcript transcript.Source
 	// UnaskedBy says who let a call run that the program did not ask
 	// about ("claude auto mode"), in that call's report.
 	UnaskedBy string
@@ -74,10 +74,10 @@ type Config struct {
 	// program in its own auto mode, which asks nothing. 0 waits for the
 	// result (a program that may still ask, in a dialog no rule knows).
 	UnaskedAfter time.Duration
-	// LogAfterRun: the session log holds a call only once it ran, so a
-	// question does not wait for it (sessionlog.go).
+	// LogAfterRun: the transcript holds a call only once it ran, so a
+	// question does not wait for it (transcript.go).
 	LogAfterRun bool
-	// LogEndsTurns: the session log marks each turn's end, so a done rule
+	// LogEndsTurns: the transcript marks each turn's end, so a done rule
 	// on screen waits for it; otherwise done rules end turns.
 	LogEndsTurns bool
 	// IdleTimeout ends a turn whose program is back at its ready input
@@ -104,7 +104,7 @@ type Config struct {
 	// which the program shows again when it starts: a done rule that
 	// reads one of them is not this turn's end.
 	EarlierAnswers []string
-	// OnSession hears the program's own session id when its session log
+	// OnSession hears the program's own session id when its transcript
 	// names it (a program that picks its own, like Codex).
 	OnSession func(id string)
 	// OnNote hears what the user may want to know but the GUI need not

@@ -266,7 +266,7 @@ func TestDriveResumedEarlierAnswer(t *testing.T) {
 		earlier []string
 		want    string
 	}{
-		{[]string{"**Finished:** the  earlier\nanswer."}, "Finished: the new answer."}, // as the record has it: markdown, breaks
+		{[]string{"**Finished:** the  earlier\nanswer."}, "Finished: the new answer."}, // as the transcript has it: markdown, breaks
 		{nil, "Finished: the earlier answer."},
 	} {
 		proc, err := ptyhost.Start(ptyhost.Options{Argv: []string{"sh", "-c", resumedTUI}, Env: testEnv(), Cols: 80, Rows: 24})

@@ -124,7 +124,7 @@ func (d *driver) handle(det *heuristics.Detection) {
 	case heuristics.KindSuggestion:
 		d.t.suggestion = det.Command
 	case heuristics.KindText:
-		if !d.logFound() { // the session log has the text, exact
+		if !d.logFound() { // the transcript has the text, exact
 			d.text(det.Text)
 		}
 	case heuristics.KindResult:

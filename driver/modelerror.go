@@ -12,14 +12,14 @@ import (
 
 // Model errors: the model's service refused or failed a request, and the
 // program says so on its screen (a profile's error rule, or the generic
-// recogniser in heuristics) or in its record (transcript.ModelError; the
+// recogniser in heuristics) or in its transcript (transcript.ModelError; the
 // debug log some programs keep of their retries is part of it). While the
 // program retries, the GUI hears each distinct message once, at once, as
 // a system message Yume shows (rate_limit for a rate limit or quota,
 // error for the rest), in the program's words. The turn ends with a
 // system error and an error result in the program's words and what to
 // do: at once for an error no retry can fix (refused credentials, no
-// such model); as soon as the program gives up — its record says so, it
+// such model); as soon as the program gives up — its transcript says so, it
 // is back at rest (its ready input box, nothing busy) or its screen
 // stands still with the error on it, or it exits — or, when it still
 // retries heuristics.ErrorBound after the first error with no progress
@@ -33,8 +33,8 @@ type modelErrors struct {
 	err   *heuristics.ModelError // the newest error without progress after it; nil: none
 	since time.Duration          // when that run of errors began
 	mark  progress               // the turn's progress when it began
-	final bool                   // the program's record has it: the program gave up
-	// sure: the program's own words (a rule, its record) or its retries
+	final bool                   // the program's transcript has it: the program gave up
+	// sure: the program's own words (a rule, its transcript) or its retries
 	// say it is a model error, not a line of output that reads like one;
 	// only then does the bound stop the program.
 	sure    bool
@@ -46,7 +46,7 @@ type modelErrors struct {
 	noticed  map[string]bool // messages told the GUI (heuristics.ModelError.Key)
 	stale    map[string]bool // messages from before progress: not news
 	// held are the screen's words of a retry that names no status, held
-	// for heldFor while the program's record may tell the same attempt
+	// for heldFor while the program's transcript may tell the same attempt
 	// with its status (Claude Code's screen: "API error · Retrying in
 	// 2s · attempt 3/10"; its debug log: "… HTTP 429 …"), which decides
 	// between rate_limit and error.
@@ -64,15 +64,15 @@ type heldError struct {
 }
 
 // heldFor is how long the screen's words of a retry without a status wait
-// for the record's. The screen is read at most errorPoll after it
-// changed and the record every logEvery, so the GUI still hears of it
+// for the transcript's. The screen is read at most errorPoll after it
+// changed and the transcript every logEvery, so the GUI still hears of it
 // within 2 s.
 const heldFor = 500 * time.Millisecond
 
 // silentFactor times the error bound is how long a turn may show nothing
 // but work in progress — no answer, no tool call, no question, no error —
 // before yume-cli stops it: a CLI that retries a failing model service
-// without a word on screen or in its record (Gemini CLI on 429 and 500)
+// without a word on screen or in its transcript (Gemini CLI on 429 and 500)
 // looks like this, and nothing else would end the turn before
 // --turn-timeout.
 const silentFactor = 2
@@ -113,7 +113,7 @@ func (d *driver) progressed(m *modelErrors) {
 	m.err, m.final = nil, false
 }
 
-// sawModelError takes an error the screen or the record shows: a notice
+// sawModelError takes an error the screen or the transcript shows: a notice
 // for a new message, the bound's clock for the first of a run.
 func (d *driver) sawModelError(e *heuristics.ModelError, where string) {
 	m := d.errorsOf()
@@ -122,7 +122,7 @@ func (d *driver) sawModelError(e *heuristics.ModelError, where string) {
 	if m.stale[k] || d.st == stateEnded || d.st == stateQuitting {
 		return
 	}
-	if where != "record" {
+	if where != "transcript" {
 		m.shownAt = d.screen.Generation()
 	}
 	m.sure = m.sure || where != "screen" || e.Retrying
@@ -132,8 +132,8 @@ func (d *driver) sawModelError(e *heuristics.ModelError, where string) {
 	if m.err == nil || e.Status != 0 || m.err.Status == 0 {
 		m.err = e
 	}
-	if where == "record" && !e.Retrying {
-		m.final = true // it recorded the error it gave up on, not a retry
+	if where == "transcript" && !e.Retrying {
+		m.final = true // its transcript holds the error it gave up on, not a retry
 	}
 	fresh := !m.noticed[k]
 	m.noticed[k] = true
@@ -150,8 +150,8 @@ func (d *driver) sawModelError(e *heuristics.ModelError, where string) {
 	if !fresh {
 		return
 	}
-	if where == "record" {
-		delete(m.held, k) // the record's words, with the status, are told
+	if where == "transcript" {
+		delete(m.held, k) // the transcript's words, with the status, are told
 	} else if e.Status == 0 && e.Retrying && d.logFound() && d.logsRetries() {
 		m.noticed[k] = false
 		if _, ok := m.held[k]; !ok {
@@ -162,13 +162,13 @@ func (d *driver) sawModelError(e *heuristics.ModelError, where string) {
 	d.tellModelError(e)
 }
 
-// retryLogger is a session log that tells each retry of a failed model
-// request with its status (a program's debug log read with its record).
+// retryLogger is a transcript that tells each retry of a failed model
+// request with its status (a program's debug log read with its transcript).
 type retryLogger interface{ LogsRetries() bool }
 
-// logsRetries reports whether the session log tells retries.
+// logsRetries reports whether the transcript tells retries.
 func (d *driver) logsRetries() bool {
-	l, ok := transcript.As[retryLogger](d.cfg.SessionLog)
+	l, ok := transcript.As[retryLogger](d.cfg.Transcript)
 	return ok && l.LogsRetries()
 }
 

@@ -27,7 +27,7 @@ func (d *driver) checkModelError() {
 	atRest := d.cfg.Profile.Ready != nil && d.cfg.Profile.Ready.MatchString(screen) && !busy
 	switch {
 	case m.final && !busy:
-		d.endOnModelError("the program recorded the error and stopped", "")
+		d.endOnModelError("the program logged the error and stopped", "")
 	case atRest && m.shownAt == d.screen.Generation():
 		d.endOnModelError("the program is back at its input box with the error shown", "")
 	}
@@ -39,7 +39,7 @@ func (d *driver) checkModelError() {
 const errorPoll = time.Second
 
 // modelErrorTimer polls the running turn: a model error on screen (told
-// the GUI), and the ends: the program gave up (it recorded the error, or
+// the GUI), and the ends: the program gave up (it logged the error, or
 // its screen stood still with the error on it for the idle timeout), the
 // bound passed, or the turn stayed silent too long (silentTimer).
 func (d *driver) modelErrorTimer() {
@@ -64,7 +64,7 @@ func (d *driver) modelErrorTimer() {
 	}
 	switch {
 	case m.final && !busy:
-		d.endOnModelError("the program recorded the error and stopped", "")
+		d.endOnModelError("the program logged the error and stopped", "")
 	case m.sure && d.now() >= m.since+d.errorBound():
 		said := fmt.Sprintf("%s still retried %v after the first error, without an answer; yume-cli stopped it", d.cfg.Profile.Name, d.errorBound())
 		d.endOnModelError("retried past the bound", said)
@@ -154,9 +154,9 @@ func (d *driver) modelErrorAtExit(r *emit.Result) {
 	r.IsError, r.Text, r.Errors = true, msg, []string{msg}
 }
 
-// logModelError takes an error from the program's record.
+// logModelError takes an error from the program's transcript.
 func (d *driver) logModelError(e transcript.Event) {
-	d.sawModelError(errorOf(e.Text), "record")
+	d.sawModelError(errorOf(e.Text), "transcript")
 }
 
 // silentTimer stops a turn that has shown only work in progress for
@@ -171,7 +171,7 @@ func (d *driver) silentTimer(m *modelErrors) {
 	if !d.busyNow(d.screen.String()) {
 		return // not working: the idle and stall rules judge this screen
 	}
-	why := fmt.Sprintf("%s worked for %v with no answer, no tool call and no word of progress on screen or in its record; "+
+	why := fmt.Sprintf("%s worked for %v with no answer, no tool call and no word of progress on screen or in its transcript; "+
 		"yume-cli stopped it. A CLI that retries a failing model service silently looks like this (Gemini CLI does so on "+
 		"HTTP 429 and 500): check the service's status and the key's quota, then try again", d.cfg.Profile.Name, silentFactor*d.errorBound())
 	d.emitErr(d.out.SystemError("yume-cli: " + why))

@@ -185,7 +185,7 @@ func TestDriveModelErrors(t *testing.T) {
 	}
 }
 
-// errorLog is a program's record that tells, from its nth read on, the
+// errorLog is a program's transcript that tells, from its nth read on, the
 // status of the retry its screen shows without one.
 type errorLog struct {
 	mu    sync.Mutex
@@ -210,9 +210,9 @@ func (l *errorLog) Poll() ([]transcript.Event, error) {
 
 // TestRetryWordsWaitForTheStatus: the screen's words of a retry that
 // names no status ("API error · Retrying in 1s · attempt 1/10", Claude
-// Code's) wait a moment for the record's, which name it: a 429 told by
-// the record reaches the GUI once, as rate_limit; with no word from the
-// record the screen's words do, as an error, still within 2 s.
+// Code's) wait a moment for the transcript's, which name it: a 429 told by
+// the transcript reaches the GUI once, as rate_limit; with no word from the
+// transcript the screen's words do, as an error, still within 2 s.
 func TestRetryWordsWaitForTheStatus(t *testing.T) {
 	prof, err := heuristics.ParseProfile("errtui.yaml", []byte(errorTUIProfile))
 	if err != nil {
@@ -232,13 +232,13 @@ done
 		subtype string
 		words   string
 	}{
-		{"the record names the status", &errorLog{from: 2, text: "API error (attempt 1/11): HTTP 429 rate_limit_error: slow down"}, "rate_limit", "HTTP 429"},
-		{"no word from the record", &errorLog{from: -1}, "error", "API error · Retrying in 1s · attempt 1/10"},
+		{"the transcript names the status", &errorLog{from: 2, text: "API error (attempt 1/11): HTTP 429 rate_limit_error: slow down"}, "rate_limit", "HTTP 429"},
+		{"no word from the transcript", &errorLog{from: -1}, "error", "API error · Retrying in 1s · attempt 1/10"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := driveWith(t, t.TempDir(), prof, permission.Default, nil, nil, nil, func(c *driver.Config) {
 				c.ErrorBound = 2500 * time.Millisecond
-				c.SessionLog = tc.log
+				c.Transcript = tc.log
 			}, "sh", "-c", script)
 			var told []event
 			for _, ev := range r.events {

@@ -16,7 +16,7 @@ type pending struct {
 	id    string
 	n     int // the session's question number, from 1
 	det   *heuristics.Detection
-	tool  string // Claude's name for the call: Bash, or the session log's
+	tool  string // Claude's name for the call: Bash, or the transcript's
 	input map[string]any
 	// own: the command is the program's own command line (rm -i), not
 	// one the question shows: the files it names are the program's to
@@ -100,15 +100,15 @@ func (d *driver) ask(det *heuristics.Detection) {
 		command = det.File
 	}
 	if c := d.pendingCall(); c != nil && d.logFound() {
-		// The session log says what: the exact call, in Claude's words.
+		// The transcript says what: the exact call, in Claude's words.
 		p.input, p.tool, c.toolUse = maps.Clone(c.ev.Input), c.ev.Name, p.id
 		if _, ok := p.input["description"]; !ok && desc != "" {
 			p.input["description"] = desc
 		}
 		command = describeCall(c.ev.Name, p.input)
-		d.tr.state(fmt.Sprintf("question %d: the call comes from the provider's session log (%s %s)", p.n, c.ev.Name, c.ev.ID))
-	} else if d.cfg.SessionLog != nil {
-		d.tr.state(fmt.Sprintf("question %d: the call comes from the screen (nothing in the session log yet)", p.n))
+		d.tr.state(fmt.Sprintf("question %d: the call comes from the provider's transcript (%s %s)", p.n, c.ev.Name, c.ev.ID))
+	} else if d.cfg.Transcript != nil {
+		d.tr.state(fmt.Sprintf("question %d: the call comes from the screen (nothing in the transcript yet)", p.n))
 		d.log.orphans = append(d.log.orphans, orphan{toolUse: p.id, tool: p.tool, command: command})
 	}
 	for _, m := range ptyhost.All[ptyhost.Marker](d.cfg.Term) {

@@ -126,9 +126,9 @@ func (d *driver) retryKeys() {
 	case !d.shows(r):
 		why = "what they were for left the screen"
 	case r.det == nil && d.t.log.prompted:
-		why = "the session log holds the prompt"
+		why = "the transcript holds the prompt"
 	case d.t.capture != nil && d.logCallDone(d.t.capture.id):
-		why = "the session log shows the call ran"
+		why = "the transcript shows the call ran"
 	case r.tries >= maxRetries:
 		why = fmt.Sprintf("typed %d times already", r.tries+1)
 	}

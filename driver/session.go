@@ -27,7 +27,7 @@ type driver struct {
 	st  state
 	at  deadlines // when each timer is due (deadlines.go)
 	t   *turn     // the running turn, or the last one between turns
-	log sessionLog
+	log transcriptState
 	// quits counts the times the quit keys were typed, quitStopped says
 	// the program was stopped after them (quit.go).
 	quits       int
@@ -107,7 +107,7 @@ func newDriver(cfg Config, src source, clk clock) *driver {
 		}
 		d.at[timerTurn] = d.cfg.TurnTimeout
 	}
-	if cfg.SessionLog != nil {
+	if cfg.Transcript != nil {
 		d.at[timerLog] = logEvery
 	}
 	d.keepStartLines() // then only what the rules read (scrollbackNeeded)

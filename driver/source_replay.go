@@ -43,9 +43,9 @@ type Script struct {
 	// AsRecorded answers each question the way the recording did (its
 	// keys read for what they mean), instead of Answer.
 	AsRecorded bool
-	// Log is the provider's session log the recording holds (nil: none):
-	// the replay reads it as the live driver did (cfg.SessionLog).
-	Log *RecordedLog
+	// Log is the provider's transcript the recording holds (nil: none):
+	// the replay reads it as the live driver did (cfg.Transcript).
+	Log *RecordedTranscript
 }
 
 // Replay drives a recording through the production driver in lock step:
@@ -54,7 +54,7 @@ type Script struct {
 // seen after the same pauses, and the keys it types are compared with the
 // recorded keys at the same point of the session. cfg.Term and
 // cfg.Controls are ignored: the recording is the terminal and script the GUI;
-// cfg.SessionLog is script.Log.
+// cfg.Transcript is script.Log.
 //
 // Writes that are terminal-query replies (StripQueryReplies) are not
 // compared: strip them from the recorded input too before building rec.
@@ -63,7 +63,7 @@ func Replay(ctx context.Context, cfg Config, rec Recorded, script Script) (Outco
 	src := &replaySource{replayTerm: &replayTerm{rec: rec, quit: quit, quits: quitForms(cfg.Profile), view: viewKeys(cfg.Profile)}, script: script, clock: &virtualClock{}}
 	cfg.Term = src.replayTerm
 	if script.Log != nil {
-		cfg.SessionLog = &replayLog{log: script.Log, clock: src.clock}
+		cfg.Transcript = &replayLog{log: script.Log, clock: src.clock}
 	}
 	d := newDriver(cfg, src, src.clock)
 	src.beforeRead = func() {

@@ -6,10 +6,10 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// RecordedLog is the provider's session log as a recording made with
+// RecordedTranscript is the provider's transcript as a recording made with
 // `start --record` holds it: what the live driver read from it, and when
 // its reads began.
-type RecordedLog struct {
+type RecordedTranscript struct {
 	// Found is when the log was first found; < 0: never.
 	Found  time.Duration
 	Events []LoggedEvent
@@ -19,7 +19,7 @@ type RecordedLog struct {
 	Asked []time.Duration
 }
 
-// LoggedEvent is one event of a session log, at the recorded time of the
+// LoggedEvent is one event of a transcript, at the recorded time of the
 // read that returned it.
 type LoggedEvent struct {
 	At    time.Duration
@@ -34,10 +34,10 @@ type LoggedEvent struct {
 // the live driver already had.
 const logSlack = 30 * time.Millisecond
 
-// replayLog plays a RecordedLog on the replay's clock as the driver's
+// replayLog plays a RecordedTranscript on the replay's clock as the driver's
 // transcript.Source.
 type replayLog struct {
-	log   *RecordedLog
+	log   *RecordedTranscript
 	clock *virtualClock
 	next  int // the first event not returned yet
 	// upTo is a time the log is read up to before the clock reaches it:
@@ -70,13 +70,13 @@ func (l *replayLog) nextRead(now time.Duration) (time.Duration, bool) {
 	return 0, false
 }
 
-// nextLogRead is when the session log is read next: logEvery from now,
+// nextLogRead is when the transcript is read next: logEvery from now,
 // and in a replay of a recorded log sooner where a recorded read found
 // something, so the replay reads it where the live driver did and not up
 // to logEvery later (a turn's end read before the quit keys were typed).
 func (d *driver) nextLogRead() time.Duration {
 	next := d.now() + logEvery
-	if l, ok := d.cfg.SessionLog.(*replayLog); ok {
+	if l, ok := d.cfg.Transcript.(*replayLog); ok {
 		if at, ok := l.nextRead(d.now()); ok {
 			next = min(next, max(at, d.now(), 1))
 		}
@@ -89,7 +89,7 @@ func (l *replayLog) Path() string {
 	if l.log.Found < 0 || l.log.Found > l.horizon() {
 		return ""
 	}
-	return "(the session log in the recording)"
+	return "(the transcript in the recording)"
 }
 
 // readLogAsAsked lets a replay read the recorded log up to the time the
@@ -99,7 +99,7 @@ func (l *replayLog) Path() string {
 // live question was made of. Without it the replay would wait for the
 // call while the recording's answer goes by.
 func (d *driver) readLogAsAsked(n int) {
-	if l, ok := d.cfg.SessionLog.(*replayLog); ok && n >= 1 && n <= len(l.log.Asked) {
+	if l, ok := d.cfg.Transcript.(*replayLog); ok && n >= 1 && n <= len(l.log.Asked) {
 		l.upTo = max(l.upTo, l.log.Asked[n-1])
 	}
 }
@@ -107,14 +107,14 @@ func (d *driver) readLogAsAsked(n int) {
 // noOutputRecorded is the tool_result of an approved command whose output
 // a replay never saw: the program did not draw it (Claude Code folds it
 // into "Ran 1 shell command", Copilot until Ctrl-O), and the recording
-// holds no session log (a person's recording) to read it from, as a live
+// holds no transcript (a person's recording) to read it from, as a live
 // run does.
-const noOutputRecorded = "(the program showed no output for this command, and the recording holds no record of it: a live run reads it from the program's session log)"
+const noOutputRecorded = "(the program showed no output for this command, and the recording does not have it: a live run reads it from the program's transcript)"
 
 // noOutputText is the tool_result of an approved command whose output the
 // program did not show.
 func (d *driver) noOutputText() string {
-	if d.src.recording() != nil && d.cfg.SessionLog == nil {
+	if d.src.recording() != nil && d.cfg.Transcript == nil {
 		return noOutputRecorded
 	}
 	return noOutput

@@ -213,7 +213,7 @@ func (t *tracer) keys(why, rule string, b []byte) {
 	t.write(traceLine{Event: "keys", Why: why, Rule: rule, Keys: string(b)})
 }
 
-// log traces an event read from the provider's session log.
+// log traces an event read from the provider's transcript.
 func (t *tracer) log(e transcript.Event) {
 	detail := e.Kind.String()
 	switch e.Kind {

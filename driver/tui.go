@@ -19,7 +19,7 @@ import (
 //     a prompt as a paste when bracketed paste is on (prompt.go).
 
 // done is a done rule seeing the end of the turn on screen. With the
-// provider's session log, the log's end of the turn counts (the screen's
+// provider's transcript, the log's end of the turn counts (the screen's
 // wording changes between releases); after a denial the screen is enough,
 // since the program stops the turn without a word in its log.
 func (d *driver) done(det *heuristics.Detection) {
@@ -46,7 +46,7 @@ func (d *driver) done(det *heuristics.Detection) {
 	if d.logFound() && d.cfg.LogEndsTurns {
 		d.pollLog()
 		if d.st == stateQuitting || d.st == stateEnded || d.t.verdict != denied {
-			d.engine.Forget(det) // the session log ends the turn, or will
+			d.engine.Forget(det) // the transcript ends the turn, or will
 			return
 		}
 	}
@@ -60,7 +60,7 @@ func (d *driver) done(det *heuristics.Detection) {
 	}
 }
 
-// turnDone ends the turn: calls the session log still holds unreported, the open
+// turnDone ends the turn: calls the transcript still holds unreported, the open
 // capture (stopping before det's rows), a question the program dropped;
 // then, for a program that stays open, its quit keys.
 func (d *driver) turnDone(det *heuristics.Detection, why string) {
@@ -148,7 +148,7 @@ func (d *driver) text(t string) {
 	d.say(t)
 }
 
-// say emits assistant text as it is (the session log's, once each).
+// say emits assistant text as it is (the transcript's, once each).
 func (d *driver) say(t string) {
 	if t = strings.TrimSpace(t); t != "" {
 		d.emitErr(d.out.Text(t))

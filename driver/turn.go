@@ -64,7 +64,7 @@ type turn struct {
 	dialog            dialogSeen // the dialog no rule knows on screen (dialog.go)
 	asking            asking     // the question a rule reads on screen, settling (settle.go)
 	nobody            nobodySeen // a question no rule knows and nobody can answer (unasked.go)
-	log               turnLog    // what the session log said of this turn
+	log               turnLog    // what the transcript said of this turn
 	lastText          string     // the turn's answer so far
 	// heldBack: a question fired and was put back to be answered later
 	// (sameCallAgain): nothing more is evaluated on this screen.

@@ -14,7 +14,7 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// tokenLog is a session log that holds only tokens: the first read gets
+// tokenLog is a transcript that holds only tokens: the first read gets
 // early, each later read whatever is in late (once).
 type tokenLog struct {
 	mu          sync.Mutex
@@ -42,9 +42,9 @@ func tok(id string, in, out, read, write int, cost float64) transcript.Event {
 }
 
 // TestResultUsageFromLog: a PTY turn's result carries the tokens the
-// program's record told of it, each request once (its last report), in
+// program's transcript told of it, each request once (its last report), in
 // Claude's split, with their cost where the program priced them; a turn
-// whose record told none has no usage at all, never zeros (Yume takes a
+// whose transcript told none has no usage at all, never zeros (Yume takes a
 // result of 0 input and 0 output for a compaction), and no cost.
 func TestResultUsageFromLog(t *testing.T) {
 	tests := []struct {
@@ -56,18 +56,18 @@ func TestResultUsageFromLog(t *testing.T) {
 		{"no log tokens", &tokenLog{}, nil, nil},
 		{"two requests, one told twice", &tokenLog{early: []transcript.Event{tok("r1", 101, 1, 1001, 201, 0), tok("r1", 101, 11, 1001, 201, 0), tok("r2", 102, 12, 1002, 202, 0)}},
 			map[string]any{"input_tokens": 203.0, "output_tokens": 23.0, "cache_read_input_tokens": 2003.0, "cache_creation_input_tokens": 403.0}, nil},
-		// Recorded just as the program ends: read before the result.
-		{"recorded at the end", &tokenLog{late: []transcript.Event{tok("r1", 5, 7, 0, 0, 0.25)}},
+		// Written just as the program ends: read before the result.
+		{"written at the end", &tokenLog{late: []transcript.Event{tok("r1", 5, 7, 0, 0, 0.25)}},
 			map[string]any{"input_tokens": 5.0, "output_tokens": 7.0, "cache_read_input_tokens": 0.0, "cache_creation_input_tokens": 0.0}, 0.25},
-		// The record's text with its request's tokens: its message carries them.
+		// The transcript's text with its request's tokens: its message carries them.
 		{"text with its tokens", &tokenLog{early: []transcript.Event{tok("r1", 3, 4, 50, 6, 0),
-			{Kind: transcript.Text, Text: "from the record", Usage: &transcript.Usage{Input: 3, Output: 4, CacheRead: 50, CacheWrite: 6}}}},
+			{Kind: transcript.Text, Text: "from the transcript", Usage: &transcript.Usage{Input: 3, Output: 4, CacheRead: 50, CacheWrite: 6}}}},
 			map[string]any{"input_tokens": 3.0, "output_tokens": 4.0, "cache_read_input_tokens": 50.0, "cache_creation_input_tokens": 6.0}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := driveWith(t, t.TempDir(), generic(t), permission.Default, nil, nil, nil,
-				func(c *driver.Config) { c.SessionLog = tt.log }, "sh", "-c", "echo hello there")
+				func(c *driver.Config) { c.Transcript = tt.log }, "sh", "-c", "echo hello there")
 			var res event
 			for _, ev := range r.events {
 				if ev.str("type") == "result" {
@@ -83,15 +83,15 @@ func TestResultUsageFromLog(t *testing.T) {
 			if got := res["total_cost_usd"]; !reflect.DeepEqual(got, tt.wantCost) {
 				t.Errorf("total_cost_usd = %v, want %v", got, tt.wantCost)
 			}
-			// Only a text the record gave with its tokens carries them.
+			// Only a text the transcript gave with its tokens carries them.
 			for _, ev := range r.events {
 				msg, _ := ev["message"].(map[string]any)
 				if ev.str("type") != "assistant" {
 					continue
 				}
 				u, has := msg["usage"]
-				fromRecord := strings.Contains(fmt.Sprint(msg["content"]), "from the record")
-				if has != fromRecord || fromRecord && !reflect.DeepEqual(u, tt.wantUsage) {
+				fromTranscript := strings.Contains(fmt.Sprint(msg["content"]), "from the transcript")
+				if has != fromTranscript || fromTranscript && !reflect.DeepEqual(u, tt.wantUsage) {
 					t.Errorf("assistant message %v: usage %v", msg["content"], u)
 				}
 			}

@@ -12,7 +12,7 @@ import (
 )
 
 // tuiOutput is what each agent's TUI mode reports of the command's output:
-// all of it, from the agent's record (Qwen's chat record; opencode's and
+// all of it, from the agent's transcript (Qwen's chat file; opencode's and
 // Kilo's database, read from their TUI's server), where their screens show
 // the first rows only.
 var tuiOutput = map[string][]string{
@@ -77,7 +77,7 @@ func TestLiveAgentsTUI(t *testing.T) {
 
 // testAgentTUILong: a command longer than the screen is wide, with
 // hyphens where the TUI may wrap it, is reported exactly as it ran (the
-// record's, not the screen's rows joined), asked about or (auto) run
+// transcript's, not the screen's rows joined), asked about or (auto) run
 // unasked.
 func testAgentTUILong(t *testing.T, h *home, agent, perm string) {
 	cmd := "printf '%s\\n' 'a-b' && echo " + strings.Repeat("wrap-me-at-any-column ", 14) + "&& echo done-done"
@@ -181,7 +181,7 @@ func checkAgentTUIRun(t *testing.T, r *run, ar agentRun, agent string) {
 			t.Errorf("the GUI was asked %d times in auto mode", r.asked)
 		}
 		// Each runs it in its own allow-all (Qwen's yolo mode, opencode's
-		// and Kilo's permission variable), approved_by from its record.
+		// and Kilo's permission variable), approved_by from its transcript.
 		by, _ := u.Input["approved_by"].(string)
 		if agent == "qwen" && !strings.Contains(by, "yolo") || agent != "qwen" && !strings.Contains(by, `_PERMISSION {"bash":"allow"`) {
 			t.Errorf("tool_use input %v: want it said who let it run", u.Input)
@@ -194,7 +194,7 @@ func checkAgentTUIRun(t *testing.T, r *run, ar agentRun, agent string) {
 
 // testAgentTUIEdit: the agent writes a new file; it is a Write of that
 // file, asked about, and written once approved: the exact call, from the
-// agent's record (opencode and Kilo draw the file's name relative to the
+// agent's transcript (opencode and Kilo draw the file's name relative to the
 // workspace, and its text as diff rows).
 func testAgentTUIEdit(t *testing.T, h *home, agent string) {
 	path := filepath.Join(h.sb.Workspace, "notes.md")

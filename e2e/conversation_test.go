@@ -208,7 +208,7 @@ func TestLiveResumeAfterKill(t *testing.T) {
 		if err != nil {
 			t.Fatalf("turn 1 never reached the model: %v", err)
 		}
-		// Codex names its session in its record, which yume-cli
+		// Codex names its session in its transcript, which yume-cli
 		// reads every 200 ms: kill once the store has it.
 		stored := filepath.Join(h.sb.Home, ".yume", "sessions", provider, "killed-"+mode+".json")
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) { // Polling: the store file is the signal.

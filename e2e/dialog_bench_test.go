@@ -20,12 +20,12 @@ import (
 )
 
 // BenchmarkDialogToToolUse times, for each CLI's TUI, how long after its
-// permission dialog is on screen the tool_use is written, with the record
-// cross-check on (the command read from the CLI's own record, as every PTY
+// permission dialog is on screen the tool_use is written, with the transcript
+// cross-check on (the command read from the CLI's transcript, as every PTY
 // run does). It is measured on the session's own recording, one clock:
 // from the output after which the profile's question rule first matches
 // the screen, to the question's marker, written just before the tool_use.
-// The time in between is the screen settling and the record being read.
+// The time in between is the screen settling and the transcript being read.
 // With YUME_BENCH_BASE set to another yume-cli, that build's turns
 // alternate with this one's in the same run (base-p50-ms): a busy machine
 // slows both alike.
@@ -35,7 +35,7 @@ func BenchmarkDialogToToolUse(b *testing.B) {
 	base := os.Getenv("YUME_BENCH_BASE")
 	benchEachCLI(b, func(b *testing.B, h *home, provider string) {
 		var took, settled, baseTook, baseSettled []time.Duration
-		fromRecord, waited := 0, 0
+		fromTranscript, waited := 0, 0
 		failed := 0
 		for i := 0; b.Loop(); i++ {
 			if base != "" {
@@ -43,7 +43,7 @@ func BenchmarkDialogToToolUse(b *testing.B) {
 				var cast *recordings.Cast
 				withBin(base, func() { r, cast = recordedTurn(b, h, fileTurn(provider, fmt.Sprintf("base-%d.txt", i))) })
 				if d, ok := measured(b, r, cast, provider, &failed); ok {
-					baseTook, baseSettled = append(baseTook, d), append(baseSettled, d-recordWait(r.trace))
+					baseTook, baseSettled = append(baseTook, d), append(baseSettled, d-transcriptWait(r.trace))
 				}
 			}
 			r, cast := recordedTurn(b, h, fileTurn(provider, fmt.Sprintf("dialog-%d.txt", i)))
@@ -51,11 +51,11 @@ func BenchmarkDialogToToolUse(b *testing.B) {
 			if !ok {
 				continue
 			}
-			took, settled = append(took, d), append(settled, d-recordWait(r.trace))
-			if strings.Contains(r.trace, "question 1: the call comes from the provider's session log") {
-				fromRecord++
+			took, settled = append(took, d), append(settled, d-transcriptWait(r.trace))
+			if strings.Contains(r.trace, "question 1: the call comes from the provider's transcript") {
+				fromTranscript++
 			}
-			if strings.Contains(r.trace, "the question is not in the provider's session log yet") {
+			if strings.Contains(r.trace, "the question is not in the provider's transcript yet") {
 				waited++ // the dialog was up before the CLI wrote the call down
 			}
 		}
@@ -70,8 +70,8 @@ func BenchmarkDialogToToolUse(b *testing.B) {
 			b.ReportMetric(ms(slices.Max(baseTook)), "base-max-ms")
 			b.ReportMetric(ms(p50(baseSettled)), "base-unwaited-p50-ms")
 		}
-		b.ReportMetric(float64(fromRecord)/float64(len(took)), "from-record")
-		b.ReportMetric(float64(waited)/float64(len(took)), "waited-for-record")
+		b.ReportMetric(float64(fromTranscript)/float64(len(took)), "from-transcript")
+		b.ReportMetric(float64(waited)/float64(len(took)), "waited-for-transcript")
 	})
 }
 
@@ -100,11 +100,11 @@ func measured(b *testing.B, r *run, cast *recordings.Cast, provider string, fail
 	return d, true
 }
 
-// recordWait is how long a run's first question waited for its call to
-// reach the CLI's own record (from its trace): the CLI's share of the
+// transcriptWait is how long a run's first question waited for its call to
+// reach the CLI's transcript (from its trace): the CLI's share of the
 // time to the tool_use, not the screen's settling (unwaited-p50-ms is
 // the time without it).
-func recordWait(trace string) time.Duration {
+func transcriptWait(trace string) time.Duration {
 	from := time.Duration(-1)
 	for line := range strings.SplitSeq(trace, "\n") {
 		var ev struct {
@@ -116,8 +116,8 @@ func recordWait(trace string) time.Duration {
 		}
 		at := time.Duration(ev.T * float64(time.Millisecond))
 		switch {
-		case from < 0 && (strings.HasPrefix(ev.Detail, "the question is not in the provider's session log yet") ||
-			strings.HasPrefix(ev.Detail, "the provider's session log is not there yet")):
+		case from < 0 && (strings.HasPrefix(ev.Detail, "the question is not in the provider's transcript yet") ||
+			strings.HasPrefix(ev.Detail, "the provider's transcript is not there yet")):
 			from = at
 		case strings.HasPrefix(ev.Detail, "question 1: the call comes from"):
 			if from < 0 {

@@ -185,7 +185,7 @@ func keep(t *testing.T, cast, trace string) {
 // answered the dialog, at the releases .e2e/bin held when recorded.
 // noRecord marks the ones whose program never drew the command's output
 // (Claude Code folds it into "Ran 1 shell command", Copilot until Ctrl-O)
-// in a recording that holds no session log: their replayed tool_result
+// in a recording that holds no transcript: their replayed tool_result
 // must say so, where a live run reads the output from that log. In
 // claude-unfold and copilot-unfold the person pressed Ctrl-O, which draws
 // it: the replay reads it there.
@@ -204,14 +204,14 @@ var peopleTUIs = []struct {
 	{"gemini-approve", "gemini", true, false},
 }
 
-// noRecordResult is the replayed tool_result of a command whose output a
+// noOutputResult is the replayed tool_result of a command whose output a
 // recording never showed (driver.noOutputRecorded).
-const noRecordResult = "(the program showed no output for this command, and the recording holds no record of it: a live run reads it from the program's session log)"
+const noOutputResult = "(the program showed no output for this command, and the recording does not have it: a live run reads it from the program's transcript)"
 
 // TestLivePeopleParity replays each person's recording of an AI TUI and
 // runs the same prompt live, answered alike: the tool_uses and
 // tool_results must be the same, except the output a recording without
-// the program's session log never showed, which the replay must say it
+// the program's transcript never showed, which the replay must say it
 // lacks.
 func TestLivePeopleParity(t *testing.T) {
 	mismatched, departures, cases := 0, 0, 0
@@ -226,8 +226,8 @@ func TestLivePeopleParity(t *testing.T) {
 			live := liveTurn(t, p.provider, p.approve, "")
 			lc, rc := calls(live), calls(rp)
 			if p.noRecord {
-				if len(rc) != 1 || rc[0].Output != noRecordResult || rc[0].IsError {
-					t.Errorf("replayed calls %+v: want one whose tool_result is %q", rc, noRecordResult)
+				if len(rc) != 1 || rc[0].Output != noOutputResult || rc[0].IsError {
+					t.Errorf("replayed calls %+v: want one whose tool_result is %q", rc, noOutputResult)
 				} else {
 					departures++
 					t.Logf("departure (documented): live output %q, replayed %q", lc[0].Output, rc[0].Output)

@@ -17,8 +17,8 @@ import (
 // default; the sandbox turns it off, these tests back on). Its calls run
 // in Qwen's own yolo mode, never asked about, never over ACP or in the
 // stream-json. yume-cli lets them run only in headless auto mode, where
-// Qwen waits for them and yume-cli reports their calls from its chat
-// record; everywhere else it turns them off for the run.
+// Qwen waits for them and yume-cli reports their calls from its
+// transcript; everywhere else it turns them off for the run.
 
 // sideMarker opens the system prompt of the memory extraction request.
 const sideMarker = "managed memory extraction subagent"
@@ -117,7 +117,7 @@ const memoryPrompt = "# auto memory"
 // run reports only its own). Everywhere else they are off for the run,
 // whatever the user's settings say: in default and deny modes (they never
 // ask), and over ACP, named or as a command after --, where Qwen exits at
-// stdin's end and would cut them off, a call run and never recorded.
+// stdin's end and would cut them off, a call run and never logged.
 func TestLiveQwenSide(t *testing.T) {
 	yolo := []string{"--", "qwen", "--acp", "--approval-mode", "yolo"}
 	ask := []string{"--", "qwen", "--acp", "--approval-mode", "default"}

@@ -23,8 +23,8 @@ var lastRequestOnly = map[string]bool{"opencode/acp": true, "kilo/acp": true}
 // (cache reads, and Anthropic's cache writes) for a turn of two requests,
 // a shell call and the answer. In every mode of every CLI the result's
 // usage is what the model reported, in Claude's split (input without the
-// cache's tokens): from the stream, or in the PTY from the CLI's own
-// record. No result and no assistant message carries a usage of input
+// cache's tokens): from the stream, or in the PTY from the CLI's
+// transcript. No result and no assistant message carries a usage of input
 // and output both 0.
 func TestLiveUsage(t *testing.T) {
 	first := fakemodel.Reply{Text: "Running it.", InputTokens: 101, OutputTokens: 11, CacheReadTokens: 1001, CacheWriteTokens: 201}

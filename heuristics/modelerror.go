@@ -12,7 +12,7 @@ import (
 
 // Model errors: the model's service refused or failed a request (a bad
 // key, a rate limit, an overloaded or broken server), and the CLI says so
-// on its screen or in its record, retries for a while, then gives up. The
+// on its screen or in its transcript, retries for a while, then gives up. The
 // generic layer here knows what every CLI's words have in common (an HTTP
 // status in an error, and the common phrases); a profile's `error` rules
 // add a CLI's own wording. The driver and the structured modes both use
@@ -130,7 +130,7 @@ var (
 	frame = "│┃║╎┆└├╰╭╮╯┌┐┘┤─ \t●○•✦✕✗✘⎿■▪⚠!×>❯›·-✻✽✶✳✢"
 )
 
-// ClassifyError reads one text (a line, a record's message) as a model
+// ClassifyError reads one text (a line, a transcript's message) as a model
 // error, or nil if it is none. A status code counts in an error context
 // ("API Error: 429", "HTTP 500"); a phrase ("rate limit", "overloaded",
 // "invalid API key") counts with an error word on the same text.
@@ -173,7 +173,7 @@ func ClassifyError(text string) *ModelError {
 	return e
 }
 
-// FindModelError finds the model error a screen or a stretch of a record
+// FindModelError finds the model error a screen or a stretch of a transcript
 // shows, line by line: the last line that is one (the newest), with the
 // class and status of the most specific line near it, and Retrying when
 // any line says the CLI tries again. Nil when there is none.

@@ -36,12 +36,12 @@ func init() {
 		Releases:  claudeReleases, Packages: []string{"@anthropic-ai/claude-code"},
 		// In every release yume-cli drives (2.1.197 and later), TUI and -p.
 		Instructions: func(text string) []string { return []string{"--append-system-prompt", text} },
-		TUI:          &TUI{LogEndsTurns: true, Args: claudeTUI, NewSession: newUUID, SessionLog: claudeRecord, ModeName: claudeModeName},
+		TUI:          &TUI{LogEndsTurns: true, Args: claudeTUI, NewSession: newUUID, Transcript: claudeTranscript, ModeName: claudeModeName},
 	})
 }
 
 // claudeTUI starts the TUI in the permission mode yume-cli's mode needs,
-// on the session yume-cli named (so its record is found), with the
+// on the session yume-cli named (so its transcript is found), with the
 // prompt after "--".
 func claudeTUI(l Launch) ([]string, error) {
 	mode, err := claudeMode(l)

@@ -52,9 +52,9 @@ func TestClaudeTUIArgs(t *testing.T) {
 	}
 }
 
-// TestClaudeRecord reads a real 2.1.331 session record (auto mode: the
+// TestClaudeTranscript reads a real 2.1.331 transcript (auto mode: the
 // command ran unasked).
-func TestClaudeRecord(t *testing.T) {
+func TestClaudeTranscript(t *testing.T) {
 	f, err := os.Open("testdata/claude-2.1.331-auto.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ func TestClaudeRecord(t *testing.T) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		for _, e := range parseClaudeRecord(sc.Bytes()) {
+		for _, e := range parseClaudeTranscript(sc.Bytes()) {
 			s := e.Kind.String()
 			switch e.Kind {
 			case transcript.Text:

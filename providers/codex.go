@@ -24,7 +24,7 @@ func init() {
 			Login: "run `printenv {var} | codex login --with-api-key` in a terminal",
 		},
 		Structured: []Mode{
-			{Name: ModeJSON, Since: "0.44.0", Format: "codex-exec-json", Resumes: true, Command: codexJSON, RecordFillsGaps: true,
+			{Name: ModeJSON, Since: "0.44.0", Format: "codex-exec-json", Resumes: true, Command: codexJSON, TranscriptFillsGaps: true,
 				AsksNothing: true},
 		},
 		Verified:  [2]string{"0.163.0", "0.171.0"}, // make drift, 2026-11-25; 0.171.0 on 2026-11-26
@@ -33,7 +33,7 @@ func init() {
 		// A config override, before the subcommand (exec, resume): the
 		// developer message of every turn.
 		Instructions: func(text string) []string { return []string{"-c", "developer_instructions=" + tomlString(text)} },
-		TUI:          &TUI{LogEndsTurns: true, Args: codexTUI, SessionLog: codexRecord, ModeName: codexModeName},
+		TUI:          &TUI{LogEndsTurns: true, Args: codexTUI, Transcript: codexTranscript, ModeName: codexModeName},
 	})
 }
 

@@ -26,7 +26,7 @@ func init() {
 		},
 		Structured: []Mode{
 			{Name: ModeACP, Since: "0.0.397", Format: "acp", Resumes: true, Command: acpCommand("--stdio")},
-			{Name: ModeJSON, Since: "0.0.422", Format: "copilot-json", Resumes: true, Command: copilotJSON, UsageFromRecord: true},
+			{Name: ModeJSON, Since: "0.0.422", Format: "copilot-json", Resumes: true, Command: copilotJSON, UsageFromTranscript: true},
 		},
 		MapTool: copilotTool,
 		// Its streams tell a failed request's status late or never (429
@@ -35,7 +35,7 @@ func init() {
 		Verified:  [2]string{"1.0.87", "1.0.102"}, // make drift, 2026-11-25
 		KnownHelp: copilotKnownHelp,
 		Releases:  copilotReleases, Packages: []string{"@github/copilot"}, Updated: copilotUpdated,
-		TUI: &TUI{LogEndsTurns: true, Args: copilotTUI, NewSession: newUUID, SessionLog: copilotRecord, Env: copilotEnv,
+		TUI: &TUI{LogEndsTurns: true, Args: copilotTUI, NewSession: newUUID, Transcript: copilotTranscript, Env: copilotEnv,
 			ModeName: func(l Launch) string {
 				if l.Mode == permission.Auto {
 					return "copilot --allow-all-tools"

@@ -21,9 +21,9 @@ import (
 // with status 429. Retrying with backoff…") — in words its TUI draws
 // without the status (Claude Code: "API error · Retrying in 2s · attempt
 // 3/10") or not at all (Gemini CLI: only its spinner). It is read with
-// the session's record, as its ModelError events, so the GUI hears of a
+// the session's transcript, as its ModelError events, so the GUI hears of a
 // retry at once and a refused key ends the turn at once. The file is
-// yume-cli's, one per run, and removed when the record is closed.
+// yume-cli's, one per run, and removed when the transcript is closed.
 
 // debugLogPath is where the run of l keeps its debug log: yume-cli's
 // cache, a file per run; "" when there is no cache directory or the run
@@ -58,7 +58,7 @@ func prepareDebugLog(path string) string {
 
 // DebugLog is how a program is made to keep a debug log of a run where
 // it tells its retries, for the structured modes (the TUIs set theirs
-// up in their own Args and Env, and read it with their record).
+// up in their own Args and Env, and read it with their transcript).
 type DebugLog struct {
 	// Env has the program write its debug log (path: Path's, for a
 	// program that takes one).
@@ -105,7 +105,7 @@ func (f *debugFile) Close() error {
 	return err
 }
 
-// withDebugLog is a session record read together with the run's debug log.
+// withDebugLog is a transcript read together with the run's debug log.
 type withDebugLog struct {
 	transcript.Source
 	debug interface {
@@ -114,36 +114,36 @@ type withDebugLog struct {
 	}
 }
 
-// addDebugLog reads rec and, where path is set, the debug log at path
-// with parse (owned: yume-cli's file, removed with the record).
-func addDebugLog(rec transcript.Source, path string, parse transcript.Parser, owned ...bool) transcript.Source {
+// addDebugLog reads src and, where path is set, the debug log at path
+// with parse (owned: yume-cli's file, removed with the transcript).
+func addDebugLog(src transcript.Source, path string, parse transcript.Parser, owned ...bool) transcript.Source {
 	if path == "" {
-		return rec
+		return src
 	}
 	own := len(owned) == 0 || owned[0]
-	return &withDebugLog{Source: rec, debug: &debugFile{Tail: transcript.NewTail(func() (string, bool) { return path, true }, parse), path: path, owned: own}}
+	return &withDebugLog{Source: src, debug: &debugFile{Tail: transcript.NewTail(func() (string, bool) { return path, true }, parse), path: path, owned: own}}
 }
 
-// addFoundLog reads rec and the program's own log, found by find once it
+// addFoundLog reads src and the program's own log, found by find once it
 // is there (kept: the program's file).
-func addFoundLog(rec transcript.Source, find func() string, parse transcript.Parser) transcript.Source {
+func addFoundLog(src transcript.Source, find func() string, parse transcript.Parser) transcript.Source {
 	tail := transcript.NewTail(func() (string, bool) {
 		p := find()
 		return p, p != ""
 	}, parse)
-	return &withDebugLog{Source: rec, debug: tail}
+	return &withDebugLog{Source: src, debug: tail}
 }
 
-// addSharedLog reads rec and a log every session of the program shares,
+// addSharedLog reads src and a log every session of the program shares,
 // from its end as it is now (transcript.Tail.SkipExisting), for the
 // events of the session session() names.
-func addSharedLog(rec transcript.Source, path string, parse transcript.Parser, session func() string) transcript.Source {
+func addSharedLog(src transcript.Source, path string, parse transcript.Parser, session func() string) transcript.Source {
 	tail := transcript.NewTail(func() (string, bool) { return path, true }, parse).SkipExisting()
-	return &withDebugLog{Source: rec, debug: &bySession{Source: tail, session: session}}
+	return &withDebugLog{Source: src, debug: &bySession{Source: tail, session: session}}
 }
 
-// Poll implements transcript.Source: the record's events, then the debug
-// log's (its errors; a failed read of it is no failure of the record).
+// Poll implements transcript.Source: the transcript's events, then the debug
+// log's (its errors; a failed read of it is no failure of the transcript).
 func (w *withDebugLog) Poll() ([]transcript.Event, error) {
 	evs, err := w.Source.Poll()
 	more, _ := w.debug.Poll() // Best effort: the debug log only adds words.
@@ -153,12 +153,12 @@ func (w *withDebugLog) Poll() ([]transcript.Event, error) {
 // Unwrap implements transcript.Wrapper.
 func (w *withDebugLog) Unwrap() transcript.Source { return w.Source }
 
-// LogsRetries says the record tells each retry of a failed model request
+// LogsRetries says the transcript tells each retry of a failed model request
 // with its status: the driver holds the screen's words of a retry that
 // names none a moment for these.
 func (w *withDebugLog) LogsRetries() bool { return true }
 
-// Close closes the record and the debug log (removed if yume-cli's).
+// Close closes the transcript and the debug log (removed if yume-cli's).
 func (w *withDebugLog) Close() error {
 	var err error
 	if c, ok := w.Source.(io.Closer); ok {

@@ -57,7 +57,7 @@ func TestDebugLogErrors(t *testing.T) {
 	}
 }
 
-// TestDebugLogFile: the run's debug log is read with its record, each
+// TestDebugLogFile: the run's debug log is read with its transcript, each
 // line once, and removed with it; a run without a cache directory keeps
 // none.
 func TestDebugLogFile(t *testing.T) {
@@ -67,21 +67,21 @@ func TestDebugLogFile(t *testing.T) {
 	if path == "" || filepath.Dir(filepath.Dir(path)) != CacheDir() || filepath.Base(path) != "gemini-0d1ex-1795000000000000005.log" {
 		t.Fatalf("debug log %q, want a file of this run in %s/debug", path, CacheDir())
 	}
-	rec := addDebugLog(&emptyRecord{}, path, parseGeminiDebug)
+	src := addDebugLog(&emptyTranscript{}, path, parseGeminiDebug)
 	line := "[2026-11-26T14:57:36.626Z] [WARN] Attempt 1 failed with status 429. Retrying with backoff... _ApiError: {}\n"
 	if err := os.WriteFile(path, []byte(line), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []int{1, 0} {
-		evs, err := rec.Poll()
+		evs, err := src.Poll()
 		if err != nil || len(evs) != want {
 			t.Errorf("read %d: %+v, %v; want %d events", i, evs, err, want)
 		}
 	}
-	if _, ok := transcript.As[*emptyRecord](rec); !ok {
-		t.Error("the record under the debug log is hidden")
+	if _, ok := transcript.As[*emptyTranscript](src); !ok {
+		t.Error("the transcript under the debug log is hidden")
 	}
-	if err := rec.(interface{ Close() error }).Close(); err != nil {
+	if err := src.(interface{ Close() error }).Close(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
@@ -90,17 +90,17 @@ func TestDebugLogFile(t *testing.T) {
 	if p := debugLogPath("gemini", Launch{}); p != "" {
 		t.Errorf("a run with no start time gets debug log %q", p)
 	}
-	if got := addDebugLog(&emptyRecord{}, "", parseGeminiDebug); got == nil {
-		t.Error("no record")
+	if got := addDebugLog(&emptyTranscript{}, "", parseGeminiDebug); got == nil {
+		t.Error("no transcript")
 	} else if _, wrapped := got.(*withDebugLog); wrapped {
-		t.Error("no debug log, yet the record is wrapped")
+		t.Error("no debug log, yet the transcript is wrapped")
 	}
 }
 
-type emptyRecord struct{}
+type emptyTranscript struct{}
 
-func (*emptyRecord) Poll() ([]transcript.Event, error) { return nil, nil }
-func (*emptyRecord) Path() string                      { return "empty" }
+func (*emptyTranscript) Poll() ([]transcript.Event, error) { return nil, nil }
+func (*emptyTranscript) Path() string                      { return "empty" }
 
 // TestQwenDebugLog: Qwen Code 0.24.4's debug log (QWEN_DEBUG_LOG_FILE=1)
 // of a 429 it retried: each attempt a model error with its status; a

@@ -23,9 +23,9 @@ func init() {
 		},
 		Structured: []Mode{
 			// ACP's session/load finds no session, not even one its own ACP
-			// server recorded (verified with 0.61.0); `gemini --resume`
+			// server created (verified with 0.61.0); `gemini --resume`
 			// continues both kinds, so a resumed turn uses json.
-			{Name: ModeACP, Since: "0.20.0", Format: "acp", Command: acpCommand(), UsageFromRecord: true},
+			{Name: ModeACP, Since: "0.20.0", Format: "acp", Command: acpCommand(), UsageFromTranscript: true},
 			{Name: ModeJSON, Since: "0.11.0", Format: "gemini-stream-json", Resumes: true, Command: geminiJSON},
 		},
 		MapTool: geminiTool,
@@ -34,7 +34,7 @@ func init() {
 		Verified:  [2]string{"0.57.0", "0.61.0"}, // make drift, 2026-11-25
 		KnownHelp: geminiKnownHelp,
 		Releases:  geminiReleases, Packages: []string{"@google/gemini-cli"},
-		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, SessionLog: geminiRecord, LogAfterRun: true, Cols: 500, Env: geminiEnv,
+		TUI: &TUI{Args: geminiTUI, NewSession: newUUID, Transcript: geminiTranscript, LogAfterRun: true, Cols: 500, Env: geminiEnv,
 			ModeName: func(l Launch) string { return "gemini --approval-mode " + geminiMode(l) }},
 	})
 }

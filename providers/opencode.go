@@ -72,15 +72,15 @@ func openCodeFamily(s openCodeSpec) *Provider {
 			return nil
 		},
 		Verified: s.verified,
-		// Its TUI keeps its record in a database, read from the TUI's own
+		// Its TUI keeps its transcript in a database, read from the TUI's own
 		// HTTP server (opencode_server.go; its CLI when the server does
-		// not answer, opencode_record.go): the record gives each call exactly,
+		// not answer, opencode_transcript.go): the transcript gives each call exactly,
 		// its whole output, the calls run without asking (auto mode is
 		// its own allow-all), the turn's end and the session id to
 		// continue; the screen says when it asks. (Wider than 120 columns
 		// it adds a sidebar beside the chat, so the terminal keeps
 		// yume-cli's default width.)
-		TUI: &TUI{Args: openCodeTUI(s.name, s.env), Env: openCodeTUIEnv(s.name, s.env), SessionLog: openCodeRecord(s.name, s.env),
+		TUI: &TUI{Args: openCodeTUI(s.name, s.env), Env: openCodeTUIEnv(s.name, s.env), Transcript: openCodeTranscript(s.name, s.env),
 			LogEndsTurns: true, PromptTyped: openCodeTyped, ModeName: func(l Launch) string {
 				return s.env + "_PERMISSION " + openCodePermission(l.Mode == permission.Auto)
 			}},
@@ -92,8 +92,8 @@ func openCodeFamily(s openCodeSpec) *Provider {
 // --prompt (submitted at start). With --session the TUI ignores --prompt
 // (1.18.34, Kilo 7.7.9): the prompt is typed into its input box
 // (openCodeTyped). A TUI that is started (l.Started set) gets a free
-// loopback port for its server, from which its record is read
-// (openCodeRecord); without --port its server takes a random one.
+// loopback port for its server, from which its transcript is read
+// (openCodeTranscript); without --port its server takes a random one.
 func openCodeTUI(name, prefix string) func(Launch) ([]string, error) {
 	return func(l Launch) ([]string, error) {
 		var args []string

@@ -19,7 +19,7 @@ import (
 // The TUI of opencode and Kilo runs an HTTP server (the API of `NAME
 // serve`) on the loopback address and port given by --hostname and
 // --port. yume-cli picks a free port for each TUI it starts and reads the
-// record there: GET /session lists the sessions ({id, directory,
+// transcript there: GET /session lists the sessions ({id, directory,
 // time:{created}}), GET /session/ID/message gives a session's messages,
 // each {info, parts} as in `NAME export` (404 for an unknown session). A
 // read takes a few milliseconds of the TUI's time, where `NAME export`
@@ -28,7 +28,7 @@ import (
 const (
 	// openCodeServerWait is how long the server may take to answer first
 	// (the TUI's start: up to 10 s on a busy two-core machine); past it
-	// the record is read through the CLI.
+	// the transcript is read through the CLI.
 	openCodeServerWait = 20 * time.Second
 	// openCodeServerRead bounds one request (a few ms, up to 1 s seen
 	// while the machine is busy).
@@ -39,16 +39,16 @@ const (
 	// never answer it. opencode 1.18.34 and Kilo 7.7.9 both lose the
 	// first request that reaches them as they start (one sent 1.8 s after
 	// the launch was still unanswered 30 s later), and with the longer
-	// bound a question asked then found no record for 5 s.
+	// bound a question asked then found no transcript for 5 s.
 	openCodeServerFirst = time.Second
 	// openCodeServerGap and openCodeServerIdleGap are the pauses between
-	// two reads from the server, while the record changes and while not.
+	// two reads from the server, while the transcript changes and while not.
 	openCodeServerGap     = 100 * time.Millisecond
 	openCodeServerIdleGap = 250 * time.Millisecond
 )
 
 // openCodePorts are the servers of the TUIs being started: openCodeTUI
-// picks the port, openCodeRecord and openCodeTUIEnv look it up (all are
+// picks the port, openCodeTranscript and openCodeTUIEnv look it up (all are
 // given the same Launch).
 var openCodePorts = struct {
 	sync.Mutex
@@ -91,7 +91,7 @@ func openCodePort(name, prefix string, l Launch) int {
 }
 
 // openCodePortOf is the server picked for the launch's TUI; port 0 when
-// none was (the record of an ACP or JSON run, or of a session checked
+// none was (the transcript of an ACP or JSON run, or of a session checked
 // before it is resumed).
 func openCodePortOf(name string, l Launch) openCodeAddr {
 	openCodePorts.Lock()
@@ -99,7 +99,7 @@ func openCodePortOf(name string, l Launch) openCodeAddr {
 	return openCodePorts.m[openCodeLaunchKey(name, l)]
 }
 
-// openCodeServer reads the record from a TUI's server, with a plain
+// openCodeServer reads the transcript from a TUI's server, with a plain
 // HTTP/1.1 GET over a loopback connection (one per request, closed by
 // the server once it answered): net/http would add 5.7 MB to yume-cli.
 type openCodeServer struct {
@@ -270,7 +270,7 @@ func dechunk(b []byte) ([]byte, error) {
 	}
 }
 
-// openCodeHTTPError is an answer of the server that is not the record.
+// openCodeHTTPError is an answer of the server that is not the transcript.
 type openCodeHTTPError struct {
 	path string
 	err  error
@@ -302,7 +302,7 @@ func (s *openCodeServer) sessions() ([]openCodeListed, error) {
 	return out, nil
 }
 
-// messages is the session's record, as an export, and its raw text.
+// messages is the session's transcript, as an export, and its raw text.
 func (s *openCodeServer) messages(session string) (*openCodeExport, []byte, error) {
 	path := "/session/" + session + "/message"
 	b, err := s.get(path)

@@ -74,11 +74,11 @@ func newFakeTUI(t *testing.T) (*fakeTUIServer, *openCodeExport, int) {
 	return f, x, port
 }
 
-// TestOpenCodeServerRecord: a TUI given a port (Args) has its record read
-// from its server (the record opened with the same Launch): the session
-// found in its list, then its messages, with the auth the TUI takes from
-// its environment; the CLI is never run.
-func TestOpenCodeServerRecord(t *testing.T) {
+// TestOpenCodeServerTranscript: a TUI given a port (Args) has its
+// transcript read from its server (the transcript opened with the same
+// Launch): the session found in its list, then its messages, with the
+// auth the TUI takes from its environment; the CLI is never run.
+func TestOpenCodeServerTranscript(t *testing.T) {
 	f, x, port := newFakeTUI(t)
 	started := time.UnixMilli(x.Info.Time.Created - 5)
 	l := Launch{Cwd: "/home/u/ws", Started: started, Getenv: func(k string) string {
@@ -91,14 +91,14 @@ func TestOpenCodeServerRecord(t *testing.T) {
 	if p, _ := strconv.Atoi(args[1]); p == 0 {
 		t.Fatalf("port %q", args[1])
 	}
-	rec := openCodeRecord("opencode", "OPENCODE")(l)
-	defer rec.(io.Closer).Close()
-	o, ok := transcript.As[*openCodeLog](rec)
+	src := openCodeTranscript("opencode", "OPENCODE")(l)
+	defer src.(io.Closer).Close()
+	o, ok := transcript.As[*openCodeLog](src)
 	if !ok {
-		t.Fatalf("the record %T is no opencode log", rec)
+		t.Fatalf("the transcript %T is no opencode log", src)
 	}
 	if o.srv == nil || !strings.HasSuffix(o.srv.base, ":"+args[1]) {
-		t.Fatalf("the record does not read the TUI's server on port %s", args[1])
+		t.Fatalf("the transcript does not read the TUI's server on port %s", args[1])
 	}
 	if a := openCodePortOf("opencode", l); a.pass != "" || o.srv.auth != "Authorization: Basic b3BlbmNvZGU6cHc=\r\n" {
 		t.Errorf("the user's password: yume-cli made one up (%q), or does not send theirs (%q)", a.pass, o.srv.auth)
@@ -264,7 +264,7 @@ func TestParseHTTPResponse(t *testing.T) {
 
 // TestOpenCodeServerLosesItsFirstRequest: a starting server that accepts
 // a request and never answers it (opencode's and Kilo's, as they start)
-// holds the record up for openCodeServerFirst, not openCodeServerRead;
+// holds the transcript up for openCodeServerFirst, not openCodeServerRead;
 // the bound doubles while no answer came, and is the whole one after.
 func TestOpenCodeServerLosesItsFirstRequest(t *testing.T) {
 	f, x, port := newFakeTUI(t)

@@ -54,7 +54,7 @@ type Provider struct {
 	// input (nil: its tools already have Claude's names).
 	MapTool func(name string, args map[string]any) (string, map[string]any)
 	// TUI says how to drive its interactive program in a PTY (nil: the
-	// rule profile's command line, no record).
+	// rule profile's command line, no transcript).
 	TUI *TUI
 	// SideAgentsOff, for a CLI whose own side requests run tools without
 	// asking (Qwen Code's memory agents), makes the environment that
@@ -117,11 +117,11 @@ type TUI struct {
 	Args func(l Launch) ([]string, error)
 	// NewSession makes the id of a new provider session, when the
 	// program takes one (Claude, Copilot, Gemini: --session-id); nil when
-	// the program picks its own, which SessionLog then finds.
+	// the program picks its own, which Transcript then finds.
 	NewSession func() string
-	// SessionLog follows the program's own log of the session (its
-	// transcript; not yume-cli's --record asciicast).
-	SessionLog func(l Launch) transcript.Source
+	// Transcript follows the program's own log of the session (not
+	// yume-cli's --record asciicast).
+	Transcript func(l Launch) transcript.Source
 	// LogAfterRun: the log holds a call only once it ran (Gemini),
 	// so a question is reported from the screen without waiting for it.
 	LogAfterRun bool
@@ -140,7 +140,7 @@ type TUI struct {
 	PromptTyped func(l Launch) bool
 	// Cols is the terminal width the program gets unless --cols says
 	// otherwise (0: yume-cli's default): wide enough that its question
-	// boxes never wrap a command, where the record cannot say it exactly.
+	// boxes never wrap a command, where the transcript cannot say it exactly.
 	Cols int
 }
 
@@ -158,15 +158,15 @@ type Launch struct {
 	Resume  bool
 	Cwd     string
 	// Getenv reads the program's environment (HOME and the like: where
-	// it keeps its records).
+	// it keeps its transcripts).
 	Getenv func(string) string
 	// Help is the program's --help, from which flags are detected.
 	Help string
-	// Started is when the program was started: a record it creates is
+	// Started is when the program was started: a transcript it creates is
 	// newer.
 	Started time.Time
 	// Bin is the program started (its name or path; "" outside the PTY
-	// path), for a record read through the program itself.
+	// path), for a transcript read through the program itself.
 	Bin string
 }
 
@@ -196,18 +196,18 @@ type Mode struct {
 	// the approved_by of the calls it then runs without asking ("" = it
 	// still asks, and yume-cli's policy answers).
 	AutoName string
-	// RecordFillsGaps: the stream leaves out calls the program refused
+	// TranscriptFillsGaps: the stream leaves out calls the program refused
 	// (codex exec rejects a call its policy forbids without an item), so
-	// after the run the TUI's record reports the calls the stream did not.
-	RecordFillsGaps bool
+	// after the run the TUI's transcript reports the calls the stream did not.
+	TranscriptFillsGaps bool
 	// WaitsForSideAgents: the program waits for its side requests before
-	// its result, so each call they make is in its record by then.
+	// its result, so each call they make is in its transcript by then.
 	WaitsForSideAgents bool
-	// UsageFromRecord: the stream tells no tokens (Copilot's -p JSON), or
+	// UsageFromTranscript: the stream tells no tokens (Copilot's -p JSON), or
 	// none split by the cache (Gemini's ACP counts the cached tokens into
 	// its input), so the turn's usage is read from the program's own
-	// record of the run (TUI.SessionLog), which has them split.
-	UsageFromRecord bool
+	// transcript of the run (TUI.Transcript), which has them split.
+	UsageFromTranscript bool
 	// InputOmitsCache: the agent's ACP usage counts input without the
 	// cache's tokens (opencode and Kilo count their own way), not with
 	// them as the OpenAI API and Copilot do.

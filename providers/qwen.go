@@ -33,10 +33,10 @@ func init() {
 		KnownHelp:     qwenKnownHelp,
 		// ACP, headless and TUI alike (0.24.4 lists it).
 		Instructions: func(text string) []string { return []string{"--append-system-prompt", text} },
-		// Its TUI's chat record has each call before it runs, with its
+		// Its TUI's transcript has each call before it runs, with its
 		// whole output after; the screen says when it asks and when the
 		// turn is over.
-		TUI: &TUI{Args: qwenTUI, NewSession: newUUID, SessionLog: qwenRecord, Env: func(Launch) []string { return qwenDebugEnv("") },
+		TUI: &TUI{Args: qwenTUI, NewSession: newUUID, Transcript: qwenTranscript, Env: func(Launch) []string { return qwenDebugEnv("") },
 			ModeName: func(l Launch) string { return "qwen --approval-mode " + geminiMode(l) }},
 		// It retries a failed model request (429, 500) for minutes with no
 		// word on its screen or in its streams: its debug log tells.

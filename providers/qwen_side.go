@@ -21,7 +21,7 @@ import (
 // edit. It runs in its own yolo mode whatever the session's approval
 // mode: a shell command its read-only check passes runs without asking,
 // any other is denied; nothing is asked and nothing goes over ACP or into
-// the stream-json. The only trace is in the chat record: a ui_telemetry
+// the stream-json. The only trace is in the transcript: a ui_telemetry
 // entry "qwen-code.tool_call" per call (its arguments, status, decision
 // and a prompt id "<session>#managed-…-<hex>#<n>"), without the output.
 // Its follow-up suggestion request offers tools too, but Qwen drops any
@@ -49,7 +49,7 @@ var qwenSidePrompt = lazyre.New(`^[^#]+#(managed-[a-z-]+?)(?:-[0-9a-f]+)?#\d+$`)
 
 // qwenSideEvents are the tool_call and tool_result of a call a managed
 // side agent made, from its telemetry; none for any other entry. A call
-// that ran carries approved_by; its output is not in the record.
+// that ran carries approved_by; its output is not in the transcript.
 func qwenSideEvents(sys *qwenSystemPayload) []transcript.Event {
 	if sys == nil || sys.UIEvent.Name != "qwen-code.tool_call" || sys.UIEvent.CallID == "" {
 		return nil
@@ -68,7 +68,7 @@ func qwenSideEvents(sys *qwenSystemPayload) []transcript.Event {
 	res := transcript.Event{Kind: transcript.ToolResult, ID: id, IsError: !u.Success, Output: u.Error}
 	if u.Success {
 		input["approved_by"] = "qwen's " + agent + " side request, without asking (" + u.Decision + ")"
-		res.Output = "(ran by qwen's " + agent + " side request; its output went to the model, and qwen's record does not keep it)"
+		res.Output = "(ran by qwen's " + agent + " side request; its output went to the model, and qwen's transcript does not keep it)"
 	} else if res.Output == "" {
 		res.Output = "qwen's " + agent + " side request: " + u.ErrorType
 	}
@@ -77,10 +77,10 @@ func qwenSideEvents(sys *qwenSystemPayload) []transcript.Event {
 
 // SideCalls are the calls a provider's side requests made in session
 // l.Session since l.Started (an earlier run of a resumed session reported
-// its own), as the provider recorded them: a tool_call and a tool_result
-// each, their ids not those of any call of the conversation. Only Qwen
+// its own), as the provider's transcript holds them: a tool_call and a
+// tool_result each, their ids not those of any call of the conversation. Only Qwen
 // Code makes such calls (see above); none for the others, or when the
-// record cannot be read.
+// transcript cannot be read.
 func SideCalls(p *Provider, l Launch) []transcript.Event {
 	if p == nil || p.Name != "qwen" || l.Session == "" {
 		return nil
@@ -101,17 +101,17 @@ func SideCalls(p *Provider, l Launch) []transcript.Event {
 		if !strings.Contains(sc.Text(), `"qwen-code.tool_call"`) {
 			continue
 		}
-		var rl qwenRecordLine
-		if json.Unmarshal(sc.Bytes(), &rl) == nil && !recordedBefore(rl.Timestamp, l.Started) {
+		var rl qwenTranscriptLine
+		if json.Unmarshal(sc.Bytes(), &rl) == nil && !writtenBefore(rl.Timestamp, l.Started) {
 			out = append(out, qwenSideEvents(rl.SystemPayload)...)
 		}
 	}
 	return out
 }
 
-// recordedBefore reports whether an entry stamped at (RFC 3339) was
+// writtenBefore reports whether an entry stamped at (RFC 3339) was
 // written before t; an entry with no readable stamp is not.
-func recordedBefore(at string, t time.Time) bool {
+func writtenBefore(at string, t time.Time) bool {
 	stamp, err := time.Parse(time.RFC3339Nano, at)
 	return err == nil && stamp.Before(t)
 }

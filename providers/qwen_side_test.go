@@ -11,7 +11,7 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// Records Qwen Code 0.24.4 wrote headless (yolo, then default approval
+// Transcripts Qwen Code 0.24.4 wrote headless (yolo, then default approval
 // mode) while its memory extraction side request, answered by the fake
 // model, ran `cat secret.txt`: it ran in yolo; in default mode Qwen's
 // own rule denied it.
@@ -57,7 +57,7 @@ func TestQwenSideCalls(t *testing.T) {
 			t.Errorf("gemini side calls %+v", other)
 		}
 		// A resumed run reads calls from its own start on: the last
-		// entry of both records is stamped 19:25:55.3, the call earlier.
+		// entry of both transcripts is stamped 19:25:55.3, the call earlier.
 		for _, at := range []struct {
 			started string
 			want    int
@@ -72,7 +72,7 @@ func TestQwenSideCalls(t *testing.T) {
 
 // The TUI's reader holds a side call until the conversation's next
 // entry: between turns nothing is reported, so the next turn reports it.
-func TestQwenRecordHoldsSideCalls(t *testing.T) {
+func TestQwenTranscriptHoldsSideCalls(t *testing.T) {
 	b, err := os.ReadFile("testdata/qwen-side-ran.jsonl")
 	if err != nil {
 		t.Fatal(err)

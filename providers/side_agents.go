@@ -11,11 +11,11 @@ import "fmt"
 // in default, interactive and deny modes because they never ask, and
 // where the program ends right after the turn (over ACP at stdin's end,
 // a TUI when yume-cli quits it) because they would be cut off half-way,
-// a call run and never recorded.
+// a call run and never logged.
 //
 // YUME_SIDE_AGENTS=keep leaves them as the user's settings say (Qwen's one
 // switch also takes its saved memories out of the prompt): their calls
-// are then reported wherever the program recorded them in time.
+// are then reported wherever the program logged them in time.
 func SideAgentsEnv(p *Provider, auto, waits bool, getenv func(string) string) ([]string, error) {
 	if p == nil || p.SideAgentsOff == nil || auto && waits || getenv(KeepSideAgents) == "keep" {
 		return nil, nil

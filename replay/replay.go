@@ -21,7 +21,7 @@ import (
 type Options struct {
 	Profile *heuristics.Profile
 	// Out receives the events; Run writes init and exactly one result
-	// (nothing when the recording's session log markers cannot be read:
+	// (nothing when the recording's transcript markers cannot be read:
 	// Result.Err says why).
 	Out *emit.Writer
 	// Answer decides question n (from 1); nil approves every question.
@@ -63,13 +63,13 @@ func Run(ctx context.Context, cast *recordings.Cast, o Options) Result {
 		Cols: cast.Header.Width, Rows: cast.Header.Height, Trace: o.Trace,
 	}
 	var r Result
-	log, lc, err := recordedLog(cast)
+	log, lc, err := recordedTranscript(cast)
 	if err != nil {
 		r.Err = err
 		return r
 	}
 	if log != nil {
-		// The live run's use of its session log: the replay reads it alike.
+		// The live run's use of its transcript: the replay reads it alike.
 		cfg.LogAfterRun, cfg.LogEndsTurns, cfg.UnaskedBy, cfg.UnaskedAfter = lc.AfterRun, lc.EndsTurns, lc.UnaskedBy, lc.unaskedAfter()
 		if cfg.Prompt == "" {
 			cfg.Prompt = lc.Prompt

@@ -207,30 +207,30 @@ func TestACPCallInput(t *testing.T) {
 	}
 }
 
-// closingRecord is an agent record with nothing in it that says whether
-// it was closed.
-type closingRecord struct{ closed atomic.Bool }
+// closingTranscript is an agent's transcript with nothing in it that says
+// whether it was closed.
+type closingTranscript struct{ closed atomic.Bool }
 
-func (r *closingRecord) Poll() ([]transcript.Event, error) { return nil, nil }
-func (r *closingRecord) Path() string                      { return "" }
-func (r *closingRecord) Close() error                      { r.closed.Store(true); return nil }
+func (r *closingTranscript) Poll() ([]transcript.Event, error) { return nil, nil }
+func (r *closingTranscript) Path() string                      { return "" }
+func (r *closingTranscript) Close() error                      { r.closed.Store(true); return nil }
 
-// TestACPClosesRecord: the agent's own record, read for outputs ACP
+// TestACPClosesTranscript: the agent's own transcript, read for outputs ACP
 // leaves out, is closed when the run ends, so a read in flight (a
 // subprocess of opencode's CLI) does not outlive yume-cli.
-func TestACPClosesRecord(t *testing.T) {
+func TestACPClosesTranscript(t *testing.T) {
 	p := *prov("opencode")
 	tui := *p.TUI
-	rec := &closingRecord{}
-	tui.SessionLog = func(providers.Launch) transcript.Source { return rec }
+	src := &closingTranscript{}
+	tui.Transcript = func(providers.Launch) transcript.Source { return src }
 	p.TUI = &tui
 	ar := agentRun{provider: "opencode", kind: "unasked", perm: "auto", custom: &p}
 	got, _, err := ar.run(t)
 	if err != nil || !strings.HasSuffix(got, "end:success") {
 		t.Fatalf("run %q, %v", got, err)
 	}
-	if !rec.closed.Load() {
-		t.Error("the agent's record was left open at the end of the run")
+	if !src.closed.Load() {
+		t.Error("the agent's transcript was left open at the end of the run")
 	}
 }
 

@@ -97,7 +97,7 @@ func (a *acpTranslator) maybeResult(u acpUpdate) error {
 // it), else the output of the terminals that ran it (yume-cli's own, by
 // what yume-cli ran; one the agent runs itself, by its
 // _meta.terminal_output), else from the usual output fields of its
-// rawOutput, else from the agent's own record; never the rawOutput
+// rawOutput, else from the agent's own transcript; never the rawOutput
 // serialised. A failure the output says (success:false, an error, an exit
 // code) is an error result.
 func (a *acpTranslator) result(u acpUpdate) error {
@@ -158,8 +158,8 @@ func (a *acpTranslator) result(u acpUpdate) error {
 	if !ok && exited != "" {
 		out, ok = exited, true
 	}
-	if !ok && a.recorded != nil {
-		out, ok = a.recorded(id)
+	if !ok && a.fromTranscript != nil {
+		out, ok = a.fromTranscript(id)
 	}
 	switch out = strings.TrimRight(out, "\n"); {
 	case !ok:

@@ -78,15 +78,15 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 	s.sessionID.Store(sessionID)
 	p := s.opts.Provider
 	if known := providers.ByCommand(s.opts.Command); p.Bin == "" && known != nil {
-		p = known // any ACP agent that is one yume-cli knows: its record too
+		p = known // any ACP agent that is one yume-cli knows: its transcript too
 	}
-	if p.TUI != nil && p.TUI.SessionLog != nil {
-		var rec transcript.Source = p.TUI.SessionLog(providers.Launch{Session: sessionID, Cwd: cwd, Getenv: getenv(s.opts.Env), Started: s.started})
-		if s.mode.UsageFromRecord {
-			rec = &tallied{Source: rec, tally: &s.tally}
+	if p.TUI != nil && p.TUI.Transcript != nil {
+		var src transcript.Source = p.TUI.Transcript(providers.Launch{Session: sessionID, Cwd: cwd, Getenv: getenv(s.opts.Env), Started: s.started})
+		if s.mode.UsageFromTranscript {
+			src = &tallied{Source: src, tally: &s.tally}
 		}
 		s.mu.Lock()
-		s.record, s.tr.recorded = rec, recordedOutput(rec)
+		s.transcript, s.tr.fromTranscript = src, transcriptOutput(src)
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
@@ -116,8 +116,8 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 		s.tr.setUsage(*u)
 	}
 	s.mu.Unlock()
-	if s.mode.UsageFromRecord {
-		s.usageFromRecord()
+	if s.mode.UsageFromTranscript {
+		s.usageFromTranscript()
 	}
 	return pr.StopReason, nil
 }

@@ -18,8 +18,8 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// acpRecord, when set (tests), receives every ACP line read and written.
-var acpRecord io.Writer
+// acpTranscript, when set (tests), receives every ACP line read and written.
+var acpTranscript io.Writer
 
 // acpSession is one ACP run: the connection, the translator and what the
 // reading goroutine and the main flow share.
@@ -32,8 +32,8 @@ type acpSession struct {
 	mu      sync.Mutex // guards tr
 	started time.Time
 	mode    providers.Mode
-	// tally counts the tokens the agent's record holds of the turn
-	// (UsageFromRecord).
+	// tally counts the tokens the agent's transcript holds of the turn
+	// (UsageFromTranscript).
 	tally transcript.Tally
 	agent string // the agent's name in messages
 	// authMethods are the agent's ways to log in (initialize), for the
@@ -60,9 +60,9 @@ type acpSession struct {
 	// (acp_modes.go ownToggles), by id.
 	offToggles map[string]acpToggle
 	sessionID  atomic.Value // string
-	// record is the agent's own record, read for outputs ACP leaves out;
+	// transcript is the agent's own, read for outputs ACP leaves out;
 	// closed at the end, so no read it runs outlives yume-cli.
-	record transcript.Source
+	transcript transcript.Source
 }
 
 func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mode, inv providers.Invocation, path, note string) error {
@@ -98,7 +98,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	s.tr.watch = watch
 	watch.followDebugLog(p.DebugLog, opts.debugAt, func() string { id, _ := s.sessionID.Load().(string); return id })
 	// Calls the agent's side requests made (Qwen's memory agent) are in
-	// its record only: read once it exited, before the result.
+	// its transcript only: read once it exited, before the result.
 	s.tr.reportSideCalls(providers.ByCommand(opts.Command), func() providers.Launch {
 		return providers.Launch{Cwd: cwd, Getenv: getenv(opts.Env), Started: s.started}
 	})
@@ -120,7 +120,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	s.conn = newACPConn(pr.stdin, func(m string, params json.RawMessage, req bool) (any, error) {
 		return s.handle(turnCtx, m, params, req)
 	})
-	s.conn.log = acpRecord
+	s.conn.log = acpTranscript
 	served := make(chan error, 1)
 	go func() {
 		st, err := s.conn.serve(words.Reader(pr.stdout), p.Name, opts.Stderr)
@@ -130,7 +130,7 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 		served <- err
 	}()
 
-	defer s.closeRecord()
+	defer s.closeTranscript()
 	reason, perr := s.prompt(turnCtx, cwd, &pr.interrupted)
 	// The commands run for the agent end with its turn, their results
 	// reported before the turn's.

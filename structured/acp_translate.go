@@ -19,10 +19,10 @@ import (
 type acpTranslator struct {
 	*turn
 	plans int // TodoWrite revisions written, for unique ids
-	// recorded finds a call's output in the agent's own record of the
-	// session, for an agent that sends none over ACP (Gemini's shell
-	// calls); nil when there is no record.
-	recorded func(id string) (string, bool)
+	// fromTranscript finds a call's output in the agent's own transcript
+	// of the session, for an agent that sends none over ACP (Gemini's
+	// shell calls); nil when there is no transcript.
+	fromTranscript func(id string) (string, bool)
 	// calls are the tool calls announced whose tool_use waits for what
 	// they do (acp_calls.go).
 	calls map[string]*acpCall

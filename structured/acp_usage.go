@@ -41,18 +41,18 @@ func (p promptResult) usage(omitsCache bool) *emit.Usage {
 	return nil
 }
 
-// usageFromRecord sets the turn's usage from the agent's record, where it
-// is split by the cache, once the agent answered the prompt: what the
-// record gained by now (one more read a moment later if none yet). The
-// response's own count stays when the record has none.
-func (s *acpSession) usageFromRecord() {
+// usageFromTranscript sets the turn's usage from the agent's transcript,
+// where it is split by the cache, once the agent answered the prompt: what
+// the transcript gained by now (one more read a moment later if none yet).
+// The response's own count stays when the transcript has none.
+func (s *acpSession) usageFromTranscript() {
 	s.mu.Lock()
-	rec := s.record
+	src := s.transcript
 	s.mu.Unlock()
-	if rec == nil {
+	if src == nil {
 		return
 	}
-	u, ok := pollUsage(rec, &s.tally)
+	u, ok := pollUsage(src, &s.tally)
 	if ok {
 		s.mu.Lock()
 		s.tr.setUsage(u)

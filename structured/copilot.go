@@ -132,7 +132,7 @@ func (c *copilotTranslator) Line(line []byte) error {
 	case "tool.execution_complete":
 		return c.complete(d)
 	case "assistant.usage":
-		// Older releases; 1.0.102 prints no usage (its record has it).
+		// Older releases; 1.0.102 prints no usage (its transcript has it).
 		c.addUsage(emit.Split(d.InputTokens, d.OutputTokens, d.CacheReadTokens, d.CacheWriteTokens))
 		return c.w.Usage(c.usage.InputTokens+c.usage.CacheReadInputTokens+c.usage.CacheCreationInputTokens, c.usage.OutputTokens)
 	case "model.call_failure":

@@ -141,7 +141,7 @@ func TestLiveInterrupt(t *testing.T) {
 // TestLiveResume runs two turns, the second resuming the provider session
 // the first one announced, and checks the model saw the first turn again.
 // Not gemini/acp: Gemini 0.61's session/load finds no resumable session
-// for sessions its own ACP server recorded ("No previous sessions found");
+// for sessions its own ACP server created ("No previous sessions found");
 // gemini/auto runs the first turn over ACP and resumes in json mode.
 func TestLiveResume(t *testing.T) {
 	for _, c := range []struct{ provider, mode string }{

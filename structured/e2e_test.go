@@ -149,8 +149,8 @@ func (lv *live) run(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		acpRecord = f
-		defer func() { acpRecord = nil }()
+		acpTranscript = f
+		defer func() { acpTranscript = nil }()
 	}
 	w := emit.NewWriter(tap, emit.Config{Model: sb.Model, Cwd: sb.Workspace})
 	lv.err = Run(ctx, Options{Provider: prov(lv.provider), Mode: lv.mode, Bin: bin, Model: sb.Model, Cwd: sb.Workspace,

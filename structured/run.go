@@ -243,25 +243,25 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 		return cmp.Or(id, inv.Session, opts.Resume)
 	})
 	var ends []func() error
-	if mode.RecordFillsGaps && p.TUI != nil && p.TUI.SessionLog != nil {
-		rec := p.TUI.SessionLog(providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
+	if mode.TranscriptFillsGaps && p.TUI != nil && p.TUI.Transcript != nil {
+		src := p.TUI.Transcript(providers.Launch{Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
 		ends = append(ends, func() error {
-			evs, _ := rec.Poll() // Best effort: no record, nothing to add.
+			evs, _ := src.Poll() // Best effort: no transcript, nothing to add.
 			return tr.fillGaps(evs)
 		})
 	}
-	if mode.UsageFromRecord && p.TUI != nil && p.TUI.SessionLog != nil {
+	if mode.UsageFromTranscript && p.TUI != nil && p.TUI.Transcript != nil {
 		ends = append(ends, func() error {
 			if tr.usage != nil {
 				return nil // the stream told them
 			}
-			rec := p.TUI.SessionLog(providers.Launch{Session: cmp.Or(tr.providerSession, inv.Session, opts.Resume),
+			src := p.TUI.Transcript(providers.Launch{Session: cmp.Or(tr.providerSession, inv.Session, opts.Resume),
 				Cwd: opts.Cwd, Getenv: getenv(opts.Env), Started: started})
 			tally := transcript.Tally{Since: started}
-			if u, ok := pollUsage(rec, &tally); ok {
+			if u, ok := pollUsage(src, &tally); ok {
 				tr.setUsage(u)
 			}
-			if c, ok := rec.(io.Closer); ok {
+			if c, ok := src.(io.Closer); ok {
 				_ = c.Close() // Best effort: read once.
 			}
 			return nil

@@ -11,7 +11,7 @@ import (
 // reportSideCalls makes the turn report, just before its result (after
 // any other before-end step), the calls the provider's side requests made
 // in its session, which its stream never shows (providers.SideCalls:
-// Qwen Code's managed memory agents). launch says where its record is,
+// Qwen Code's managed memory agents). launch says where its transcript is,
 // asked at the end (the provider's session id is known by then). agent,
 // when set, is the provider the program is (an ACP command after --),
 // else the turn's own.

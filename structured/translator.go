@@ -28,7 +28,7 @@ var ErrMalformed = errors.New("malformed provider line")
 
 // JSONTranslator is the translator of one turn of a JSON mode: its
 // format's Line and Finish over the turn state every format shares, which
-// Run sets up (notice, dangers, session hook, record) and ends on an
+// Run sets up (notice, dangers, session hook, transcript) and ends on an
 // interrupt through the embedded turn.
 type JSONTranslator struct {
 	Translator

@@ -218,9 +218,9 @@ func (t *turn) toolUse(id, name string, input any) error {
 	return t.w.Warning(warning)
 }
 
-// fillGaps reports the calls the program's record holds that the stream
+// fillGaps reports the calls the program's transcript holds that the stream
 // never showed: calls the program refused without a word in its stream,
-// each a denial with the record's words for it.
+// each a denial with the transcript's words for it.
 func (t *turn) fillGaps(evs []transcript.Event) error {
 	reported := map[string]bool{}
 	for _, e := range evs {

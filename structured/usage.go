@@ -7,11 +7,11 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// Usage from the program's own record, for a mode whose stream tells no
-// tokens or none split by the cache (providers.Mode.UsageFromRecord).
+// Usage from the program's own transcript, for a mode whose stream tells no
+// tokens or none split by the cache (providers.Mode.UsageFromTranscript).
 
-// tallied is a record whose reads also count the tokens it holds, so
-// that every reader of the one record (the outputs ACP leaves out, the
+// tallied is a transcript whose reads also count the tokens it holds, so
+// that every reader of the one transcript (the outputs ACP leaves out, the
 // usage) sees each event.
 type tallied struct {
 	transcript.Source
@@ -31,16 +31,16 @@ func (t *tallied) Poll() ([]transcript.Event, error) {
 func (t *tallied) Unwrap() transcript.Source { return t.Source }
 
 // usageRetry is how long after a first read that found no tokens the
-// record is read once more: a program may write its last request's
+// transcript is read once more: a program may write its last request's
 // tokens just after its answer.
 const usageRetry = 250 * time.Millisecond
 
-// pollUsage reads rec and returns the tokens tally counted of the run;
-// ok is false when the record holds none.
-func pollUsage(rec transcript.Source, tally *transcript.Tally) (emit.Usage, bool) {
+// pollUsage reads src and returns the tokens tally counted of the run;
+// ok is false when the transcript holds none.
+func pollUsage(src transcript.Source, tally *transcript.Tally) (emit.Usage, bool) {
 	read := func() (transcript.Usage, bool) {
-		evs, _ := rec.Poll() // Best effort: no record, no tokens.
-		if _, counts := rec.(*tallied); !counts {
+		evs, _ := src.Poll() // Best effort: no transcript, no tokens.
+		if _, counts := src.(*tallied); !counts {
 			for _, e := range evs {
 				tally.Add(e)
 			}
@@ -49,13 +49,13 @@ func pollUsage(rec transcript.Source, tally *transcript.Tally) (emit.Usage, bool
 	}
 	u, ok := read()
 	if !ok {
-		time.Sleep(usageRetry) // Polling: the record gives no event to wait on.
+		time.Sleep(usageRetry) // Polling: the transcript gives no event to wait on.
 		u, ok = read()
 	}
 	return usageOf(u), ok
 }
 
-// usageOf is a record's usage as the stream's.
+// usageOf is a transcript's usage as the stream's.
 func usageOf(u transcript.Usage) emit.Usage {
 	return emit.Usage{InputTokens: u.Input, OutputTokens: u.Output, CacheReadInputTokens: u.CacheRead, CacheCreationInputTokens: u.CacheWrite}
 }

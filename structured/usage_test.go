@@ -8,10 +8,10 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// fakeRecord hands out its events in batches, one batch per Poll.
-type fakeRecord struct{ batches [][]transcript.Event }
+// fakeTranscript hands out its events in batches, one batch per Poll.
+type fakeTranscript struct{ batches [][]transcript.Event }
 
-func (f *fakeRecord) Poll() ([]transcript.Event, error) {
+func (f *fakeTranscript) Poll() ([]transcript.Event, error) {
 	if len(f.batches) == 0 {
 		return nil, nil
 	}
@@ -20,7 +20,7 @@ func (f *fakeRecord) Poll() ([]transcript.Event, error) {
 	return b, nil
 }
 
-func (f *fakeRecord) Path() string { return "fake" }
+func (f *fakeTranscript) Path() string { return "fake" }
 
 func tokens(id string, at time.Time, in, out, read, write int) transcript.Event {
 	return transcript.Event{Kind: transcript.Tokens, ID: id, At: at,
@@ -43,7 +43,7 @@ func TestPollUsage(t *testing.T) {
 		// counts once, as last told.
 		{"told twice", [][]transcript.Event{{tokens("a", after, 302, 1, 1001, 0), {Kind: transcript.Text, Text: "hi"}, tokens("a", after, 302, 11, 1001, 0), tokens("b", after, 304, 12, 1002, 7)}},
 			emit.Usage{InputTokens: 606, OutputTokens: 23, CacheReadInputTokens: 2003, CacheCreationInputTokens: 7}, true},
-		// An earlier run's requests in a resumed session's record do not count.
+		// An earlier run's requests in a resumed session's transcript do not count.
 		{"earlier run", [][]transcript.Event{{tokens("old", before, 5000, 500, 0, 0), tokens("new", after, 10, 2, 0, 0)}},
 			emit.Usage{InputTokens: 10, OutputTokens: 2}, true},
 		// Written a moment after the answer: the second read finds it.
@@ -54,11 +54,11 @@ func TestPollUsage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, wrapped := range []bool{false, true} {
 				tally := transcript.Tally{Since: start}
-				var rec transcript.Source = &fakeRecord{batches: tt.batches}
+				var src transcript.Source = &fakeTranscript{batches: tt.batches}
 				if wrapped {
-					rec = &tallied{Source: rec, tally: &tally}
+					src = &tallied{Source: src, tally: &tally}
 				}
-				got, ok := pollUsage(rec, &tally)
+				got, ok := pollUsage(src, &tally)
 				if got != tt.want || ok != tt.ok {
 					t.Errorf("wrapped %v: pollUsage = %+v, %v; want %+v, %v", wrapped, got, ok, tt.want, tt.ok)
 				}
@@ -67,18 +67,18 @@ func TestPollUsage(t *testing.T) {
 	}
 }
 
-// A record read by another reader first (the outputs ACP leaves out)
+// A transcript read by another reader first (the outputs ACP leaves out)
 // still counts its tokens once it is tallied.
 func TestTalliedSharesReads(t *testing.T) {
 	var tally transcript.Tally
-	rec := &tallied{Source: &fakeRecord{batches: [][]transcript.Event{{tokens("a", time.Time{}, 1, 1, 0, 0)}}}, tally: &tally}
-	if _, err := rec.Poll(); err != nil { // the other reader
+	src := &tallied{Source: &fakeTranscript{batches: [][]transcript.Event{{tokens("a", time.Time{}, 1, 1, 0, 0)}}}, tally: &tally}
+	if _, err := src.Poll(); err != nil { // the other reader
 		t.Fatal(err)
 	}
-	if u, ok := pollUsage(rec, &tally); !ok || u.InputTokens != 1 {
+	if u, ok := pollUsage(src, &tally); !ok || u.InputTokens != 1 {
 		t.Errorf("pollUsage after another read = %+v, %v", u, ok)
 	}
-	if got, ok := transcript.As[*fakeRecord](rec); !ok || got == nil {
-		t.Error("the tallied record hides the record under it")
+	if got, ok := transcript.As[*fakeTranscript](src); !ok || got == nil {
+		t.Error("the tallied transcript hides the transcript under it")
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"os"
 )
 
-// maxLine bounds one record line; a longer one (a huge tool output) is
+// maxLine bounds one transcript line; a longer one (a huge tool output) is
 // skipped whole rather than held in memory.
 const maxLine = 64 << 20
 

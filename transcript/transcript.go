@@ -1,9 +1,10 @@
-// Package transcript follows a coding CLI's own record of a session: the
-// JSONL file it appends to while the session runs (Claude Code's project
-// transcript, Codex's rollout, Copilot's session events, Gemini's chat
-// log). The screen of a TUI says when something happens; the record says
-// what: the exact command of a tool call, all of its output, the end of
-// the turn. Providers parse their own format into Events (see providers).
+// Package transcript follows a coding CLI's transcript, its own log of a
+// session: the JSONL file it appends to while the session runs (Claude
+// Code's project transcript, Codex's rollout, Copilot's session events,
+// Gemini's chat log). The screen of a TUI says when something happens;
+// the transcript says what: the exact command of a tool call, all of its
+// output, the end of the turn. Providers parse their own format into
+// Events (see providers).
 package transcript
 
 import (
@@ -27,14 +28,14 @@ const (
 	TurnEnd
 	// Session names the provider's own session id.
 	Session
-	// Prompt is a user prompt the program recorded (Text): a turn started,
-	// or an old one was recorded again (a resumed session).
+	// Prompt is a user prompt the program logged (Text): a turn started,
+	// or an old one was logged again (a resumed session).
 	Prompt
-	// ModelError is an error of the model's service the program recorded
+	// ModelError is an error of the model's service the program logged
 	// (Text: its words, e.g. "API Error: 429 …"), not an answer.
 	ModelError
-	// Tokens is the tokens of one model request the program recorded
-	// (Usage; ID names the request: a record that writes one request's
+	// Tokens is the tokens of one model request the program logged
+	// (Usage; ID names the request: a transcript that writes one request's
 	// tokens more than once counts them once, the last as written).
 	Tokens
 )
@@ -48,7 +49,7 @@ func (k Kind) String() string {
 	return "unknown"
 }
 
-// Event is one thing the provider recorded.
+// Event is one thing the provider logged.
 type Event struct {
 	Kind Kind
 	// ID is the provider's tool call id (ToolCall, ToolResult).
@@ -72,10 +73,10 @@ type Event struct {
 	// Session is the provider's session id.
 	Session string
 	// Usage is a Tokens event's tokens, and a Text event's where the
-	// record has them with the text (its model request's).
+	// transcript has them with the text (its model request's).
 	Usage *Usage
-	// At is when the program recorded the event, where the record says
-	// (zero where it does not): a resumed session's record holds its
+	// At is when the program wrote the event, where the transcript says
+	// (zero where it does not): a resumed session's transcript holds its
 	// earlier runs' requests too.
 	At time.Time
 }
@@ -96,7 +97,7 @@ func SplitUsage(prompt, output, cacheRead, cacheWrite int) *Usage {
 }
 
 // Tally adds up the Tokens events of a run or a turn: each request's last
-// report counts, and (Since set) a request recorded before Since is an
+// report counts, and (Since set) a request logged before Since is an
 // earlier run's. The zero value is ready to use.
 type Tally struct {
 	Since time.Time
@@ -144,14 +145,14 @@ type Call struct {
 	Input map[string]any
 }
 
-// Parser turns one complete line of a record into events. A parser may
-// keep state between lines (a record that rewrites an entry in place).
+// Parser turns one complete line of a transcript into events. A parser may
+// keep state between lines (a transcript that rewrites an entry in place).
 type Parser func(line []byte) []Event
 
-// Source is a record being followed.
+// Source is a transcript being followed.
 type Source interface {
-	// Poll returns the events recorded since the last call; none, with a
-	// nil error, while the record does not exist yet.
+	// Poll returns the events logged since the last call; none, with a
+	// nil error, while the transcript does not exist yet.
 	Poll() ([]Event, error)
 	// Path is the file being read ("" until it is found).
 	Path() string

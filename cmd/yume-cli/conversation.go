@@ -124,11 +124,11 @@ func (c *conversation) handle() string {
 }
 
 // providerSessionThere checks that the provider still has the session a
-// resumed conversation continues: its record rec must be found. It reads
-// the record to its end, so what it holds (earlier turns) is not news to
+// resumed conversation continues: its transcript src must be found. It reads
+// the transcript to its end, so what it holds (earlier turns) is not news to
 // the turn. A session that is gone is an error, and nothing is stored.
-func (c *conversation) providerSessionThere(p *providers.Provider, rec transcript.Source) error {
-	if _, _ = rec.Poll(); rec.Path() != "" {
+func (c *conversation) providerSessionThere(p *providers.Provider, src transcript.Source) error {
+	if _, _ = src.Poll(); src.Path() != "" {
 		return nil
 	}
 	err := fmt.Errorf("--resume %s: %s's own session %s, which it continues, is gone (%s no longer has it): start a new conversation",

@@ -80,7 +80,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		return "", fmt.Errorf("starting %s: %w", argv[0], err)
 	}
 	defer proc.Close()
-	if c, ok := l.sessionLog.(io.Closer); ok {
+	if c, ok := l.transcript.(io.Closer); ok {
 		defer c.Close() // a log read through a subprocess (opencode's) stops it
 	}
 	var term ptyhost.Terminal = proc
@@ -103,7 +103,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		}
 		defer rec.finish(term)
 		term = rec
-		recordLog(rec, &l, o.Prompt, o.RecordRaw)
+		recordTranscript(rec, &l, o.Prompt, o.RecordRaw)
 	}
 	trace, closeTrace, err := traceWriter(o)
 	if err != nil {
@@ -136,7 +136,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		Cols:           o.Cols,
 		Rows:           o.Rows,
 		Trace:          trace,
-		SessionLog:     l.sessionLog,
+		Transcript:     l.transcript,
 		UnaskedBy:      l.unaskedBy,
 		UnaskedAfter:   l.unaskedAfter,
 		LogAfterRun:    l.logAfterRun,
@@ -180,16 +180,16 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 }
 
 // tuiLaunch is how one PTY turn starts: the command line, the program's
-// own log of the session, and who approves what it runs unasked.
+// transcript, and who approves what it runs unasked.
 type tuiLaunch struct {
 	argv       []string
-	sessionLog transcript.Source
+	transcript transcript.Source
 	unaskedBy  string
 	// unaskedAfter: a program in its own auto mode asks nothing, so a
-	// recorded call is reported as soon as it is seen to run.
+	// call in its transcript is reported as soon as it is seen to run.
 	unaskedAfter time.Duration
-	logAfterRun  bool     // the session log holds a call only once it ran
-	logEndsTurns bool     // the session log marks each turn's end
+	logAfterRun  bool     // the transcript holds a call only once it ran
+	logEndsTurns bool     // the transcript marks each turn's end
 	env          []string // on top of yume-cli's environment
 	session      string   // the provider's session id
 	typePrompt   bool     // the command line does not carry the prompt
@@ -275,10 +275,10 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 			return append([]string{bin}, args...), err == nil
 		}
 	}
-	if p.TUI.SessionLog != nil {
-		t.sessionLog = p.TUI.SessionLog(l)
+	if p.TUI.Transcript != nil {
+		t.transcript = p.TUI.Transcript(l)
 		if l.Resume {
-			if err := conv.providerSessionThere(p, t.sessionLog); err != nil {
+			if err := conv.providerSessionThere(p, t.transcript); err != nil {
 				return tuiLaunch{}, err
 			}
 		}

@@ -110,7 +110,7 @@ func runStart(ctx context.Context, o *StartOptions) error {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v: the session ended\n", context.Cause(ctx)) // Best effort: stderr's reader may be gone too.
 	}
 	if o.Verbose {
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d secret(s) redacted (stream, trace, record, session store)\n", emit.Redactions())
+		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d secret(s) redacted (stream, trace, cast, session store)\n", emit.Redactions())
 	}
 	var exit error
 	var ee *exitError
@@ -198,9 +198,9 @@ func runStructured(ctx context.Context, o *StartOptions, w *emit.Writer, mode st
 	}
 	p := o.provider()
 	handle := conv.handle()
-	if handle != "" && p.TUI != nil && p.TUI.SessionLog != nil {
-		rec := p.TUI.SessionLog(providers.Launch{Session: handle, Resume: true, Cwd: o.Cwd, Getenv: os.Getenv})
-		if err := conv.providerSessionThere(p, rec); err != nil {
+	if handle != "" && p.TUI != nil && p.TUI.Transcript != nil {
+		src := p.TUI.Transcript(providers.Launch{Session: handle, Resume: true, Cwd: o.Cwd, Getenv: os.Getenv})
+		if err := conv.providerSessionThere(p, src); err != nil {
 			return "", err
 		}
 	}

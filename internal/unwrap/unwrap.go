@@ -1,6 +1,6 @@
 // Package unwrap finds an optional ability through a chain of wrappers,
 // each of which has Unwrap() returning the value it wraps: a terminal
-// under a recording tee (ptyhost.As), a session log under the recording
+// under a recording tee (ptyhost.As), a transcript under the recording
 // of its reads (transcript.As). A wrapper then never hides what the value
 // under it can do.
 package unwrap

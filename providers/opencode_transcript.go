@@ -13,28 +13,28 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// The TUI's record is read from the TUI's own server (opencode_server.go):
+// The TUI's transcript is read from the TUI's own server (opencode_server.go):
 // its session list finds the session the TUI started (the first one of
-// the workspace created after the launch), its messages are the record.
+// the workspace created after the launch), its messages are the transcript.
 // A server that does not answer within openCodeServerWait (and the
-// record of an ACP or JSON run, which has no TUI) is read through the
+// transcript of an ACP or JSON run, which has no TUI) is read through the
 // program itself, as read-only subprocesses in the workspace with
 // yume-cli's environment (the TUI's HOME and XDG directories): `NAME
 // session list --format json`, `NAME export SESSION`. Each of those
 // takes 1.5–2 s (the program's start, about 1.2 s of CPU). Reads run one
 // at a time in the background, and Poll hands over what the last one
 // found. A question waits for a read begun after it was seen
-// (ReadSince); the turn ends when the record says so.
+// (ReadSince); the turn ends when the transcript says so.
 
 const (
-	// openCodeGap is the pause between two reads while the record
+	// openCodeGap is the pause between two reads while the transcript
 	// changes; openCodeIdleGap while it does not.
 	openCodeGap     = 150 * time.Millisecond
 	openCodeIdleGap = time.Second
 	// openCodeFind bounds the search for a new session: past it (the TUI
 	// never submitted its prompt, or lists no session) the screen rules.
 	openCodeFind = 60 * time.Second
-	// openCodeFails is how many failed reads in a row give up the record.
+	// openCodeFails is how many failed reads in a row give up the transcript.
 	openCodeFails = 3
 	// openCodeRead bounds one read.
 	openCodeRead = 30 * time.Second
@@ -81,10 +81,10 @@ type openCodeLog struct {
 	exported, handed time.Time
 }
 
-// openCodeRecord is the TUI's session log: a resumed session is read from
+// openCodeTranscript is the TUI's transcript: a resumed session is read from
 // the start of this run; a new one is found first. A TUI given a port
 // (openCodeTUI) is read from its server.
-func openCodeRecord(name, prefix string) func(Launch) transcript.Source {
+func openCodeTranscript(name, prefix string) func(Launch) transcript.Source {
 	return func(l Launch) transcript.Source {
 		bin := l.Bin
 		if bin == "" {
@@ -125,7 +125,7 @@ func (o *openCodeLog) sessionID() string {
 }
 
 // Path names what is read: the export of the session, or (a new session
-// not found yet) the search for it; "" once the record is given up (a
+// not found yet) the search for it; "" once the transcript is given up (a
 // session to resume that cannot be exported is gone). It is not checked
 // before the first read, which would hold up every resumed turn (also
 // in the ACP and JSON modes) by one read.
@@ -154,7 +154,7 @@ func (o *openCodeLog) server() *openCodeServer {
 }
 
 // QuestionWait bounds how long a question waits for its call to reach
-// the record. It waits for a read begun after it was seen (ReadSince):
+// the transcript. It waits for a read begun after it was seen (ReadSince):
 // a few tenths of a second from the server, two reads through the CLI,
 // longer on a loaded machine. The bound only holds for reads that hang.
 func (o *openCodeLog) QuestionWait() time.Duration {
@@ -167,8 +167,8 @@ func (o *openCodeLog) QuestionWait() time.Duration {
 }
 
 // ReadSince reports whether Poll has handed over a read of the session's
-// messages that began at or after t (or the record is given up): the
-// calls the program had recorded by t are known.
+// messages that began at or after t (or the transcript is given up): the
+// calls the program had written by t are known.
 func (o *openCodeLog) ReadSince(t time.Time) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -273,7 +273,7 @@ func (o *openCodeLog) read() {
 	switch {
 	case err != nil:
 		o.fails++
-		// A session to resume that cannot be read is gone; a record that
+		// A session to resume that cannot be read is gone; a transcript that
 		// keeps failing is given up: the screen rules.
 		if resumed := o.session != "" && !o.found; resumed || o.fails >= openCodeFails {
 			o.gaveUp, o.err = true, err
@@ -403,7 +403,7 @@ func (o *openCodeLog) claim(found []openCodeListed, running func() (map[string]b
 }
 
 // export reads the session and reports what is new; news says whether
-// the record changed at all.
+// the transcript changed at all.
 func (o *openCodeLog) export(srv *openCodeServer, session string) ([]transcript.Event, bool, error) {
 	var (
 		x   *openCodeExport
@@ -424,7 +424,7 @@ func (o *openCodeLog) export(srv *openCodeServer, session string) ([]transcript.
 	o.lastOut = string(out)
 	evs := o.seen.events(x)
 	if srv != nil && ended(evs) && srv.busy(session) {
-		// The record has the answer, but the TUI is still at work on it:
+		// The transcript has the answer, but the TUI is still at work on it:
 		// a quit key typed now would stop that work, not quit.
 		evs = o.seen.holdEnd(evs)
 	}

@@ -15,15 +15,15 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// Codex records a session as a rollout, $CODEX_HOME/sessions/YYYY/MM/DD/
-// rollout-<time>-<session id>.jsonl (CODEX_HOME defaults to ~/.codex): a
-// session_meta line with the cwd, then response items — the model's
-// messages, its function calls (exec_command with the exact command line,
-// apply_patch with the patch) written before a question is drawn, their
-// outputs — and a task_complete event when the turn ends. Codex picks the
-// session id, so a new session's rollout is the newest one for our cwd
-// started after the program.
-func codexRecord(l Launch) transcript.Source {
+// Codex keeps a session's transcript as a rollout,
+// $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<session id>.jsonl
+// (CODEX_HOME defaults to ~/.codex): a session_meta line with the cwd,
+// then response items — the model's messages, its function calls
+// (exec_command with the exact command line, apply_patch with the patch)
+// written before a question is drawn, their outputs — and a task_complete
+// event when the turn ends. Codex picks the session id, so a new session's
+// rollout is the newest one for our cwd started after the program.
+func codexTranscript(l Launch) transcript.Source {
 	home := l.Getenv("CODEX_HOME")
 	if home == "" {
 		home = filepath.Join(l.Getenv("HOME"), ".codex")
@@ -35,7 +35,7 @@ func codexRecord(l Launch) transcript.Source {
 		}
 		return newestFor(pattern, l, codexCwd)
 	}
-	return transcript.NewTail(locate, ofRun(l, parseCodexRecord))
+	return transcript.NewTail(locate, ofRun(l, parseCodexTranscript))
 }
 
 // newestFor is the newest file matching pattern, modified since the
@@ -140,8 +140,8 @@ type codexTokens struct {
 	TotalTokens           int `json:"total_tokens"`
 }
 
-// parseCodexRecord reads one rollout line.
-func parseCodexRecord(line []byte) []transcript.Event {
+// parseCodexTranscript reads one rollout line.
+func parseCodexTranscript(line []byte) []transcript.Event {
 	var l codexRolloutLine
 	if json.Unmarshal(line, &l) != nil {
 		return nil

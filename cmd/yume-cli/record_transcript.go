@@ -8,24 +8,24 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// recordedLog tees the provider's session log into the recording, as
-// markers (replay/sessionlog.go says how): a replay of the recording then
+// recordedTranscript tees the provider's transcript into the recording, as
+// markers (replay/transcript.go says how): a replay of the recording then
 // reads the same calls, outputs and turn ends as the live run did, where
 // the screen never showed them.
-type recordedLog struct {
+type recordedTranscript struct {
 	transcript.Source
 	rec    *recordingTerm
 	redact func(string) string // nil with --record-raw
 	found  bool
 }
 
-// recordLog starts recording l's session log into rec, with how the
+// recordTranscript starts recording l's transcript into rec, with how the
 // driver uses it and the prompt; l is changed to read through the tee.
-func recordLog(rec *recordingTerm, l *tuiLaunch, prompt string, raw bool) {
-	if l.sessionLog == nil {
+func recordTranscript(rec *recordingTerm, l *tuiLaunch, prompt string, raw bool) {
+	if l.transcript == nil {
 		return
 	}
-	t := &recordedLog{Source: l.sessionLog, rec: rec, redact: emit.Redact}
+	t := &recordedTranscript{Source: l.transcript, rec: rec, redact: emit.Redact}
 	if raw {
 		t.redact = nil
 	} else {
@@ -33,12 +33,12 @@ func recordLog(rec *recordingTerm, l *tuiLaunch, prompt string, raw bool) {
 	}
 	rec.Mark(replay.LogStartMarker(replay.LogConfig{AfterRun: l.logAfterRun, EndsTurns: l.logEndsTurns,
 		UnaskedBy: l.unaskedBy, UnaskedAfter: l.unaskedAfter.Milliseconds(), Prompt: prompt}))
-	l.sessionLog = t
+	l.transcript = t
 }
 
 // Poll reads the log and records what it returned at the time the read
 // began: the driver acted on the screen as it was then.
-func (t *recordedLog) Poll() ([]transcript.Event, error) {
+func (t *recordedTranscript) Poll() ([]transcript.Event, error) {
 	at := time.Since(t.rec.start)
 	evs, err := t.Source.Poll()
 	if !t.found && t.Source.Path() != "" {
@@ -53,4 +53,4 @@ func (t *recordedLog) Poll() ([]transcript.Event, error) {
 
 // Unwrap is the log under the recording: the driver asks it how long a
 // question waits for it and whether it was read anew (transcript.As).
-func (t *recordedLog) Unwrap() transcript.Source { return t.Source }
+func (t *recordedTranscript) Unwrap() transcript.Source { return t.Source }

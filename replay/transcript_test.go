@@ -38,7 +38,7 @@ rules:
 // foldedTurn is a recording made by yume-cli (start --record) of a turn
 // whose program asks to run ls -la, is approved, and shows only "Ran 1
 // command"; with log, it also holds what the driver read from the
-// program's session log.
+// program's transcript.
 func foldedTurn(log bool) *recordings.Cast {
 	c := &recordings.Cast{Header: recordings.Header{Version: 2, Width: 80, Height: 24, Command: "fold 'list the files'"}}
 	at := 100 * time.Millisecond
@@ -71,11 +71,11 @@ func foldedTurn(log bool) *recordings.Cast {
 	return c
 }
 
-// TestReplayReadsTheRecordedSessionLog: a recording that holds the
-// program's session log replays with the call's input and output from it,
+// TestReplayReadsTheRecordedTranscript: a recording that holds the
+// program's transcript replays with the call's input and output from it,
 // as the live run reported them, though the screen never showed the
 // output; without it, the tool_result says the recording cannot tell.
-func TestReplayReadsTheRecordedSessionLog(t *testing.T) {
+func TestReplayReadsTheRecordedTranscript(t *testing.T) {
 	prof, err := heuristics.ParseProfile("fold.yaml", []byte(foldingProfile))
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func TestReplayReadsTheRecordedSessionLog(t *testing.T) {
 	}{
 		{true, `{"command":"ls -la","description":"List the files"}`, "file1\nfile2",
 			`{"input_tokens":12,"output_tokens":3,"cache_creation_input_tokens":0,"cache_read_input_tokens":900}`},
-		{false, `{"command":"ls -la"}`, "(the program showed no output for this command, and the recording holds no record of it: a live run reads it from the program's session log)", "null"},
+		{false, `{"command":"ls -la"}`, "(the program showed no output for this command, and the recording does not have it: a live run reads it from the program's transcript)", "null"},
 	} {
 		var out bytes.Buffer
 		var trace bytes.Buffer

@@ -9,11 +9,11 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// TestQwenRecord reads a chat record Qwen Code 0.24.4 wrote in its TUI
+// TestQwenTranscript reads a transcript Qwen Code 0.24.4 wrote in its TUI
 // (yolo mode, one shell call): the prompt, the text, the call in Claude's
 // words, and the call's whole output from its display, not the
 // "Command: … Output: …" wrapping of the model's copy.
-func TestQwenRecord(t *testing.T) {
+func TestQwenTranscript(t *testing.T) {
 	b, err := os.ReadFile("testdata/qwen-chat.jsonl")
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// Qwen Code keeps a chat record per session,
+// Qwen Code keeps a transcript per session,
 // ~/.qwen/projects/<the workspace path, "/" as "-">/chats/<session id>.jsonl:
 // one line per entry, each with its sessionId. The model's message, with
 // its function calls, is written when it arrives (before a call is asked
@@ -21,13 +21,13 @@ import (
 // conversation itself (a prompt, an answer, a result), since it is made
 // after the turn's first reply and often after the turn: between turns
 // a reader reports nothing, and the next turn reports it first.
-func qwenRecord(l Launch) transcript.Source {
+func qwenTranscript(l Launch) transcript.Source {
 	pattern := filepath.Join(l.Getenv("HOME"), ".qwen", "projects", "*", "chats", l.Session+".jsonl")
-	rec := transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, newQwenParser()))
+	src := transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, newQwenParser()))
 	if path, _ := qwenDebugPath(l); path != "" && !l.Started.IsZero() {
-		return addDebugLog(rec, path, qwenDebug(l), false) // Qwen's own file: kept
+		return addDebugLog(src, path, qwenDebug(l), false) // Qwen's own file: kept
 	}
-	return rec
+	return src
 }
 
 type qwenPart struct {
@@ -47,7 +47,7 @@ type qwenPart struct {
 	} `json:"functionResponse"`
 }
 
-type qwenRecordLine struct {
+type qwenTranscriptLine struct {
 	SessionID  string `json:"sessionId"`
 	Timestamp  string `json:"timestamp"` // RFC 3339
 	Type       string `json:"type"`
@@ -77,13 +77,13 @@ type qwenSystemPayload struct {
 	UIEvent qwenTelemetry `json:"uiEvent"`
 }
 
-// newQwenParser reads the chat record; the first line's sessionId names
+// newQwenParser reads the transcript; the first line's sessionId names
 // the session.
 func newQwenParser() transcript.Parser {
 	named := false
 	var side []transcript.Event // side calls held for the conversation's next entry
 	return func(line []byte) []transcript.Event {
-		var l qwenRecordLine
+		var l qwenTranscriptLine
 		if json.Unmarshal(line, &l) != nil {
 			return nil
 		}
@@ -133,7 +133,7 @@ func newQwenParser() transcript.Parser {
 // qwenResult is a tool_result entry's output: a shell call's own output
 // from its display (the response wraps it in "Command: … Output: …"),
 // else the response's output or error.
-func qwenResult(l qwenRecordLine) []transcript.Event {
+func qwenResult(l qwenTranscriptLine) []transcript.Event {
 	var out []transcript.Event
 	for _, p := range l.Message.Parts {
 		r := p.FunctionResponse

@@ -17,17 +17,17 @@ import (
 // with the output, and assistant.turn_end after each model round — the
 // last round of a turn requested no tools; session.usage_record after
 // each model request, with its tokens (input counting the cached ones).
-func copilotRecord(l Launch) transcript.Source {
+func copilotTranscript(l Launch) transcript.Source {
 	home := l.Getenv("COPILOT_HOME")
 	if home == "" {
 		home = filepath.Join(l.Getenv("HOME"), ".copilot")
 	}
 	path := filepath.Join(home, "session-state", l.Session, "events.jsonl")
-	rec := transcript.NewTail(func() (string, bool) { return path, l.Session != "" }, ofRun(l, newCopilotParser()))
+	src := transcript.NewTail(func() (string, bool) { return path, l.Session != "" }, ofRun(l, newCopilotParser()))
 	if l.Started.IsZero() {
-		return rec
+		return src
 	}
-	return addFoundLog(rec, func() string { return copilotLogPath(l) }, copilotLog(l))
+	return addFoundLog(src, func() string { return copilotLogPath(l) }, copilotLog(l))
 }
 
 type copilotEvent struct {

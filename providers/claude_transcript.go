@@ -18,14 +18,14 @@ import (
 // "turn_duration" line when the turn ends. Each assistant line carries its
 // model request's usage (message.id names the request; a request's
 // blocks are lines of their own, each with the usage so far).
-func claudeRecord(l Launch) transcript.Source {
+func claudeTranscript(l Launch) transcript.Source {
 	dir := l.Getenv("CLAUDE_CONFIG_DIR")
 	if dir == "" {
 		dir = filepath.Join(l.Getenv("HOME"), ".claude")
 	}
 	pattern := filepath.Join(dir, "projects", "*", l.Session+".jsonl")
-	rec := transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, parseClaudeRecord))
-	return addDebugLog(rec, claudeDebugLog(l), parseClaudeDebug)
+	src := transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, parseClaudeTranscript))
+	return addDebugLog(src, claudeDebugLog(l), parseClaudeDebug)
 }
 
 // firstMatch is the first file matching pattern.
@@ -37,7 +37,7 @@ func firstMatch(pattern string) (string, bool) {
 	return m[0], true
 }
 
-type claudeRecordLine struct {
+type claudeTranscriptLine struct {
 	Type        string `json:"type"`
 	Subtype     string `json:"subtype"`
 	IsSidechain bool   `json:"isSidechain"`
@@ -58,7 +58,7 @@ type claudeRecordLine struct {
 	} `json:"message"`
 }
 
-type claudeRecordBlock struct {
+type claudeTranscriptBlock struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text"`
 	ID        string          `json:"id"`
@@ -69,10 +69,10 @@ type claudeRecordBlock struct {
 	IsError   bool            `json:"is_error"`
 }
 
-// parseClaudeRecord reads one line of a Claude Code session record.
+// parseClaudeTranscript reads one line of a Claude Code transcript.
 // Sub-agents' lines (sidechains) are not the session's own work.
-func parseClaudeRecord(line []byte) []transcript.Event {
-	var l claudeRecordLine
+func parseClaudeTranscript(line []byte) []transcript.Event {
+	var l claudeTranscriptLine
 	if json.Unmarshal(line, &l) != nil || l.IsSidechain {
 		return nil
 	}
@@ -80,7 +80,7 @@ func parseClaudeRecord(line []byte) []transcript.Event {
 	case l.Type == "system" && l.Subtype == "turn_duration":
 		return []transcript.Event{{Kind: transcript.TurnEnd}}
 	case (l.Type == "assistant" || l.Type == "user") && l.Message != nil:
-		var blocks []claudeRecordBlock
+		var blocks []claudeTranscriptBlock
 		if json.Unmarshal(l.Message.Content, &blocks) != nil {
 			return nil // a prompt as a plain string
 		}
@@ -112,8 +112,8 @@ func parseClaudeRecord(line []byte) []transcript.Event {
 }
 
 // ofRun is parse without the tokens an earlier run recorded: a resumed
-// session's record holds its earlier requests too, which are not this
-// run's usage. (The record's times are the program's clock, the same as
+// session's transcript holds its earlier requests too, which are not this
+// run's usage. (The transcript's times are the program's clock, the same as
 // Started's on one machine.)
 func ofRun(l Launch, parse transcript.Parser) transcript.Parser {
 	if l.Started.IsZero() {
@@ -132,7 +132,7 @@ func ofRun(l Launch, parse transcript.Parser) transcript.Parser {
 	}
 }
 
-// stamp reads a record's RFC 3339 time; zero when it is not one.
+// stamp reads a transcript line's RFC 3339 time; zero when it is not one.
 func stamp(s string) time.Time {
 	t, _ := time.Parse(time.RFC3339Nano, s)
 	return t

@@ -18,14 +18,14 @@ import (
 // ran, so a question's command comes from the screen. Nothing in the log
 // marks the end of a turn. A model message carries its request's tokens
 // (input counting the cached ones, as the Gemini API does).
-func geminiRecord(l Launch) transcript.Source {
+func geminiTranscript(l Launch) transcript.Source {
 	short := l.Session
 	if len(short) > 8 {
 		short = short[:8]
 	}
 	pattern := filepath.Join(l.Getenv("HOME"), ".gemini", "tmp", "*", "chats", "session-*-"+short+".jsonl")
-	rec := transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, newGeminiParser()))
-	return addDebugLog(rec, debugLogPath("gemini", l), parseGeminiDebug)
+	src := transcript.NewTail(func() (string, bool) { return firstMatch(pattern) }, ofRun(l, newGeminiParser()))
+	return addDebugLog(src, debugLogPath("gemini", l), parseGeminiDebug)
 }
 
 type geminiLogLine struct {

@@ -11,17 +11,17 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// TestRecordsUsage: what each CLI recorded of a turn of two model
+// TestTranscriptUsage: what each CLI's transcript holds of a turn of two model
 // requests (a shell call, then the answer) against the fake model, which
 // reported 101 input, 1001 cache-read and 201 cache-write tokens and 11
 // output tokens for the first request, 102/1002/202/12 for the second.
-// Each record's tokens, told once per request (however often the record
+// Each transcript's tokens, told once per request (however often the transcript
 // writes them), add up to the turn's in Claude's split. Claude Code's
 // API reports the cache writes; the OpenAI and Gemini APIs count them as
 // plain input, and count the cached tokens into their input, which the
-// parsers take out. (Recorded with claude 2.1.332, codex 0.171.0, gemini
+// parsers take out. (Written by claude 2.1.332, codex 0.171.0, gemini
 // 0.61.0, copilot 1.0.102, qwen 0.24.4, opencode 1.18.34, kilo 7.7.9.)
-func TestRecordsUsage(t *testing.T) {
+func TestTranscriptUsage(t *testing.T) {
 	openAISplit := transcript.Usage{Input: 101 + 201 + 102 + 202, Output: 23, CacheRead: 2003}
 	for _, c := range []struct {
 		file     string
@@ -30,9 +30,9 @@ func TestRecordsUsage(t *testing.T) {
 		want     transcript.Usage
 		textHas  bool // its texts carry their request's tokens
 	}{
-		{"claude.jsonl", func() transcript.Parser { return parseClaudeRecord }, 2,
+		{"claude.jsonl", func() transcript.Parser { return parseClaudeTranscript }, 2,
 			transcript.Usage{Input: 203, Output: 23, CacheRead: 2003, CacheWrite: 403}, true},
-		{"codex.jsonl", func() transcript.Parser { return parseCodexRecord }, 2, openAISplit, false},
+		{"codex.jsonl", func() transcript.Parser { return parseCodexTranscript }, 2, openAISplit, false},
 		{"gemini.jsonl", newGeminiParser, 2, openAISplit, true},
 		{"copilot.jsonl", newCopilotParser, 2, openAISplit, false},
 		{"qwen.jsonl", newQwenParser, 2, openAISplit, true},
@@ -71,7 +71,7 @@ func TestRecordsUsage(t *testing.T) {
 				t.Fatal(err)
 			}
 			if texts == 0 {
-				t.Error("no text in the record")
+				t.Error("no text in the transcript")
 			}
 			if len(ids) != c.requests {
 				t.Errorf("%d requests, want %d: %v", len(ids), c.requests, ids)
@@ -79,7 +79,7 @@ func TestRecordsUsage(t *testing.T) {
 			if got, ok := tally.Sum(); !ok || got != c.want {
 				t.Errorf("usage %+v (%v), want %+v", got, ok, c.want)
 			}
-			// A resumed session's record holds the earlier runs: they
+			// A resumed session's transcript holds the earlier runs: they
 			// do not count for a run started after them.
 			later := transcript.Tally{Since: time.Now()}
 			f.Seek(0, 0)

@@ -6,26 +6,26 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// TestRecordsModelErrors: each CLI's record of a failed model request (as
+// TestTranscriptModelErrors: each CLI's transcript of a failed model request (as
 // claude 2.1.332, codex 0.169.0 and copilot 1.0.102 wrote it against the
 // fake model) is a ModelError event with the CLI's words, not an answer.
-func TestRecordsModelErrors(t *testing.T) {
+func TestTranscriptModelErrors(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		parse transcript.Parser
 		line  string
 		want  []transcript.Event
 	}{
-		{"claude api error", parseClaudeRecord,
+		{"claude api error", parseClaudeTranscript,
 			`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Please run /login · API Error: 401 fake error 401"}]},"error":"authentication_failed","isApiErrorMessage":true,"apiErrorStatus":401}`,
 			[]transcript.Event{{Kind: transcript.ModelError, Text: "Please run /login · API Error: 401 fake error 401"}}},
-		{"claude answer", parseClaudeRecord,
+		{"claude answer", parseClaudeTranscript,
 			`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"The API returned 401 earlier."}]}}`,
 			[]transcript.Event{{Kind: transcript.Text, Text: "The API returned 401 earlier."}}},
-		{"codex failed turn", parseCodexRecord,
+		{"codex failed turn", parseCodexTranscript,
 			`{"type":"event_msg","payload":{"type":"task_complete","last_agent_message":null,"error":{"message":"exceeded retry limit, last status: 429 Too Many Requests","codex_error_info":{"response_too_many_failed_attempts":{"http_status_code":429}}}}}`,
 			[]transcript.Event{{Kind: transcript.ModelError, Text: "exceeded retry limit, last status: 429 Too Many Requests"}, {Kind: transcript.TurnEnd}}},
-		{"codex finished turn", parseCodexRecord,
+		{"codex finished turn", parseCodexTranscript,
 			`{"type":"event_msg","payload":{"type":"task_complete","last_agent_message":"done"}}`,
 			[]transcript.Event{{Kind: transcript.TurnEnd}}},
 		{"copilot session error", newCopilotParser(),

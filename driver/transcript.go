@@ -14,8 +14,8 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// The screen says when, the session log says what. With the provider's
-// own log of the session (Config.SessionLog), a question on screen is
+// The screen says when, the transcript says what. With the provider's
+// own log of the session (Config.Transcript), a question on screen is
 // reported with the exact input of the call the log holds, a call's
 // output comes from the log (all of it, not what the TUI folded), calls
 // the program ran without asking are reported too, and the log's end of
@@ -23,10 +23,10 @@ import (
 // do all of this.
 
 const (
-	// logEvery is how often the session log is read while a turn runs.
+	// logEvery is how often the transcript is read while a turn runs.
 	logEvery = 200 * time.Millisecond
 	// logWait is how long a question waits for its call to reach the
-	// session log before the screen's text is used.
+	// transcript before the screen's text is used.
 	logWait = 600 * time.Millisecond
 	// logWaitEvery is how often the log is read while a question waits
 	// for its call: a program writes it within milliseconds of drawing
@@ -34,7 +34,7 @@ const (
 	logWaitEvery = 10 * time.Millisecond
 )
 
-// logCall is a tool call the session log announced.
+// logCall is a tool call the transcript announced.
 type logCall struct {
 	ev      transcript.Event
 	seenAt  time.Duration
@@ -47,8 +47,8 @@ type logCall struct {
 	ranAfterDenial string
 }
 
-// sessionLog is what the driver learned from the session log, across turns.
-type sessionLog struct {
+// transcriptState is what the driver learned from the transcript, across turns.
+type transcriptState struct {
 	calls  map[string]*logCall
 	order  []string
 	failed bool // a read error was reported
@@ -58,7 +58,7 @@ type sessionLog struct {
 	orphans []orphan
 }
 
-// turnLog is what the session log said of the running turn.
+// turnLog is what the transcript said of the running turn.
 type turnLog struct {
 	ended    bool // the log says the turn is over
 	prompted bool // the log holds this turn's prompt: the turn has begun
@@ -70,7 +70,7 @@ type turnLog struct {
 	askedAt time.Time
 }
 
-// backgroundLog is a session log read in the background, slowly (opencode's
+// backgroundLog is a transcript read in the background, slowly (opencode's
 // and Kilo's, from the TUI's server or CLI). ReadSince says whether Poll
 // has handed over a read that began at or after t (or that no read will
 // come): what the program had logged by t, the driver has. A question
@@ -79,26 +79,26 @@ type turnLog struct {
 // question with no call in the log is not held longer than one read.
 type backgroundLog interface{ ReadSince(t time.Time) bool }
 
-// orphan is a question reported before its call reached the session log.
+// orphan is a question reported before its call reached the transcript.
 type orphan struct {
 	toolUse, tool, command string
 	denied                 bool
 }
 
-// logFound reports whether the session log is found and read.
+// logFound reports whether the transcript is found and read.
 func (d *driver) logFound() bool {
-	return d.cfg.SessionLog != nil && d.cfg.SessionLog.Path() != ""
+	return d.cfg.Transcript != nil && d.cfg.Transcript.Path() != ""
 }
 
-// pollLog reads what the session log gained and acts on it.
+// pollLog reads what the transcript gained and acts on it.
 func (d *driver) pollLog() {
-	if d.cfg.SessionLog == nil || d.st == stateEnded {
+	if d.cfg.Transcript == nil || d.st == stateEnded {
 		return
 	}
-	evs, err := d.cfg.SessionLog.Poll()
+	evs, err := d.cfg.Transcript.Poll()
 	if err != nil && !d.log.failed {
 		d.log.failed = true
-		d.tr.state("reading the provider's session log failed: " + err.Error())
+		d.tr.state("reading the provider's transcript failed: " + err.Error())
 	}
 	if len(evs) > 0 {
 		// The program is at work: the idle clock starts again, from the
@@ -112,7 +112,7 @@ func (d *driver) pollLog() {
 	}
 	if d.st == stateBetween {
 		if len(evs) > 0 {
-			d.tr.state("between turns: the session log's late lines of the last turn are not reported")
+			d.tr.state("between turns: the transcript's late lines of the last turn are not reported")
 		}
 		return
 	}
@@ -129,19 +129,20 @@ func (d *driver) pollLog() {
 		if d.engine.StillShows(d.screen, w) {
 			d.ask(w)
 		} else {
-			// Kilo draws its dialog again as it records the call: the
-			// question waited for is asked as the screen shows it once
-			// it settles, not as it was drawn before (an approval would
-			// find it changed, and ask again with a second tool_use).
+			// Kilo draws its dialog again as it writes the call to its
+			// transcript: the question waited for is asked as the screen
+			// shows it once it settles, not as it was drawn before (an
+			// approval would find it changed, and ask again with a second
+			// tool_use).
 			d.engine.Unfire(d.screen, w)
 			if d.at[timerQuiet] == 0 {
 				d.at[timerQuiet] = d.now() + questionQuiet
 			}
-			d.tr.state("the question was drawn again while its call reached the session log: asked once the screen settles")
+			d.tr.state("the question was drawn again while its call reached the transcript: asked once the screen settles")
 		}
 	}
 	if d.t.log.ended && d.st != stateQuitting && d.st != stateEnded {
-		d.turnDone(nil, "the provider's session log ends the turn")
+		d.turnDone(nil, "the provider's transcript ends the turn")
 	}
 }
 
@@ -150,7 +151,7 @@ func (d *driver) logEvent(e transcript.Event) {
 	case transcript.Text:
 		d.reportUnasked(0) // calls before the text come first
 		if u := e.Usage; u != nil {
-			// The record has the text's request's tokens: its message
+			// The transcript has the text's request's tokens: its message
 			// carries them, as Claude Code's stream does.
 			d.out.MessageUsage(&emit.Usage{InputTokens: u.Input, OutputTokens: u.Output,
 				CacheReadInputTokens: u.CacheRead, CacheCreationInputTokens: u.CacheWrite})
@@ -189,7 +190,7 @@ func (d *driver) logEvent(e transcript.Event) {
 	}
 }
 
-// logResult reports a call's output from the session log.
+// logResult reports a call's output from the transcript.
 func (d *driver) logResult(e transcript.Event) {
 	c := d.log.calls[e.ID]
 	if c == nil {
@@ -212,7 +213,7 @@ func (d *driver) logResult(e transcript.Event) {
 	c.done = true
 	if d.t.capture != nil && d.t.capture.id == c.toolUse {
 		d.stopCapture()
-		d.toIdle("the session log holds the output of " + c.toolUse)
+		d.toIdle("the transcript holds the output of " + c.toolUse)
 	}
 	out := e.Output
 	if out == "" {
@@ -302,14 +303,14 @@ func (d *driver) reportCall(c *logCall) {
 	d.reportAlso(c, by)
 }
 
-// askWithLog holds a question until its call is in the session log (at
+// askWithLog holds a question until its call is in the transcript (at
 // most logWait, or the log's QuestionWait; a background log, until it is
 // read anew), in a live run also while the log is not there yet; false
 // when there is no log to wait for.
 func (d *driver) askWithLog(det *heuristics.Detection) bool {
 	asked := time.Now()
 	d.readLogAsAsked(d.outcome.Questions + 1)
-	if d.cfg.SessionLog == nil || d.cfg.LogAfterRun || !d.logFound() && d.src.recording() != nil {
+	if d.cfg.Transcript == nil || d.cfg.LogAfterRun || !d.logFound() && d.src.recording() != nil {
 		return false
 	}
 	d.pollLog()
@@ -317,15 +318,15 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 		return false
 	}
 	if d.logFound() {
-		d.tr.state("the question is not in the provider's session log yet: waiting for it")
+		d.tr.state("the question is not in the provider's transcript yet: waiting for it")
 	} else {
-		// Copilot CLI 1.0.87 creates its record as it draws its first
+		// Copilot CLI 1.0.87 creates its transcript as it draws its first
 		// question: asked 30 ms after the dialog settled, the question
-		// went out before the record was found, without the file's text.
-		d.tr.state("the provider's session log is not there yet: waiting for it, and for the question's call in it")
+		// went out before the transcript was found, without the file's text.
+		d.tr.state("the provider's transcript is not there yet: waiting for it, and for the question's call in it")
 	}
 	wait := logWait
-	if s, ok := transcript.As[interface{ QuestionWait() time.Duration }](d.cfg.SessionLog); ok && s.QuestionWait() > 0 {
+	if s, ok := transcript.As[interface{ QuestionWait() time.Duration }](d.cfg.Transcript); ok && s.QuestionWait() > 0 {
 		wait = s.QuestionWait() // at most, in a log read in the background; 0: logWait
 	}
 	d.t.log.waiting, d.t.log.waitEnd, d.t.log.askedAt = det, d.now()+wait, asked
@@ -336,7 +337,7 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 // logReadSinceAsked reports whether a log read in the background has
 // been read anew since the held question was seen, without its call.
 func (d *driver) logReadSinceAsked() bool {
-	b, ok := transcript.As[backgroundLog](d.cfg.SessionLog)
+	b, ok := transcript.As[backgroundLog](d.cfg.Transcript)
 	return ok && b.ReadSince(d.t.log.askedAt)
 }
 
@@ -350,7 +351,7 @@ func (d *driver) adopt(c *logCall) {
 	o := d.log.orphans[0]
 	d.log.orphans = d.log.orphans[1:]
 	c.toolUse, c.denied = o.toolUse, o.denied
-	d.tr.state(fmt.Sprintf("the session log's %s %s is the question %s", c.ev.Name, c.ev.ID, o.toolUse))
+	d.tr.state(fmt.Sprintf("the transcript's %s %s is the question %s", c.ev.Name, c.ev.ID, o.toolUse))
 	if ran := describeCall(c.ev.Name, c.ev.Input); o.tool == c.ev.Name && !sameCall(ran, o.command) && !c.denied {
 		d.emitErr(d.out.Notice(fmt.Sprintf("the program ran %q; its screen had shown %q", ran, o.command)))
 	}
@@ -392,10 +393,10 @@ func sameCall(ran, shown string) bool {
 	return ran == shown || shown != "" && strings.HasSuffix(ran, "/"+shown)
 }
 
-// logHas reports whether tool_use id is a call the session log tracks.
+// logHas reports whether tool_use id is a call the transcript tracks.
 func (d *driver) logHas(id string) bool { return d.callOf(id) != nil }
 
-// logCallDone reports whether the session log holds the result of the
+// logCallDone reports whether the transcript holds the result of the
 // call reported as tool_use id: it ran.
 func (d *driver) logCallDone(id string) bool {
 	c := d.callOf(id)
@@ -413,7 +414,7 @@ func (d *driver) callOf(id string) *logCall {
 }
 
 // markDenied records that the call behind tool_use id was denied: its
-// result in the session log is the program's note of the denial, not output.
+// result in the transcript is the program's note of the denial, not output.
 func (d *driver) markDenied(id string) {
 	for i := range d.log.orphans {
 		if d.log.orphans[i].toolUse == id {

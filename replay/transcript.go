@@ -11,9 +11,9 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// A provider's session log in a recording. A live PTY turn takes a call's
+// A provider's transcript in a recording. A live PTY turn takes a call's
 // exact input, its whole output and the turn's end from the provider's
-// own log of the session (driver.Config.SessionLog); a screen may never
+// own log of the session (driver.Config.Transcript); a screen may never
 // show them (Claude Code folds output into "Ran 1 shell command", Copilot
 // until Ctrl-O, Gemini draws no description). So `start --record` also
 // records what the driver read from that log, as markers ("m" events, the
@@ -28,13 +28,17 @@ import (
 // (driver.Script.Log), so its tool_uses and tool_results are the live
 // run's. A recording without them (a person's, `yume-cli record`) has only
 // the screen.
-const logMarker = "session log: "
+//
+// The markers' label is older than the word transcript, and stays: every
+// recording made with `start --record` holds it, so that older and newer
+// yume-cli read each other's casts.
+const transcriptMarker = "session log: "
 
 // questionMarker begins the marker the live driver writes where it asks a
 // question ("question 1: touch seen.txt && ls").
 const questionMarker = "question "
 
-// LogConfig is how the live driver used the session log.
+// LogConfig is how the live driver used the transcript.
 type LogConfig struct {
 	AfterRun     bool   `json:"after_run,omitempty"`
 	EndsTurns    bool   `json:"ends_turns,omitempty"`
@@ -45,15 +49,15 @@ type LogConfig struct {
 }
 
 // LogStartMarker is the label of the marker that says the recording holds
-// the session log, and how the driver used it.
+// the transcript, and how the driver used it.
 func LogStartMarker(c LogConfig) string {
 	b, _ := json.Marshal(c) // Plain fields: it cannot fail.
-	return logMarker + "start " + string(b)
+	return transcriptMarker + "start " + string(b)
 }
 
-// LogFoundMarker is the label of the marker where the session log was
+// LogFoundMarker is the label of the marker where the transcript was
 // first found.
-func LogFoundMarker() string { return logMarker + "found" }
+func LogFoundMarker() string { return transcriptMarker + "found" }
 
 // wireEvent is a transcript.Event in a marker.
 type wireEvent struct {
@@ -86,7 +90,7 @@ func LogEventMarker(e transcript.Event, redact func(string) string) string {
 	if err != nil { // an input no JSON holds: the call's name at least
 		b, _ = json.Marshal(wireEvent{Kind: w.Kind, ID: w.ID, Name: w.Name})
 	}
-	return logMarker + "event " + string(b)
+	return transcriptMarker + "event " + string(b)
 }
 
 // redactMap is m with every string in it passed through redact.
@@ -127,29 +131,29 @@ func kindNamed(name string) transcript.Kind {
 	return 0
 }
 
-// recordedLog reads the session log markers of c: nil when it has none.
+// recordedTranscript reads the transcript markers of c: nil when it has none.
 // A marker it cannot read is an error: the recording was changed by hand
 // or made by a newer yume-cli.
-func recordedLog(c *recordings.Cast) (*driver.RecordedLog, *LogConfig, error) {
-	var log *driver.RecordedLog
+func recordedTranscript(c *recordings.Cast) (*driver.RecordedTranscript, *LogConfig, error) {
+	var log *driver.RecordedTranscript
 	var cfg *LogConfig
 	var asked []time.Duration
 	for _, e := range c.Events {
 		if e.Code == recordings.CodeMarker && strings.HasPrefix(e.Data, questionMarker) {
 			asked = append(asked, e.Time)
 		}
-		if e.Code != recordings.CodeMarker || !strings.HasPrefix(e.Data, logMarker) {
+		if e.Code != recordings.CodeMarker || !strings.HasPrefix(e.Data, transcriptMarker) {
 			continue
 		}
-		what, arg, _ := strings.Cut(strings.TrimPrefix(e.Data, logMarker), " ")
+		what, arg, _ := strings.Cut(strings.TrimPrefix(e.Data, transcriptMarker), " ")
 		if log == nil {
-			log = &driver.RecordedLog{Found: -1}
+			log = &driver.RecordedTranscript{Found: -1}
 		}
 		switch what {
 		case "start":
 			cfg = &LogConfig{}
 			if err := json.Unmarshal([]byte(arg), cfg); err != nil {
-				return nil, nil, fmt.Errorf("the session log marker at %.3fs: %w", e.Time.Seconds(), err)
+				return nil, nil, fmt.Errorf("the transcript marker at %.3fs: %w", e.Time.Seconds(), err)
 			}
 		case "found":
 			if log.Found < 0 {
@@ -158,17 +162,17 @@ func recordedLog(c *recordings.Cast) (*driver.RecordedLog, *LogConfig, error) {
 		case "event":
 			var w wireEvent
 			if err := json.Unmarshal([]byte(arg), &w); err != nil {
-				return nil, nil, fmt.Errorf("the session log marker at %.3fs: %w", e.Time.Seconds(), err)
+				return nil, nil, fmt.Errorf("the transcript marker at %.3fs: %w", e.Time.Seconds(), err)
 			}
 			k := kindNamed(w.Kind)
 			if k == 0 {
-				return nil, nil, fmt.Errorf("the session log marker at %.3fs: unknown kind %q", e.Time.Seconds(), w.Kind)
+				return nil, nil, fmt.Errorf("the transcript marker at %.3fs: unknown kind %q", e.Time.Seconds(), w.Kind)
 			}
 			log.Events = append(log.Events, driver.LoggedEvent{At: e.Time, Event: transcript.Event{Kind: k, ID: w.ID,
 				Name: w.Name, Input: w.Input, Also: w.Also, Output: w.Output, IsError: w.IsError, Text: w.Text, Session: w.Session,
 				Usage: w.Usage}})
 		default:
-			return nil, nil, fmt.Errorf("the session log marker at %.3fs: unknown %q", e.Time.Seconds(), what)
+			return nil, nil, fmt.Errorf("the transcript marker at %.3fs: unknown %q", e.Time.Seconds(), what)
 		}
 	}
 	if log != nil && cfg == nil {

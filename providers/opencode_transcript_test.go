@@ -258,7 +258,7 @@ func TestOpenCodeClaim(t *testing.T) {
 	}
 }
 
-// fakeCLI answers the record's reads from canned output, counting them.
+// fakeCLI answers the transcript's reads from canned output, counting them.
 type fakeCLI struct {
 	list, export []byte
 	err          error
@@ -279,7 +279,7 @@ func (f *fakeCLI) run(args ...string) ([]byte, error) {
 // TestOpenCodeLog: a new session is found in the list (its id reported),
 // then read through its export; a session to resume is checked at the
 // first Poll, and one that cannot be exported is gone (Path ""); reads
-// that keep failing give the record up.
+// that keep failing give the transcript up.
 func TestOpenCodeLog(t *testing.T) {
 	export, err := os.ReadFile("testdata/opencode-export-auto.json")
 	if err != nil {
@@ -325,7 +325,7 @@ func TestOpenCodeLog(t *testing.T) {
 		t.Errorf("a session that cannot be exported: err %v, Path %q, %d reads", err, r.Path(), len(gone.calls))
 	}
 	if _, _ = r.Poll(); len(gone.calls) != 1 {
-		t.Errorf("a given-up record is read again (%d reads)", len(gone.calls))
+		t.Errorf("a given-up transcript is read again (%d reads)", len(gone.calls))
 	}
 	ok := &fakeCLI{export: export}
 	r = &openCodeLog{name: "opencode", run: ok.run, dir: "/home/u/ws", session: x.Info.ID}

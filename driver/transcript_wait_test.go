@@ -14,7 +14,7 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// slowLog is a session log read in the background (opencode's and Kilo's,
+// slowLog is a transcript read in the background (opencode's and Kilo's,
 // from the TUI's server): each read takes readTime, and hands over what the
 // program had logged when it began.
 type slowLog struct {
@@ -82,7 +82,7 @@ func TestQuestionWaitsForAFreshLogRead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := driveWith(t, t.TempDir(), generic(t), permission.Default, approveAll, nil, nil,
-				func(c *driver.Config) { c.SessionLog = tt.log }, "sh", "-c", script)
+				func(c *driver.Config) { c.Transcript = tt.log }, "sh", "-c", script)
 			if len(r.uses) != 1 {
 				t.Fatalf("got %d tool_uses, want 1", len(r.uses))
 			}

@@ -7,10 +7,10 @@ import (
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
-// TestGeminiRecord reads a chat log as Gemini 0.61 writes it: the header,
+// TestGeminiTranscript reads a chat log as Gemini 0.61 writes it: the header,
 // a user message, a model message written twice (again with its call and
 // result), and a resumed turn's user message.
-func TestGeminiRecord(t *testing.T) {
+func TestGeminiTranscript(t *testing.T) {
 	lines := []string{
 		`{"sessionId":"5f0c","projectHash":"x","startTime":"t","messages":[]}`,
 		`{"id":"u1","timestamp":"t","type":"user","content":[{"text":"run it"}]}`,
