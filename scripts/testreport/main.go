@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -32,7 +33,8 @@ type key struct{ pkg, test string }
 
 type report struct {
 	out     map[key]*strings.Builder // output held until the test ends
-	times   []timed
+	times   []timed                  // top-level tests
+	subs    []timed                  // subtests that ran (not skipped)
 	failed  bool
 	w       io.Writer
 	skipped int
@@ -94,8 +96,11 @@ func (r *report) take(e event) {
 		if e.Action == "skip" {
 			r.skipped++
 		}
+		t := timed{e.Package + " " + e.Test, e.Elapsed, e.Action == "fail"}
 		if !strings.Contains(e.Test, "/") {
-			r.times = append(r.times, timed{e.Package + " " + e.Test, e.Elapsed, e.Action == "fail"})
+			r.times = append(r.times, t)
+		} else if e.Action != "skip" {
+			r.subs = append(r.subs, t)
 		}
 		if e.Action == "fail" {
 			r.failed = true
@@ -127,19 +132,32 @@ func (r *report) packageDone(e event, held *strings.Builder) {
 	}
 }
 
-// slowest lists the n slowest top-level tests.
+// slowest lists the n slowest top-level tests, then the n slowest cases
+// (subtests with none of their own): where a table's time goes.
 func (r *report) slowest(n int) {
 	if n <= 0 || len(r.times) == 0 {
 		return
 	}
-	sort.Slice(r.times, func(i, j int) bool { return r.times[i].elapsed > r.times[j].elapsed })
-	n = min(n, len(r.times))
 	total := 0.0
 	for _, t := range r.times {
 		total += t.elapsed
 	}
-	fmt.Fprintf(r.w, "\nthe %d slowest of %d tests (%.0f s in all, %d skipped):\n", n, len(r.times), total, r.skipped)
-	for _, t := range r.times[:n] {
+	r.list(fmt.Sprintf("the %d slowest of %d tests (%.0f s in all, %d skipped)", min(n, len(r.times)), len(r.times), total, r.skipped), r.times, n)
+	var leaves []timed
+	for _, t := range r.subs {
+		if !slices.ContainsFunc(r.subs, func(o timed) bool { return strings.HasPrefix(o.name, t.name+"/") }) {
+			leaves = append(leaves, t)
+		}
+	}
+	if len(leaves) > 0 {
+		r.list(fmt.Sprintf("the %d slowest of %d cases", min(n, len(leaves)), len(leaves)), leaves, n)
+	}
+}
+
+func (r *report) list(title string, ts []timed, n int) {
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].elapsed > ts[j].elapsed })
+	fmt.Fprintf(r.w, "\n%s:\n", title)
+	for _, t := range ts[:min(n, len(ts))] {
 		mark := ""
 		if t.failed {
 			mark = "  FAIL"

@@ -28,7 +28,7 @@ func TestReport(t *testing.T) {
 	}
 	r.slowest(1)
 	got := out.String()
-	for _, want := range []string{"b_test.go:3: it broke", "sub detail", "FAIL\tp\t4.1s", "ok  \tq\t0.1s", "# q [build failed]", "the 1 slowest of 2 tests", "2.5s  p TestB  FAIL"} {
+	for _, want := range []string{"b_test.go:3: it broke", "sub detail", "FAIL\tp\t4.1s", "ok  \tq\t0.1s", "# q [build failed]", "the 1 slowest of 2 tests", "2.5s  p TestB  FAIL", "the 1 slowest of 1 cases", "0.5s  p TestB/sub  FAIL"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks %q:\n%s", want, got)
 		}
