@@ -1,6 +1,10 @@
 package driver
 
-import "time"
+import (
+	"time"
+
+	"github.com/yume-cli/yume-cli/transcript"
+)
 
 // timer names a deadline of the driver's loop. The loop waits for the
 // earliest (next), then runs every one due, in this order, each at its
@@ -116,6 +120,16 @@ func (d *driver) pausedAt(t time.Duration) {
 // printedAt schedules what waits for output printed at t to pause: the
 // rules, a typed prompt's Enter, keys that may have been dropped.
 func (d *driver) printedAt(t time.Duration) {
+	if !d.drew {
+		d.drew = true
+		// A transcript read from the program's own server waits for the
+		// server from here: a program not drawing yet is starting, not
+		// serverless (two Kilo TUIs on a loaded machine drew first 24 s
+		// after their launch).
+		if s, ok := transcript.As[transcript.Starting](d.cfg.Transcript); ok {
+			s.ProgramDrew()
+		}
+	}
 	d.lastOutput = t
 	d.at[timerSoon], d.at[timerQuiet] = t+soon, t+d.quiet
 	if d.at[timerEnter] != 0 && !d.t.enterRecorded {

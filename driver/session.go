@@ -44,6 +44,7 @@ type driver struct {
 	screenResults bool
 	outcome       Outcome
 	lastOutput    time.Duration // when the program last printed (a still screen since)
+	drew          bool          // the program printed at all
 	fault         error         // a driver fault that ends the session
 	merr          modelErrors   // the running turn's model errors (modelerror.go)
 	// startLines: the screen keeps what scrolls off while the program

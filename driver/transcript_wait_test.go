@@ -3,6 +3,7 @@
 package driver_test
 
 import (
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -103,4 +104,69 @@ func generic(t *testing.T) *heuristics.Profile {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// startingLog is a transcript that learns when the program first drew.
+type startingLog struct {
+	slowLog
+	drew  []time.Time
+	polls []time.Time // Poll's calls before the first drawing
+}
+
+func (l *startingLog) ProgramDrew() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.drew = append(l.drew, time.Now())
+}
+
+func (l *startingLog) Poll() ([]transcript.Event, error) {
+	l.mu.Lock()
+	if len(l.drew) == 0 {
+		l.polls = append(l.polls, time.Now())
+	}
+	l.mu.Unlock()
+	return l.slowLog.Poll()
+}
+
+// TestTranscriptLearnsTheFirstDrawing: a transcript read from the program's
+// own server waits for it from the program's first output, not from its
+// launch (a TUI that draws late is starting); the driver tells it once,
+// when that output arrives, not before.
+func TestTranscriptLearnsTheFirstDrawing(t *testing.T) {
+	done := t.TempDir() + "/go"
+	// The program prints nothing until the test saw the log polled while
+	// it was silent, then asks and prints more.
+	script := `while [ ! -e ` + done + ` ]; do sleep 0.01; done; printf 'Run ls? (y/n) '; read a; echo "answer $a"`
+	log := &startingLog{slowLog: slowLog{readTime: 10 * time.Millisecond}}
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			log.mu.Lock()
+			n := len(log.polls)
+			log.mu.Unlock()
+			if n > 0 {
+				_ = os.WriteFile(done, nil, 0o644)
+				return
+			}
+		}
+	}()
+	r := driveWith(t, t.TempDir(), generic(t), permission.Default, approveAll, nil, nil,
+		func(c *driver.Config) { c.Transcript = log }, "sh", "-c", script)
+	if len(r.uses) != 1 {
+		t.Fatalf("got %d tool_uses, want 1", len(r.uses))
+	}
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	if len(log.drew) != 1 {
+		t.Fatalf("ProgramDrew called %d times, want once", len(log.drew))
+	}
+	if first := log.polls[0]; !log.drew[0].After(first) {
+		t.Errorf("told of a drawing at %v, before the silent program's poll at %v", log.drew[0], first)
+	}
 }

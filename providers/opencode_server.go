@@ -26,9 +26,10 @@ import (
 // starts the whole program (1.5–2 s, about 1.2 s of CPU).
 
 const (
-	// openCodeServerWait is how long the server may take to answer first
-	// (the TUI's start: up to 10 s on a busy two-core machine); past it
-	// the transcript is read through the CLI.
+	// openCodeServerWait is how long the server may take to answer first,
+	// from the TUI's first output (before it, the TUI is starting: 24 s
+	// seen for two Kilo TUIs on a busy two-core machine); past it the
+	// transcript is read through the CLI.
 	openCodeServerWait = 20 * time.Second
 	// openCodeServerRead bounds one request (a few ms, up to 1 s seen
 	// while the machine is busy).

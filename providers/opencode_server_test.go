@@ -171,8 +171,10 @@ func freePort(t *testing.T) int {
 	return port
 }
 
-// TestOpenCodeServerFallback: a server that is not up yet is no failure;
-// one that never answers within openCodeServerWait gives way to the CLI;
+// TestOpenCodeServerFallback: a server that is not up yet is no failure
+// (whatever the time, while the TUI has not drawn: it is starting); one
+// that never answers within openCodeServerWait of the TUI's first drawing
+// gives way to the CLI;
 // a session to resume that the server does not know (404) is gone; a
 // server that answered and then stops (the TUI is gone) fails the reads.
 func TestOpenCodeServerFallback(t *testing.T) {
@@ -183,15 +185,20 @@ func TestOpenCodeServerFallback(t *testing.T) {
 	x, _ := parseOpenCodeExport(export)
 	down := freePort(t)
 	cli := &fakeCLI{export: export}
-	o := &openCodeLog{name: "opencode", run: cli.run, dir: "/home/u/ws", session: x.Info.ID, opened: time.Now(),
+	o := &openCodeLog{name: "opencode", run: cli.run, dir: "/home/u/ws", session: x.Info.ID,
 		srv: newOpenCodeServer(context.Background(), "opencode", "OPENCODE", down, "", nil)}
 	for i := 0; i < openCodeFails+1; i++ {
 		o.read()
 	}
-	if evs, err := o.take(); err != nil || len(evs) != 0 || o.Path() == "" || len(cli.calls) != 0 {
-		t.Fatalf("a server not up yet: %s, %v, Path %q, CLI %q", kinds(evs), err, o.Path(), cli.calls)
+	if evs, err := o.take(); err != nil || len(evs) != 0 || o.Path() == "" || len(cli.calls) != 0 || o.viaCLI {
+		t.Fatalf("a TUI not drawing yet: %s, %v, Path %q, CLI %q", kinds(evs), err, o.Path(), cli.calls)
 	}
-	o.opened = time.Now().Add(-openCodeServerWait - time.Second)
+	o.ProgramDrew()
+	o.read()
+	if evs, err := o.take(); err != nil || len(evs) != 0 || len(cli.calls) != 0 || o.viaCLI {
+		t.Fatalf("a server not up yet, the TUI drawing: %s, %v, CLI %q", kinds(evs), err, cli.calls)
+	}
+	o.drewAt = time.Now().Add(-openCodeServerWait - time.Second)
 	o.read()
 	if !o.viaCLI || !strings.Contains(o.Path(), "export") || time.Until(o.nextAt) > 0 {
 		t.Fatalf("past the wait: Path %q, next read in %v; want the CLI at once", o.Path(), time.Until(o.nextAt))
@@ -206,7 +213,7 @@ func TestOpenCodeServerFallback(t *testing.T) {
 	}))
 	defer locked.Close()
 	lport, _ := strconv.Atoi(locked.URL[strings.LastIndexByte(locked.URL, ':')+1:])
-	pw := &openCodeLog{name: "kilo", run: cli.run, session: x.Info.ID, opened: time.Now(),
+	pw := &openCodeLog{name: "kilo", run: cli.run, session: x.Info.ID,
 		srv: newOpenCodeServer(context.Background(), "kilo", "KILO", lport, "", nil)}
 	pw.read()
 	if _, err := pw.take(); err != nil || !pw.viaCLI {
@@ -214,7 +221,7 @@ func TestOpenCodeServerFallback(t *testing.T) {
 	}
 
 	_, _, port := newFakeTUI(t)
-	gone := &openCodeLog{name: "kilo", session: "ses_gone", opened: time.Now(),
+	gone := &openCodeLog{name: "kilo", session: "ses_gone",
 		srv: newOpenCodeServer(context.Background(), "kilo", "KILO", port, "", nil)}
 	gone.read()
 	if _, err := gone.take(); err == nil || gone.Path() != "" {
@@ -224,7 +231,7 @@ func TestOpenCodeServerFallback(t *testing.T) {
 	f, _, _ := newFakeTUI(t)
 	srv := httptest.NewServer(f)
 	port, _ = strconv.Atoi(srv.URL[strings.LastIndexByte(srv.URL, ':')+1:])
-	stopped := &openCodeLog{name: "opencode", session: f.session, opened: time.Now(),
+	stopped := &openCodeLog{name: "opencode", session: f.session,
 		srv: newOpenCodeServer(context.Background(), "opencode", "OPENCODE", port, "", nil)}
 	stopped.read()
 	if evs, err := stopped.take(); err != nil || len(evs) == 0 {
@@ -294,7 +301,7 @@ func TestOpenCodeServerLosesItsFirstRequest(t *testing.T) {
 		default:
 		}
 	}()
-	o := &openCodeLog{name: "opencode", dir: "/home/u/ws", opened: time.Now(),
+	o := &openCodeLog{name: "opencode", dir: "/home/u/ws",
 		srv: newOpenCodeServer(context.Background(), "opencode", "OPENCODE", ln.Addr().(*net.TCPAddr).Port, "", nil)}
 	o.run = func(...string) ([]byte, error) { t.Fatal("the CLI was run"); return nil, nil }
 	began := time.Now()
@@ -343,7 +350,7 @@ func TestOpenCodeServerPicksItsOwnSession(t *testing.T) {
 		`{"id":"` + x.Info.ID + `","directory":"/home/u/ws","time":{"created":` + created + `1}}]`
 	f.status = `{"` + x.Info.ID + `":{"type":"busy"}}`
 	f.mu.Unlock()
-	o := &openCodeLog{name: "opencode", dir: "/home/u/ws", opened: time.Now(),
+	o := &openCodeLog{name: "opencode", dir: "/home/u/ws",
 		srv: newOpenCodeServer(context.Background(), "opencode", "OPENCODE", port, "", nil)}
 	o.read()
 	if evs, err := o.take(); err != nil || len(evs) != 1 || evs[0].Session != x.Info.ID {

@@ -16,10 +16,10 @@ import (
 // The TUI's transcript is read from the TUI's own server (opencode_server.go):
 // its session list finds the session the TUI started (the first one of
 // the workspace created after the launch), its messages are the transcript.
-// A server that does not answer within openCodeServerWait (and the
-// transcript of an ACP or JSON run, which has no TUI) is read through the
-// program itself, as read-only subprocesses in the workspace with
-// yume-cli's environment (the TUI's HOME and XDG directories): `NAME
+// A server that does not answer within openCodeServerWait of the TUI's
+// first output (and the transcript of an ACP or JSON run, which has no
+// TUI) is read through the program itself, as read-only subprocesses in
+// the workspace with yume-cli's environment (the TUI's HOME and XDG directories): `NAME
 // session list --format json`, `NAME export SESSION`. Each of those
 // takes 1.5–2 s (the program's start, about 1.2 s of CPU). Reads run one
 // at a time in the background, and Poll hands over what the last one
@@ -53,9 +53,11 @@ type openCodeLog struct {
 	dir     string
 	prompt  string // this run's prompt: the first message of its session
 	started time.Time
-	opened  time.Time
-	stop    context.CancelFunc // kills a read in flight (Close)
-	reads   sync.WaitGroup
+	// drewAt is when the TUI first wrote to its terminal (ProgramDrew;
+	// zero before): its server and its session come after.
+	drewAt time.Time
+	stop   context.CancelFunc // kills a read in flight (Close)
+	reads  sync.WaitGroup
 
 	mu      sync.Mutex
 	session string
@@ -94,7 +96,7 @@ func openCodeTranscript(name, prefix string) func(Launch) transcript.Source {
 		if d, err := filepath.EvalSymlinks(dir); err == nil && dir != "" {
 			dir = d
 		}
-		o := &openCodeLog{name: name, dir: dir, prompt: strings.TrimSpace(l.Prompt), started: l.Started, opened: time.Now(), session: l.Session}
+		o := &openCodeLog{name: name, dir: dir, prompt: strings.TrimSpace(l.Prompt), started: l.Started, session: l.Session}
 		all, stop := context.WithCancel(context.Background())
 		o.stop = stop
 		if a := openCodePortOf(name, l); a.port != 0 {
@@ -115,6 +117,23 @@ func openCodeTranscript(name, prefix string) func(Launch) transcript.Source {
 		}
 		return o
 	}
+}
+
+// ProgramDrew implements transcript.Starting.
+func (o *openCodeLog) ProgramDrew() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.drewAt.IsZero() {
+		o.drewAt = time.Now()
+	}
+}
+
+// later is the later of a and b.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // sessionID is the session being read ("" until it is found).
@@ -278,7 +297,7 @@ func (o *openCodeLog) read() {
 		if resumed := o.session != "" && !o.found; resumed || o.fails >= openCodeFails {
 			o.gaveUp, o.err = true, err
 		}
-	case o.session == "" && !o.started.IsZero() && time.Since(o.started) > openCodeFind:
+	case o.session == "" && !o.started.IsZero() && time.Since(later(o.started, o.drewAt)) > openCodeFind:
 		o.gaveUp = true
 		o.err = fmt.Errorf("%s lists no session of %s started since %s", o.name, o.dir, o.started.Format(time.TimeOnly))
 	default:
@@ -296,7 +315,10 @@ func (o *openCodeLog) serverDown(err error) error {
 		o.viaCLI = true
 		return nil
 	case o.srv.hasAnswered(): // this read or an earlier one
-	case time.Since(o.opened) < openCodeServerWait:
+	case o.drewAt.IsZero() || time.Since(o.drewAt) < openCodeServerWait:
+		// A TUI not drawing yet is starting, not serverless: under load
+		// Kilo drew first 24 s after its launch, and the CLI's reads
+		// (a core each) would only slow it more.
 		return nil
 	default:
 		o.viaCLI = true

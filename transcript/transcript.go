@@ -166,5 +166,11 @@ type Wrapper interface {
 	Unwrap() Source
 }
 
+// Starting is a Source that learns when the program first wrote to its
+// terminal: the program's start is behind it.
+type Starting interface {
+	ProgramDrew()
+}
+
 // As returns the first source in s's chain of wrappers that is a T.
 func As[T any](s Source) (T, bool) { return unwrap.As[T](s) }
