@@ -38,12 +38,14 @@ func (d *driver) checkIdle() {
 	if t.verdict == denied {
 		wait = min(wait, denialIdle)
 	}
-	if d.cfg.Transcript != nil && !d.logFound() {
+	if d.cfg.Transcript != nil && !d.logBegun() {
 		// The program keeps a log of its session and has not begun it:
 		// it was started with the prompt and has not taken it yet, which
 		// a loaded machine can make take longer than the idle timeout
 		// (Gemini CLI beside three other agents and a CPU hog: its log
-		// began 12 s after its input box showed). An input box it never
+		// began 12 s after its input box showed; Kilo beside its twin and
+		// a hog showed its input box 5 s before it took its prompt, while
+		// its session was still being searched for). An input box it never
 		// left is no turn over; a program that never begins is bounded
 		// as a still screen is (stallFactor).
 		wait = stallFactor * d.cfg.IdleTimeout

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"strings"
@@ -51,7 +52,8 @@ type logCall struct {
 type transcriptState struct {
 	calls  map[string]*logCall
 	order  []string
-	failed bool // a read error was reported
+	failed bool   // a read error was reported
+	path   string // what the transcript is read from, as last traced
 	// orphans are questions asked from the screen before the log held
 	// their call (a log written after a call ran): the next logged calls
 	// are theirs.
@@ -90,6 +92,17 @@ func (d *driver) logFound() bool {
 	return d.cfg.Transcript != nil && d.cfg.Transcript.Path() != ""
 }
 
+// logBegun reports whether the transcript holds this run's session: found
+// and read, and, where the source searches for its session among others,
+// that session found (Path names the search before).
+func (d *driver) logBegun() bool {
+	if !d.logFound() {
+		return false
+	}
+	s, ok := transcript.As[transcript.Searching](d.cfg.Transcript)
+	return !ok || s.SessionFound()
+}
+
 // pollLog reads what the transcript gained and acts on it.
 func (d *driver) pollLog() {
 	if d.cfg.Transcript == nil || d.st == stateEnded {
@@ -99,6 +112,12 @@ func (d *driver) pollLog() {
 	if err != nil && !d.log.failed {
 		d.log.failed = true
 		d.tr.state("reading the provider's transcript failed: " + err.Error())
+	}
+	if p := d.cfg.Transcript.Path(); p != d.log.path && d.tr.enc != nil {
+		// Where the transcript is read from, as it changes (found, or
+		// read another way: a TUI's server, then its CLI).
+		d.log.path = p
+		d.tr.state("the provider's transcript: " + cmp.Or(p, "none (given up, or not found yet)"))
 	}
 	if len(evs) > 0 {
 		// The program is at work: the idle clock starts again, from the

@@ -3,6 +3,8 @@
 package driver_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -168,5 +170,55 @@ func TestTranscriptLearnsTheFirstDrawing(t *testing.T) {
 	}
 	if first := log.polls[0]; !log.drew[0].After(first) {
 		t.Errorf("told of a drawing at %v, before the silent program's poll at %v", log.drew[0], first)
+	}
+}
+
+// searchingLog is a transcript that searches for its session among
+// others' and has not found it (opencode's and Kilo's, two TUIs in one
+// workspace): its Path names the search.
+type searchingLog struct{ found bool }
+
+func (l *searchingLog) Poll() ([]transcript.Event, error) { return nil, nil }
+func (l *searchingLog) Path() string                      { return "sessions (finding this run's session)" }
+func (l *searchingLog) SessionFound() bool                { return l.found }
+
+// TestIdleWaitsForASessionStillSearchedFor: a program started with its
+// prompt that shows its ready input box, while its transcript still
+// searches for its session, has not taken the prompt yet (Kilo beside its
+// twin and a hog): the turn is not over after the idle timeout, but
+// after stallFactor (3) of them, as for a transcript not there at all.
+func TestIdleWaitsForASessionStillSearchedFor(t *testing.T) {
+	prof, err := heuristics.ParseProfile("box.yaml", []byte(`name: box
+description: a test input box
+ready: '(?m)^READY>'
+quit: '<C-d>'
+rules: []
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const idle = 400 * time.Millisecond
+	for _, found := range []bool{false, true} {
+		t.Run(fmt.Sprintf("found=%v", found), func(t *testing.T) {
+			r := driveWith(t, t.TempDir(), prof, permission.Default, nil, nil, nil, func(c *driver.Config) {
+				c.Transcript, c.IdleTimeout = &searchingLog{found: found}, idle
+			}, "sh", "-c", `printf 'READY> '; read x`)
+			end := -1.0
+			for _, line := range strings.Split(r.trace, "\n") {
+				if strings.Contains(line, "the turn is done: the program is back at its input box") {
+					var l struct {
+						T float64 `json:"t_ms"`
+					}
+					_ = json.Unmarshal([]byte(line), &l)
+					end = l.T
+				}
+			}
+			switch {
+			case end < 0:
+				t.Fatalf("the turn did not end at the idle input box")
+			case !found && end < float64(3*idle/time.Millisecond):
+				t.Errorf("the turn ended at %.0f ms, while the session was still searched for: want at least %v", end, 3*idle)
+			}
+		})
 	}
 }

@@ -266,7 +266,7 @@ func profileOnlyKey(t *testing.T, h *yumeHome) (string, bool) {
 
 // asYumeErrorBound is the model-error bound the settings file gives the
 // model-error runs.
-const asYumeErrorBound = 30 * time.Second
+const asYumeErrorBound = 12 * time.Second
 
 // modelErrorCase: the model answers every request with status. What main
 // has: the turn ends with one error result, exit 1, within the run's

@@ -309,12 +309,12 @@ func TestOpenCodeServerLosesItsFirstRequest(t *testing.T) {
 	if took := time.Since(began); took >= openCodeServerRead {
 		t.Errorf("the lost request held the read %v, want about %v", took, openCodeServerFirst)
 	}
-	if evs, err := o.take(); err != nil || len(evs) != 0 || o.srv.requestBound() != 2*openCodeServerFirst {
-		t.Errorf("after a lost request: %s, %v, next bound %v; want nothing, no error, %v", kinds(evs), err, o.srv.requestBound(), 2*openCodeServerFirst)
+	if evs, err := o.take(); err != nil || len(evs) != 0 || o.srv.requestBound() != 2*openCodeServerFirst || o.SessionFound() {
+		t.Errorf("after a lost request: %s, %v, next bound %v, found %v; want nothing, no error, %v, not found", kinds(evs), err, o.srv.requestBound(), o.SessionFound(), 2*openCodeServerFirst)
 	}
 	o.read()
-	if evs, err := o.take(); err != nil || len(evs) != 1 || evs[0].Session != x.Info.ID {
-		t.Fatalf("the next read: %s, %v; want the session", kinds(evs), err)
+	if evs, err := o.take(); err != nil || len(evs) != 1 || evs[0].Session != x.Info.ID || !o.SessionFound() {
+		t.Fatalf("the next read: %s, %v, found %v; want the session, found", kinds(evs), err, o.SessionFound())
 	}
 	if o.srv.requestBound() != openCodeServerRead {
 		t.Errorf("bound once the server answered: %v, want %v", o.srv.requestBound(), openCodeServerRead)

@@ -128,6 +128,14 @@ func (o *openCodeLog) ProgramDrew() {
 	}
 }
 
+// SessionFound implements transcript.Searching: the session is known
+// to exist (found in the list, or a resumed one read).
+func (o *openCodeLog) SessionFound() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.found
+}
+
 // later is the later of a and b.
 func later(a, b time.Time) time.Time {
 	if b.After(a) {

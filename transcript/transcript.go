@@ -172,5 +172,12 @@ type Starting interface {
 	ProgramDrew()
 }
 
+// Searching is a Source that searches for its session among others (a TUI
+// that shares its store with other runs): its Path names the search until
+// SessionFound.
+type Searching interface {
+	SessionFound() bool
+}
+
 // As returns the first source in s's chain of wrappers that is a T.
 func As[T any](s Source) (T, bool) { return unwrap.As[T](s) }
