@@ -46,8 +46,11 @@ var secretRules = []secretRule{
 		re: lazyre.New(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
 	{kind: "anthropic-key", triggers: []string{"k-ant-"},
 		re: lazyre.New(`\bsk-ant-[A-Za-z0-9_\-]{20,}`)},
+	// Not inside a longer token: \b would take "-sk-…" in a base64url
+	// blob for a key (a seeded random-data test found one).
 	{kind: "openai-key", triggers: []string{"k-"},
-		re:        lazyre.New(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`),
+		re:        lazyre.New(`(?:^|[^A-Za-z0-9_\-])(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,})`),
+		group:     1,
 		plausible: looksRandom},
 	{kind: "google-api-key", triggers: []string{"AIza"},
 		re: lazyre.New(`\bAIza[0-9A-Za-z_\-]{35}`)},

@@ -113,6 +113,8 @@ func TestRedactLeavesOrdinaryTextAlone(t *testing.T) {
 		"set api_key = null and password = changeme",
 		"tokenizer = Tokenizer(config)",
 		"func (k *Key) String() string { return k.name }",
+		// A base64url blob holding "-sk-" (seed 1795875758770084489).
+		`"data": "BScVkLnV1xWjoK8ikOswsG6HXDRi9_TWcmnc-sk-liAZR14ecM2OLpwHK1ceRPTNOuM-PZiT40vVNiP"`,
 	}
 	for _, in := range tests {
 		if got := Redact(in); got != in {
