@@ -111,8 +111,9 @@ func generic(t *testing.T) *heuristics.Profile {
 // startingLog is a transcript that learns when the program first drew.
 type startingLog struct {
 	slowLog
-	drew  []time.Time
-	polls []time.Time // Poll's calls before the first drawing
+	release string // a file whose creation lets the silent program print
+	drew    []time.Time
+	polls   []time.Time // Poll's calls before the first drawing
 }
 
 func (l *startingLog) ProgramDrew() {
@@ -125,6 +126,9 @@ func (l *startingLog) Poll() ([]transcript.Event, error) {
 	l.mu.Lock()
 	if len(l.drew) == 0 {
 		l.polls = append(l.polls, time.Now())
+		if len(l.polls) == 1 {
+			_ = os.WriteFile(l.release, nil, 0o644) // polled while silent: now print
+		}
 	}
 	l.mu.Unlock()
 	return l.slowLog.Poll()
@@ -139,25 +143,7 @@ func TestTranscriptLearnsTheFirstDrawing(t *testing.T) {
 	// The program prints nothing until the test saw the log polled while
 	// it was silent, then asks and prints more.
 	script := `while [ ! -e ` + done + ` ]; do sleep 0.01; done; printf 'Run ls? (y/n) '; read a; echo "answer $a"`
-	log := &startingLog{slowLog: slowLog{readTime: 10 * time.Millisecond}}
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-			}
-			log.mu.Lock()
-			n := len(log.polls)
-			log.mu.Unlock()
-			if n > 0 {
-				_ = os.WriteFile(done, nil, 0o644)
-				return
-			}
-		}
-	}()
+	log := &startingLog{slowLog: slowLog{readTime: 10 * time.Millisecond}, release: done}
 	r := driveWith(t, t.TempDir(), generic(t), permission.Default, approveAll, nil, nil,
 		func(c *driver.Config) { c.Transcript = log }, "sh", "-c", script)
 	if len(r.uses) != 1 {
