@@ -41,10 +41,11 @@ type modelErrors struct {
 	shownAt uint64 // screen generation the error was last seen on
 	// stillGen is the screen generation the stand-still clock started on,
 	// at stillAt.
-	stillGen uint64
-	stillAt  time.Duration
-	noticed  map[string]bool // messages told the GUI (heuristics.ModelError.Key)
-	stale    map[string]bool // messages from before progress: not news
+	stillGen  uint64
+	stillAt   time.Duration
+	lookedGen uint64          // screen generation the poll last read (errorPoll)
+	noticed   map[string]bool // messages told the GUI (heuristics.ModelError.Key)
+	stale     map[string]bool // messages from before progress: not news
 	// held are the screen's words of a retry that names no status, held
 	// for heldFor while the program's transcript may tell the same attempt
 	// with its status (Claude Code's screen: "API error · Retrying in
@@ -66,7 +67,7 @@ type heldError struct {
 // heldFor is how long the screen's words of a retry without a status wait
 // for the transcript's. The screen is read at most errorPoll after it
 // changed and the transcript every logEvery, so the GUI still hears of it
-// within 2 s.
+// within a second.
 const heldFor = 500 * time.Millisecond
 
 // silentFactor times the error bound is how long a turn may show nothing

@@ -34,9 +34,11 @@ func (d *driver) checkModelError() {
 }
 
 // errorPoll is how often the running turn's screen is read for a model
-// error whatever its state: a CLI that retries draws a spinner, so its
-// screen may not settle until it gives up.
-const errorPoll = time.Second
+// error whatever its state, when it changed: a CLI that retries draws a
+// spinner, so its screen may not settle until it gives up. A quarter
+// second keeps the GUI's news of a retry close to the program's own (a
+// second let a loaded machine's opencode be told of 2.2 s after its 429).
+const errorPoll = 250 * time.Millisecond
 
 // modelErrorTimer polls the running turn: a model error on screen (told
 // the GUI), and the ends: the program gave up (it logged the error, or
@@ -52,7 +54,10 @@ func (d *driver) modelErrorTimer() {
 	if d.st != stateIdle || !d.t.begun {
 		return
 	}
-	d.lookForModelError()
+	if gen := d.screen.Generation(); gen != m.lookedGen {
+		m.lookedGen = gen
+		d.lookForModelError()
+	}
 	if m.err == nil {
 		d.silentTimer(m)
 		return

@@ -46,6 +46,10 @@ type Script struct {
 	// Log is the provider's transcript the recording holds (nil: none):
 	// the replay reads it as the live driver did (cfg.Transcript).
 	Log *RecordedTranscript
+	// AnswerAfter is how long the GUI takes to answer on the recording's
+	// clock (0: at once): output recorded before then reaches the screen
+	// first, as a program's redraws do while a person reads its question.
+	AnswerAfter time.Duration
 }
 
 // Replay drives a recording through the production driver in lock step:
@@ -289,6 +293,10 @@ type replaySource struct {
 	// recorded time of the person's next keys of the turn (turnGoesOn).
 	heldDone  *heuristics.Detection
 	heldUntil time.Duration
+	// askedID is the question waiting for the script's answer since
+	// askedAt (Script.AnswerAfter).
+	askedID string
+	askedAt time.Duration
 	// viewGen is the screen's generation when the person's last view key
 	// was played, until the screen changes after it (0: none pending): a
 	// done rule waits for the view the key leads to.
@@ -300,21 +308,14 @@ type replaySource struct {
 }
 
 func (s *replaySource) next(ctx context.Context, deadline time.Duration, waiting *pending) event {
-	if waiting != nil { // the recorded program waited for its answer too
+	if waiting != nil && s.answerDue(waiting, deadline) { // the recorded program waited for its answer too
 		a := permission.Answer{Allow: true}
 		if s.script.Answer != nil {
 			a = s.script.Answer(waiting.n, waiting.det)
 		}
 		return event{kind: evAnswer, at: s.clock.now(), answer: a, asRecorded: s.script.AsRecorded}
 	}
-	if s.held == nil {
-		if s.beforeRead != nil {
-			s.beforeRead()
-		}
-		data, at, err := s.ReadChunk()
-		s.held = &event{kind: evOutput, at: at, data: data, err: err}
-	}
-	e := *s.held
+	e := *s.peek()
 	switch {
 	case deadline != 0 && deadline <= e.at:
 		return event{kind: evTimer, at: deadline}
@@ -331,6 +332,35 @@ func (s *replaySource) next(ctx context.Context, deadline time.Duration, waiting
 		e.cols, e.rows = s.rec.Size()
 	}
 	return e
+}
+
+// peek is the next recorded chunk, read but not delivered.
+func (s *replaySource) peek() *event {
+	if s.held == nil {
+		if s.beforeRead != nil {
+			s.beforeRead()
+		}
+		data, at, err := s.ReadChunk()
+		s.held = &event{kind: evOutput, at: at, data: data, err: err}
+	}
+	return s.held
+}
+
+// answerDue: the GUI answers waiting now: the script's AnswerAfter since
+// it was asked has passed, or nothing (output, a timer) comes before.
+func (s *replaySource) answerDue(waiting *pending, deadline time.Duration) bool {
+	if s.script.AnswerAfter <= 0 {
+		return true
+	}
+	if s.askedID != waiting.id {
+		s.askedID, s.askedAt = waiting.id, s.clock.now()
+	}
+	due := s.askedAt + s.script.AnswerAfter
+	if e := s.peek(); e.err == nil && e.at < due || deadline != 0 && deadline < due {
+		return false // what comes first, first
+	}
+	s.clock.reach(due)
+	return true
 }
 
 func (s *replaySource) canAsk() bool { return true }

@@ -31,6 +31,10 @@ type Options struct {
 	// Prompt is typed where a rule types <Prompt>; "" types what the
 	// recording typed there.
 	Prompt string
+	// AnswerAfter is how long the GUI takes to answer a question, on the
+	// recording's clock (0: at once); what the program drew meanwhile is
+	// on screen when the answer comes.
+	AnswerAfter time.Duration
 	// InterruptAt interrupts the session, as a user would, at the first
 	// recorded output at or after it; 0 = never.
 	InterruptAt time.Duration
@@ -80,7 +84,7 @@ func Run(ctx context.Context, cast *recordings.Cast, o Options) Result {
 		if err := o.Out.Init(string(permission.Default), []string{"Bash"}); err != nil {
 			return err
 		}
-		r.Outcome, r.Err = driver.Replay(ctx, cfg, rp, driver.Script{Answer: o.Answer, InterruptAt: o.InterruptAt, AsRecorded: o.AsRecorded, Log: log})
+		r.Outcome, r.Err = driver.Replay(ctx, cfg, rp, driver.Script{Answer: o.Answer, AnswerAfter: o.AnswerAfter, InterruptAt: o.InterruptAt, AsRecorded: o.AsRecorded, Log: log})
 		return r.Err
 	})
 	r.Mismatches, r.Pending = rp.Mismatches(), rp.PendingInput()
