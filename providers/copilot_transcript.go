@@ -30,36 +30,10 @@ func copilotTranscript(l Launch) transcript.Source {
 	return addFoundLog(src, func() string { return copilotLogPath(l) }, copilotLog(l))
 }
 
-type copilotEvent struct {
-	Type      string `json:"type"`
-	ID        string `json:"id"`
-	Timestamp string `json:"timestamp"`
-	Data      struct {
-		SessionID    string `json:"sessionId"`
-		Content      string `json:"content"`
-		ToolRequests []struct {
-			ToolCallID string          `json:"toolCallId"`
-			Name       string          `json:"name"`
-			Arguments  json.RawMessage `json:"arguments"`
-		} `json:"toolRequests"`
-		ToolCallID string `json:"toolCallId"`
-		Success    bool   `json:"success"`
-		Result     *struct {
-			Content json.RawMessage `json:"content"`
-		} `json:"result"`
-		Error json.RawMessage `json:"error"`
-		// Message is session.error's: "Authentication failed with
-		// provider at … (HTTP 401). Check your COPILOT_PROVIDER_API_KEY…".
-		Message string `json:"message"`
-		Usage   *struct {
-			InputTokens      int     `json:"inputTokens"`
-			OutputTokens     int     `json:"outputTokens"`
-			CacheReadTokens  int     `json:"cacheReadTokens"`
-			CacheWriteTokens int     `json:"cacheWriteTokens"`
-			Cost             float64 `json:"cost"`
-		} `json:"usage"`
-	} `json:"data"`
-}
+// copilotRead are the events the transcript reads: others' data is not
+// decoded.
+var copilotRead = map[string]bool{"session.start": true, "assistant.turn_start": true, "session.usage_record": true,
+	"session.error": true, "assistant.message": true, "tool.execution_complete": true, "assistant.turn_end": true}
 
 // newCopilotParser reads events.jsonl; it remembers which calls are
 // hidden bookkeeping and whether the round asked for tools.
@@ -67,33 +41,34 @@ func newCopilotParser() transcript.Parser {
 	hidden := map[string]bool{}
 	roundHadTools := false
 	return func(line []byte) []transcript.Event {
-		var e copilotEvent
-		if json.Unmarshal(line, &e) != nil {
+		var e CopilotEvent
+		var data CopilotData
+		if json.Unmarshal(line, &e) != nil || !copilotRead[e.Type] || len(e.Data) > 0 && json.Unmarshal(e.Data, &data) != nil {
 			return nil
 		}
 		switch e.Type {
 		case "session.start":
-			return []transcript.Event{{Kind: transcript.Session, Session: e.Data.SessionID}}
+			return []transcript.Event{{Kind: transcript.Session, Session: data.SessionID}}
 		case "assistant.turn_start":
 			roundHadTools = false
 		case "session.usage_record":
-			if u := e.Data.Usage; u != nil {
+			if u := data.Usage; u != nil {
 				ev := transcript.Event{Kind: transcript.Tokens, ID: e.ID, At: stamp(e.Timestamp),
 					Usage: transcript.SplitUsage(u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens)}
 				ev.Usage.CostUSD = u.Cost
 				return []transcript.Event{ev}
 			}
 		case "session.error":
-			if e.Data.Message != "" {
-				return []transcript.Event{{Kind: transcript.ModelError, Text: e.Data.Message}}
+			if data.Message != "" {
+				return []transcript.Event{{Kind: transcript.ModelError, Text: data.Message}}
 			}
 		case "assistant.message":
 			var out []transcript.Event
-			if e.Data.Content != "" {
-				out = append(out, transcript.Event{Kind: transcript.Text, Text: e.Data.Content})
+			if data.Content != "" {
+				out = append(out, transcript.Event{Kind: transcript.Text, Text: data.Content})
 			}
-			for _, r := range e.Data.ToolRequests {
-				args := copilotArgs(r.Arguments)
+			for _, r := range data.ToolRequests {
+				args := CopilotArgs(r.Arguments)
 				name, input := copilotCall(r.Name, args)
 				if name == "" {
 					hidden[r.ToolCallID] = true
@@ -110,18 +85,18 @@ func newCopilotParser() transcript.Parser {
 			}
 			return out
 		case "tool.execution_complete":
-			if hidden[e.Data.ToolCallID] {
+			if hidden[data.ToolCallID] {
 				return nil
 			}
 			out := ""
-			if e.Data.Result != nil {
-				out = blocksOrString(e.Data.Result.Content)
+			if data.Result != nil {
+				out = blocksOrString(data.Result.Content)
 			}
-			if !e.Data.Success && out == "" {
-				out = blocksOrString(e.Data.Error)
+			if !data.Success && out == "" {
+				out = blocksOrString(data.Error)
 			}
 			out, code := copilotShellTrailer(out)
-			return []transcript.Event{{Kind: transcript.ToolResult, ID: e.Data.ToolCallID, Output: out, IsError: !e.Data.Success || code != 0}}
+			return []transcript.Event{{Kind: transcript.ToolResult, ID: data.ToolCallID, Output: out, IsError: !data.Success || code != 0}}
 		case "assistant.turn_end":
 			if !roundHadTools {
 				return []transcript.Event{{Kind: transcript.TurnEnd}}
@@ -144,20 +119,6 @@ func copilotShellTrailer(out string) (string, int) {
 	}
 	code, _ := strconv.Atoi(out[m[2]:m[3]])
 	return out[:m[0]], code
-}
-
-// copilotArgs reads a tool request's arguments: an object, or the text of
-// a custom (freeform) tool such as apply_patch, as {"input": text}.
-func copilotArgs(raw json.RawMessage) map[string]any {
-	var m map[string]any
-	if json.Unmarshal(raw, &m) == nil && m != nil {
-		return m
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return map[string]any{"input": s}
-	}
-	return map[string]any{}
 }
 
 // copilotCall maps a Copilot tool; "" hides bookkeeping.

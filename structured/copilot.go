@@ -7,6 +7,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // copilotTranslator translates `copilot -p … --output-format json` (JSONL
@@ -20,47 +21,12 @@ type copilotTranslator struct {
 	failure string                      // session.error message
 }
 
-type copilotLine struct {
-	Type      string          `json:"type"`
-	Ephemeral bool            `json:"ephemeral"`
-	Data      json.RawMessage `json:"data"`
-	SessionID string          `json:"sessionId"`
-	ExitCode  *int            `json:"exitCode"`
-}
-
-type copilotData struct {
-	MessageID    string               `json:"messageId"`
-	DeltaContent string               `json:"deltaContent"`
-	Content      string               `json:"content"`
-	ToolRequests []copilotToolRequest `json:"toolRequests"`
-	ToolCallID   string               `json:"toolCallId"`
-	ToolName     string               `json:"toolName"`
-	Arguments    map[string]any       `json:"arguments"`
-	Success      bool                 `json:"success"`
-	Result       *struct {
-		Content json.RawMessage `json:"content"`
-	} `json:"result"`
-	Error json.RawMessage `json:"error"`
-	// assistant.usage
-	InputTokens      int `json:"inputTokens"`
-	OutputTokens     int `json:"outputTokens"`
-	CacheReadTokens  int `json:"cacheReadTokens"`
-	CacheWriteTokens int `json:"cacheWriteTokens"`
-	// session.error
-	Message   string `json:"message"`
-	ErrorType string `json:"errorType"`
-	// model.call_failure: the status of a failed model request, and
-	// which retry it was (0: the first try)
-	StatusCode   int `json:"statusCode"`
-	RetryAttempt int `json:"retryAttempt"`
-}
-
-// copilotToolRequest is one tool call of an assistant.message.
-type copilotToolRequest struct {
-	ToolCallID string         `json:"toolCallId"`
-	Name       string         `json:"name"`
-	Arguments  map[string]any `json:"arguments"`
-}
+// copilotLine and copilotData are Copilot's wire types (declared once,
+// in providers), with structured's fast decoders (copilot_decode.go).
+type (
+	copilotLine providers.CopilotEvent
+	copilotData providers.CopilotData
+)
 
 // copilotSkipped are frequent event types with nothing to show; they are
 // recognised from the line prefix without decoding.
@@ -123,12 +89,12 @@ func (c *copilotTranslator) Line(line []byte) error {
 			return err
 		}
 		for _, r := range d.ToolRequests {
-			if err := c.use(r.ToolCallID, r.Name, r.Arguments); err != nil {
+			if err := c.use(r.ToolCallID, r.Name, providers.CopilotArgs(r.Arguments)); err != nil {
 				return err
 			}
 		}
 	case "tool.execution_start":
-		return c.use(d.ToolCallID, d.ToolName, d.Arguments)
+		return c.use(d.ToolCallID, d.ToolName, providers.CopilotArgs(d.Arguments))
 	case "tool.execution_complete":
 		return c.complete(d)
 	case "assistant.usage":
@@ -161,6 +127,13 @@ func (c *copilotTranslator) Line(line []byte) error {
 
 func (c *copilotTranslator) use(id, name string, args map[string]any) error {
 	n, in := c.mapTool(name, args)
+	if n == "apply_patch" {
+		// A freeform patch of one file is that file's Write or Edit, as
+		// the transcript reads it (providers.PatchCalls).
+		if calls := providers.PatchCalls(str(in["input"])); len(calls) == 1 {
+			n, in = calls[0].Name, calls[0].Input
+		}
+	}
 	if n == "" { // bookkeeping the user need not see
 		if c.hidden == nil {
 			c.hidden = map[string]bool{}

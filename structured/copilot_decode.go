@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/yume-cli/yume-cli/internal/jsonfast"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // Fast decoding of Copilot's lines; see internal/jsonfast. The fastDecode
@@ -14,8 +15,8 @@ import (
 var (
 	copilotLineFields    = jsonNames(copilotLine{})
 	copilotDataFields    = jsonNames(copilotData{})
-	copilotRequestFields = jsonNames(copilotToolRequest{})
-	copilotResultFields  = jsonNames(copilotData{}.Result)
+	copilotRequestFields = jsonNames(providers.CopilotToolRequest{})
+	copilotResultFields  = jsonNames(providers.CopilotResult{})
 )
 
 func (l *copilotLine) fastDecode(line []byte) bool {
@@ -23,6 +24,10 @@ func (l *copilotLine) fastDecode(line []byte) bool {
 		switch string(key) {
 		case "type":
 			l.Type, ok = jstring(v)
+		case "id":
+			l.ID, ok = jstring(v)
+		case "timestamp":
+			l.Timestamp, ok = jstring(v)
 		case "ephemeral":
 			l.Ephemeral, ok = jbool(v)
 		case "sessionId":
@@ -66,6 +71,8 @@ func (d *copilotData) fastDecode(data []byte) bool {
 			d.CacheReadTokens, ok = jint(v)
 		case "message":
 			d.Message, ok = jstring(v)
+		case "sessionId":
+			d.SessionID, ok = jstring(v)
 		case "errorType":
 			d.ErrorType, ok = jstring(v)
 		case "arguments":
@@ -73,7 +80,7 @@ func (d *copilotData) fastDecode(data []byte) bool {
 				return false // a repeated object merges in encoding/json
 			}
 			argsSeen = true
-			d.Arguments, ok = jmap(v)
+			d.Arguments, ok = jraw(v), true
 		case "toolRequests":
 			if requestsSeen {
 				return false
@@ -99,9 +106,7 @@ func (d *copilotData) fastResult(v []byte) bool {
 	if v[0] != '{' {
 		return false
 	}
-	d.Result = &struct {
-		Content json.RawMessage `json:"content"`
-	}{}
+	d.Result = &providers.CopilotResult{}
 	return jsonfast.EachMember(v, func(key []byte, esc bool, v []byte) bool {
 		if string(key) == "content" {
 			d.Result.Content = jraw(v)
@@ -118,14 +123,14 @@ func (d *copilotData) fastRequests(v []byte) bool {
 	if v[0] != '[' {
 		return false
 	}
-	d.ToolRequests = []copilotToolRequest{}
+	d.ToolRequests = []providers.CopilotToolRequest{}
 	return jsonfast.EachElement(v, func(_ []byte, _ bool, el []byte) bool {
-		d.ToolRequests = append(d.ToolRequests, copilotToolRequest{})
-		return isNull(el) || d.ToolRequests[len(d.ToolRequests)-1].fastDecode(el)
+		d.ToolRequests = append(d.ToolRequests, providers.CopilotToolRequest{})
+		return isNull(el) || fastToolRequest(&d.ToolRequests[len(d.ToolRequests)-1], el)
 	})
 }
 
-func (r *copilotToolRequest) fastDecode(v []byte) bool {
+func fastToolRequest(r *providers.CopilotToolRequest, v []byte) bool {
 	if v[0] != '{' {
 		return false
 	}
@@ -141,7 +146,7 @@ func (r *copilotToolRequest) fastDecode(v []byte) bool {
 				return false // a repeated object merges in encoding/json
 			}
 			argsSeen = true
-			r.Arguments, ok = jmap(v)
+			r.Arguments, ok = jraw(v), true
 		default:
 			return !foldsToField(key, esc, copilotRequestFields)
 		}
