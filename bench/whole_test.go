@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/gobuild"
 )
 
 // BenchmarkWholeProcess runs, per op, the raw drain of flood and
@@ -239,12 +241,9 @@ func maxRSS(cmd *exec.Cmd) int64 {
 // built (scripts/dist.sh: static, stripped): what users run. A cgo build
 // maps libc too, 1.5 MiB more resident.
 func build(b *testing.B, dir, pkg string) string {
-	out := filepath.Join(dir, filepath.Base(pkg))
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, "./"+pkg)
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	cmd.Dir = ".."
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+	out, err := gobuild.Command(dir, pkg, true)
+	if err != nil {
+		b.Fatal(err)
 	}
 	return out
 }

@@ -7,10 +7,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/yume-cli/yume-cli/internal/gobuild"
 	"github.com/yume-cli/yume-cli/internal/tracedoc"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -287,10 +287,9 @@ func buildTool(t *testing.T, pkg string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(dir, filepath.Base(pkg))
-	cmd := exec.Command("go", "build", "-o", bin, pkg)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	bin, err := gobuild.Command(dir, pkg, false)
+	if err != nil {
+		t.Fatal(err)
 	}
 	builds.Store(pkg, bin)
 	return bin

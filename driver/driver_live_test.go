@@ -336,7 +336,7 @@ func TestDriveInquirer(t *testing.T) {
 // answered by selecting "Execute command" (or "Exit"), the confirm that
 // follows is answered the same way without asking again.
 func TestDriveDemo(t *testing.T) {
-	demo := buildTool(t, "github.com/yume-cli/yume-cli/cmd/yume-demo")
+	demo := buildTool(t, "cmd/yume-demo")
 	tests := []struct {
 		name     string
 		decide   decision
@@ -373,7 +373,7 @@ func TestDriveDemo(t *testing.T) {
 // TestDriveDemoRevise: a denial with feedback selects "Revise command",
 // types the feedback, and the revised suggestion is asked about anew.
 func TestDriveDemoRevise(t *testing.T) {
-	demo := buildTool(t, "github.com/yume-cli/yume-cli/cmd/yume-demo")
+	demo := buildTool(t, "cmd/yume-demo")
 	r := driveRevising(t, t.TempDir(), "gh-copilot", permission.Default, approveAll, map[int]string{1: "sort"},
 		demo, "suggest", "-t", "shell", "--suggest", "printf 'b\\na\\n'", "print two letters")
 	if len(r.uses) != 2 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
+	"github.com/yume-cli/yume-cli/internal/gobuild"
 	provreg "github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/recordings"
 	"github.com/yume-cli/yume-cli/vt"
@@ -248,9 +249,9 @@ func isQuestion(k heuristics.Kind) bool {
 //
 //	YUME_E2E=1 go test -run '^$' -bench DemoDialogToToolUse -benchtime 20x ./e2e
 func BenchmarkDemoDialogToToolUse(b *testing.B) {
-	demo := filepath.Join(b.TempDir(), "yume-demo")
-	if out, err := exec.Command("go", "build", "-o", demo, "../cmd/yume-demo").CombinedOutput(); err != nil {
-		b.Fatalf("go build yume-demo: %v\n%s", err, out)
+	demo, err := gobuild.Command(b.TempDir(), "cmd/yume-demo", false)
+	if err != nil {
+		b.Fatal(err)
 	}
 	var took []time.Duration
 	for i := 0; b.Loop(); i++ {

@@ -3,9 +3,10 @@ package e2e
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/yume-cli/yume-cli/internal/gobuild"
 )
 
 // yumeBin is the yume-cli built for this run.
@@ -20,9 +21,8 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	yumeBin = filepath.Join(dir, "yume-cli")
-	if out, err := exec.Command("go", "build", "-o", yumeBin, "../cmd/yume-cli").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: go build: %v\n%s", err, out)
+	if yumeBin, err = gobuild.Command(dir, "cmd/yume-cli", false); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: %v\n", err)
 		os.Exit(1)
 	}
 	code := m.Run()

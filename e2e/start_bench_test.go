@@ -19,6 +19,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
+	"github.com/yume-cli/yume-cli/internal/gobuild"
 	"github.com/yume-cli/yume-cli/permission"
 	provreg "github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/ptyhost"
@@ -211,14 +212,16 @@ func endLeftovers(b *testing.B, build, home string) {
 // releaseBuild is yume-cli built as releases are (scripts/dist.sh: static,
 // stripped): what users start.
 func releaseBuild(b *testing.B) string {
-	out := filepath.Join(filepath.Dir(yumeBin), "yume-cli-release")
-	if _, err := os.Stat(out); err == nil {
+	dir := filepath.Join(filepath.Dir(yumeBin), "release")
+	if out := filepath.Join(dir, "yume-cli"); statOK(out) {
 		return out
 	}
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, "../cmd/yume-cli")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, msg)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	out, err := gobuild.Command(dir, "cmd/yume-cli", true)
+	if err != nil {
+		b.Fatal(err)
 	}
 	return out
 }
@@ -306,4 +309,10 @@ func medianFloat(v []float64) float64 {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	return s[len(s)/2]
+}
+
+// statOK: a file is there.
+func statOK(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/yume-cli/yume-cli/internal/gobuild"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/vt"
 )
@@ -33,9 +34,8 @@ func TestRecordCorpus(t *testing.T) {
 	}
 	bins := t.TempDir()
 	for _, pkg := range []string{"cmd/yume-cli", "cmd/yume-demo"} {
-		out, err := exec.Command("go", "build", "-o", filepath.Join(bins, filepath.Base(pkg)), "../"+pkg).CombinedOutput()
-		if err != nil {
-			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		if _, err := gobuild.Command(bins, pkg, false); err != nil {
+			t.Fatal(err)
 		}
 	}
 	inquirer, _ := filepath.Abs("../testdata/inquirer")

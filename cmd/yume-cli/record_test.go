@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/yume-cli/yume-cli/internal/gobuild"
 	"github.com/yume-cli/yume-cli/recordings"
 	"golang.org/x/term"
 )
@@ -22,9 +23,9 @@ import (
 // buildCLI builds yume-cli once per test into a temp dir.
 func buildCLI(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "yume-cli")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := gobuild.Command(t.TempDir(), "cmd/yume-cli", false)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/yume-cli/yume-cli/internal/gobuild"
 )
 
 // demoBin is yume-demo built once for the whole test run by TestMain.
@@ -25,10 +27,8 @@ func buildAndRun(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	demoBin = filepath.Join(dir, "yume-demo")
-	build := exec.Command("go", "build", "-o", demoBin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build yume-demo: %v\n%s", err, out)
+	if demoBin, err = gobuild.Command(dir, "cmd/yume-demo", false); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return m.Run()
