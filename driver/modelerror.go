@@ -44,6 +44,7 @@ type modelErrors struct {
 	stillGen  uint64
 	stillAt   time.Duration
 	lookedGen uint64          // screen generation the poll last read (errorPoll)
+	logSince  time.Duration   // when the poll first saw the transcript's session begun (silentTimer)
 	noticed   map[string]bool // messages told the GUI (heuristics.ModelError.Key)
 	stale     map[string]bool // messages from before progress: not news
 	// held are the screen's words of a retry that names no status, held
@@ -89,6 +90,9 @@ func (d *driver) errorsOf() *modelErrors {
 	if d.merr.turn != d.t {
 		d.merr = modelErrors{turn: d.t, noticed: map[string]bool{}, stale: map[string]bool{}, held: map[string]heldError{},
 			begun: d.now(), start: d.progressNow()}
+		if d.logBegun() {
+			d.merr.logSince = d.now()
+		}
 		if d.inTurn() && d.at[timerError] == 0 {
 			d.at[timerError] = d.now() + errorPoll
 		}

@@ -170,7 +170,25 @@ func (d *driver) silentTimer(m *modelErrors) {
 	if d.progressNow() != m.start || !d.t.begun {
 		return // the turn produced something: no silent retries
 	}
-	if d.now() < m.begun+silentFactor*d.errorBound() {
+	bound := silentFactor * d.errorBound()
+	start := m.begun
+	if d.cfg.Transcript != nil {
+		// A program that keeps a transcript and has not begun its session
+		// there has not taken its prompt (Kilo beside a loaded machine:
+		// its session began 22 s after launch, with its spinner up all
+		// along): the silence counts from the session's start, and a
+		// program that never begins one is given stallFactor bounds.
+		switch {
+		case !d.logBegun():
+			start = m.begun + (stallFactor-1)*bound
+		case m.logSince == 0:
+			m.logSince = d.now()
+			fallthrough
+		default:
+			start = max(start, m.logSince)
+		}
+	}
+	if d.now() < start+bound {
 		return
 	}
 	if !d.busyNow(d.screen.String()) {
@@ -178,7 +196,7 @@ func (d *driver) silentTimer(m *modelErrors) {
 	}
 	why := fmt.Sprintf("%s worked for %v with no answer, no tool call and no word of progress on screen or in its transcript; "+
 		"yume-cli stopped it. A CLI that retries a failing model service silently looks like this (Gemini CLI does so on "+
-		"HTTP 429 and 500): check the service's status and the key's quota, then try again", d.cfg.Profile.Name, silentFactor*d.errorBound())
+		"HTTP 429 and 500): check the service's status and the key's quota, then try again", d.cfg.Profile.Name, bound)
 	d.emitErr(d.out.SystemError("yume-cli: " + why))
-	d.failTurn(why, "no progress for "+(silentFactor*d.errorBound()).String())
+	d.failTurn(why, "no progress for "+bound.String())
 }

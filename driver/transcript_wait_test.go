@@ -208,3 +208,49 @@ rules: []
 		})
 	}
 }
+
+// TestSilentBoundWaitsForASessionStillSearchedFor: a program busy from its
+// start whose transcript still searches for its session has not taken its
+// prompt (Kilo on a loaded machine: its spinner up 22 s before its
+// session began): the silent-retry bound does not stop it after the bound
+// from the turn's start, but after stallFactor (3) of them; a session
+// found is silent from its start, stopped after one.
+func TestSilentBoundWaitsForASessionStillSearchedFor(t *testing.T) {
+	prof, err := heuristics.ParseProfile("spin.yaml", []byte(`name: spin
+description: a test program busy at once
+busy: 'esc to interrupt'
+quit: '<C-c>'
+rules: []
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const errorBound = 200 * time.Millisecond // the silent bound: twice this
+	for _, found := range []bool{false, true} {
+		t.Run(fmt.Sprintf("found=%v", found), func(t *testing.T) {
+			r := driveWith(t, t.TempDir(), prof, permission.Default, nil, nil, nil, func(c *driver.Config) {
+				c.Transcript, c.ErrorBound = &searchingLog{found: found}, errorBound
+			}, "sh", "-c", `i=0; while :; do i=$((i+1)); printf '\r* Working %s (esc to interrupt)' "$i"; sleep 0.05; done`)
+			end := -1.0
+			for _, line := range strings.Split(r.trace, "\n") {
+				if strings.Contains(line, "no word of progress") {
+					var l struct {
+						T float64 `json:"t_ms"`
+					}
+					_ = json.Unmarshal([]byte(line), &l)
+					end = l.T
+					break
+				}
+			}
+			bound := float64(2 * errorBound / time.Millisecond)
+			switch {
+			case end < 0:
+				t.Fatalf("the silent bound never stopped the program")
+			case !found && end < 3*bound:
+				t.Errorf("stopped at %.0f ms while the session was searched for: want at least %.0f", end, 3*bound)
+			case found && end >= 3*bound:
+				t.Errorf("stopped at %.0f ms with the session found: want before %.0f", end, 3*bound)
+			}
+		})
+	}
+}
