@@ -89,7 +89,7 @@ func ParseControl(line []byte) (Control, error) {
 	if err := json.Unmarshal(line, &m); err != nil {
 		return Control{}, fmt.Errorf("control frame is not a JSON object (%v): %s", err, quote(line))
 	}
-	typ, ok, err := m.str("type")
+	typ, ok, err := m.Str("type")
 	if err != nil || !ok {
 		return Control{}, fmt.Errorf("control frame has no string \"type\": %s", quote(line))
 	}
@@ -119,14 +119,14 @@ func ParseControl(line []byte) (Control, error) {
 func parseUser(m fields) (Control, error) {
 	content, ok := m["content"]
 	if !ok {
-		msg, ok, err := m.object("message")
+		msg, ok, err := m.Object("message")
 		if err != nil {
 			return Control{}, err
 		}
 		if !ok {
 			return Control{}, errors.New(`needs "content" or "message":{"role":"user","content":…}`)
 		}
-		if role, _, err := msg.str("role"); err != nil || (role != "" && role != "user") {
+		if role, _, err := msg.Str("role"); err != nil || (role != "" && role != "user") {
 			return Control{}, fmt.Errorf(`message role must be "user", got %q`, role)
 		}
 		if content, ok = msg["content"]; !ok {
@@ -156,11 +156,11 @@ func contentText(raw json.RawMessage) (string, error) {
 	}
 	texts := make([]string, 0, len(blocks))
 	for i, b := range blocks {
-		typ, _, err := b.str("type")
+		typ, _, err := b.Str("type")
 		if err != nil || typ != "text" {
 			return "", fmt.Errorf("content block %d has type %q; only text blocks are supported", i+1, typ)
 		}
-		text, ok, err := b.str("text")
+		text, ok, err := b.Str("text")
 		if err != nil || !ok {
 			return "", fmt.Errorf(`content block %d has no string "text"`, i+1)
 		}
@@ -170,25 +170,25 @@ func contentText(raw json.RawMessage) (string, error) {
 }
 
 func parseApproval(m fields) (Control, error) {
-	id, ok, err := m.str("id")
+	id, ok, err := m.Str("id")
 	if err != nil {
 		return Control{}, err
 	}
 	if !ok || id == "" {
 		return Control{}, errors.New(`needs "id", the tool_use id being answered`)
 	}
-	approved, ok, err := m.boolean("approved")
+	approved, ok, err := m.Bool("approved")
 	if err != nil {
 		return Control{}, err
 	}
 	if !ok {
 		return Control{}, errors.New(`needs "approved": true or false`)
 	}
-	msg, _, err := m.str("message")
+	msg, _, err := m.Str("message")
 	if err != nil {
 		return Control{}, err
 	}
-	revise, _, err := m.str("revise")
+	revise, _, err := m.Str("revise")
 	if err != nil {
 		return Control{}, err
 	}
@@ -196,7 +196,7 @@ func parseApproval(m fields) (Control, error) {
 }
 
 func parseMode(m fields) (Control, error) {
-	mode, ok, err := m.str("mode")
+	mode, ok, err := m.Str("mode")
 	if err != nil {
 		return Control{}, err
 	}
@@ -211,14 +211,14 @@ func parseMode(m fields) (Control, error) {
 }
 
 func parseResponse(m fields) (Control, error) {
-	resp, ok, err := m.object("response")
+	resp, ok, err := m.Object("response")
 	if err != nil {
 		return Control{}, err
 	}
 	if !ok {
 		return Control{}, errors.New(`needs a "response" object`)
 	}
-	reqID, ok, err := resp.str("request_id")
+	reqID, ok, err := resp.Str("request_id")
 	if err != nil {
 		return Control{}, err
 	}
@@ -226,23 +226,23 @@ func parseResponse(m fields) (Control, error) {
 		return Control{}, errors.New(`response needs "request_id", the id of the can_use_tool request`)
 	}
 	c := Control{Kind: ControlApproval, RequestID: reqID}
-	switch sub, _, _ := resp.str("subtype"); sub {
+	switch sub, _, _ := resp.Str("subtype"); sub {
 	case "error":
-		msg, _, _ := resp.str("error")
+		msg, _, _ := resp.Str("error")
 		c.Message = "the host could not answer the permission request: " + msg
 		return c, nil
 	case "success":
 	default:
 		return Control{}, fmt.Errorf(`response subtype must be "success" or "error", got %q`, sub)
 	}
-	result, ok, err := resp.object("response")
+	result, ok, err := resp.Object("response")
 	if err != nil {
 		return Control{}, err
 	}
 	if !ok {
 		return Control{}, errors.New(`success response needs "response":{"behavior":"allow"|"deny"}`)
 	}
-	behavior, _, _ := result.str("behavior")
+	behavior, _, _ := result.Str("behavior")
 	switch behavior {
 	case "allow":
 		c.Approved = true
@@ -250,31 +250,31 @@ func parseResponse(m fields) (Control, error) {
 	default:
 		return Control{}, fmt.Errorf(`behavior must be "allow" or "deny", got %q`, behavior)
 	}
-	if c.Message, _, err = result.str("message"); err != nil {
+	if c.Message, _, err = result.Str("message"); err != nil {
 		return Control{}, err
 	}
-	if c.ToolUseID, _, err = result.str("toolUseID"); err != nil {
+	if c.ToolUseID, _, err = result.Str("toolUseID"); err != nil {
 		return Control{}, err
 	}
-	if c.Revise, _, err = result.str("revise"); err != nil {
+	if c.Revise, _, err = result.Str("revise"); err != nil {
 		return Control{}, err
 	}
 	return c, nil
 }
 
 func parseRequest(m fields) (Control, error) {
-	reqID, _, err := m.str("request_id")
+	reqID, _, err := m.Str("request_id")
 	if err != nil {
 		return Control{}, err
 	}
-	req, ok, err := m.object("request")
+	req, ok, err := m.Object("request")
 	if err != nil {
 		return Control{}, err
 	}
 	if !ok {
 		return Control{}, errors.New(`needs a "request" object with a "subtype"`)
 	}
-	switch sub, _, _ := req.str("subtype"); sub {
+	switch sub, _, _ := req.Str("subtype"); sub {
 	case "interrupt":
 		return Control{Kind: ControlInterrupt, RequestID: reqID}, nil
 	case "set_permission_mode":

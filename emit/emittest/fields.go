@@ -163,7 +163,7 @@ func (v *validator) checkMessage(role string, msg fields) {
 			continue
 		}
 		block := obj(b)
-		kind, _, err := block.str("type")
+		kind, _, err := block.Str("type")
 		if err != nil || kind == "" {
 			v.fail(`%s content block has no string "type"`, where)
 			continue
@@ -183,7 +183,7 @@ func (v *validator) checkToolUse(m fields, where string) {
 	v.field(m, where, "name", jString, true)
 	v.field(m, where, "input", jAny, true)
 	if raw := v.field(m, where, "id", jString, true); raw != nil {
-		id, _, _ := m.str("id")
+		id, _, _ := m.Str("id")
 		v.useTool(id)
 	}
 }
@@ -192,7 +192,7 @@ func (v *validator) checkToolResult(m fields, where string) {
 	v.field(m, where, "content", jString, true)
 	isErr := v.field(m, where, "is_error", jBool, false)
 	if raw := v.field(m, where, "tool_use_id", jString, true); raw != nil {
-		id, _, _ := m.str("tool_use_id")
+		id, _, _ := m.Str("tool_use_id")
 		v.answerTool(id, string(isErr) == "true")
 	}
 }
@@ -273,7 +273,7 @@ func (v *validator) checkControlRequest(m fields) {
 		return
 	}
 	req := obj(raw)
-	sub, _, _ := req.str("subtype")
+	sub, _, _ := req.Str("subtype")
 	if sub == "" {
 		v.fail(`control_request "request" has no string "subtype"`)
 		return
@@ -284,7 +284,7 @@ func (v *validator) checkControlRequest(m fields) {
 	v.field(req, "can_use_tool", "tool_name", jString, true)
 	v.field(req, "can_use_tool", "input", jAny, true)
 	if v.field(req, "can_use_tool", "tool_use_id", jString, true) != nil {
-		id, _, _ := req.str("tool_use_id")
+		id, _, _ := req.Str("tool_use_id")
 		if _, ok := v.toolUses[id]; !ok {
 			v.fail("can_use_tool for %q, which no earlier tool_use has", id)
 		}

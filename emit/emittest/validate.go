@@ -107,7 +107,7 @@ func (v *validator) line(n int, line []byte) {
 		v.fail("not a single JSON object: %s", quote(line))
 		return
 	}
-	typ, ok, err := m.str("type")
+	typ, ok, err := m.Str("type")
 	if err != nil || !ok {
 		v.fail(`no string "type" (Yume ignores the line)`)
 		return
@@ -124,7 +124,7 @@ func (v *validator) line(n int, line []byte) {
 }
 
 func (v *validator) checkOrder(typ string, m fields) {
-	sub, _, _ := m.str("subtype")
+	sub, _, _ := m.Str("subtype")
 	isInit := typ == "system" && sub == "init"
 	switch {
 	case isInit && v.sawInit:
@@ -136,7 +136,7 @@ func (v *validator) checkOrder(typ string, m fields) {
 }
 
 func (v *validator) checkUUID(m fields) {
-	id, ok, err := m.str("uuid")
+	id, ok, err := m.Str("uuid")
 	if err != nil || !ok || id == "" {
 		v.fail(`no string "uuid": Yume drops a line identical to a recent one`)
 		return
@@ -196,14 +196,14 @@ func (v *validator) checkTurn(typ string, m fields) {
 
 // checkResultTurn checks a result against the turn it ends.
 func (v *validator) checkResultTurn(m fields) {
-	isError, _, _ := m.boolean("is_error")
+	isError, _, _ := m.Bool("is_error")
 	if v.turn.interrupted && !isError {
 		v.fail("the turn was interrupted but its result has is_error false")
 	}
 	var denials []fields
 	if raw, ok := m["permission_denials"]; ok && json.Unmarshal(raw, &denials) == nil {
 		for _, d := range denials {
-			id, _, _ := d.str("tool_use_id")
+			id, _, _ := d.Str("tool_use_id")
 			if !v.turn.errored[id] {
 				v.fail("permission denial of %q has no is_error tool_result in this turn", id)
 			}
