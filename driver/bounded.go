@@ -132,6 +132,15 @@ func (d *driver) stalled() {
 	if d.st != stateIdle && d.st != stateCapturing || d.screen.Generation() != d.t.stallGen {
 		return
 	}
+	if d.cfg.Transcript != nil && !d.logBegun() && d.src.onCPU() {
+		// Still starting: its session not begun, and computing (Codex
+		// beside a CPU hog showed its banner 15 s and more before it took
+		// its prompt). A still screen of a program at work is no stall;
+		// the turn timeout still bounds it.
+		d.at[timerStall] = d.now() + d.cfg.IdleTimeout
+		d.tr.state("the screen stands still, but the program is on a CPU and its session has not begun: still starting")
+		return
+	}
 	if d.cfg.Profile.Ready == nil && d.t.pending == nil && heuristics.InputBox(d.screen) {
 		// No profile knows this TUI's input box, but its shape is one: the
 		// program waits for the next prompt, its turn is over.

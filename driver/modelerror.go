@@ -7,6 +7,7 @@ import (
 	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
@@ -144,6 +145,9 @@ func (d *driver) sawModelError(e *heuristics.ModelError, where string) {
 	m.noticed[k] = true
 	if fresh {
 		d.tr.state(fmt.Sprintf("model error (%s): %s (class %s)", where, e.Describe(), e.Class))
+		for _, mk := range ptyhost.All[ptyhost.Marker](d.cfg.Term) {
+			mk.Mark(fmt.Sprintf("model error (%s): %s", where, e.Describe())) // a cast shows when it was seen
+		}
 	}
 	if e.Final() && m.sure && d.t.begun && d.st != stateBetween {
 		// No retry fixes refused credentials or a missing model: the

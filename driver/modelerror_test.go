@@ -4,6 +4,8 @@ package driver_test
 
 import (
 	"cmp"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
@@ -124,9 +127,11 @@ func TestDriveModelErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
+			marks := &markingTerm{}
 			r := driveWith(t, t.TempDir(), prof, permission.Default, nil, nil, nil, func(c *driver.Config) {
 				c.ErrorBound = cmp.Or(tt.bound, 1500*time.Millisecond)
 				c.IdleTimeout = 3 * time.Second
+				marks.Terminal, c.Term = c.Term, marks
 			}, "sh", "-c", tt.script)
 			took := time.Since(start)
 			if r.err != nil {
@@ -178,12 +183,38 @@ func TestDriveModelErrors(t *testing.T) {
 			if errNotices < tt.minNotices {
 				t.Errorf("%d model error notices (%v), want at least %d", errNotices, notices, tt.minNotices)
 			}
+			// Every model error told was marked, where a cast shows it.
+			told := slices.ContainsFunc(slices.Collect(maps.Keys(notices)), func(m string) bool { return strings.Contains(m, "model's service") })
+			if told && !slices.ContainsFunc(marks.got(), func(l string) bool { return strings.HasPrefix(l, "model error (") }) {
+				t.Errorf("a model error told, none marked for a cast: marks %q", marks.got())
+			}
 			if took > tt.maxTook {
 				t.Errorf("took %v, want at most %v", took, tt.maxTook)
 			}
 		})
 	}
 }
+
+// markingTerm is a terminal that keeps the driver's marks, as a cast does.
+type markingTerm struct {
+	ptyhost.Terminal
+	mu     sync.Mutex
+	labels []string
+}
+
+func (m *markingTerm) Mark(label string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.labels = append(m.labels, label)
+}
+
+func (m *markingTerm) got() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.labels)
+}
+
+func (m *markingTerm) Unwrap() ptyhost.Terminal { return m.Terminal }
 
 // errorLog is a program's transcript that tells, from its nth read on, the
 // status of the retry its screen shows without one.

@@ -254,3 +254,42 @@ rules: []
 		})
 	}
 }
+
+// TestStallWaitsForAProgramStillStarting: a TUI that shows its banner and
+// computes on, its session not begun (Codex beside a CPU hog: 15 s and
+// more before it took its prompt), is still starting, not stalled: the
+// turn ends at its input box, not on its banner after stallFactor (3)
+// idle timeouts. With nothing to compute, the same banner stalls.
+func TestStallWaitsForAProgramStillStarting(t *testing.T) {
+	prof, err := heuristics.ParseProfile("banner.yaml", []byte(`name: banner
+description: a TUI slow to start
+ready: '(?m)^READY>'
+quit: '<C-d>'
+rules: []
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const idle = 300 * time.Millisecond
+	// The banner, then 2 s of work (a bash loop on the clock, no child
+	// process), then the input box.
+	const computes = `printf '\033[?1049h\033[HBANNER\r\n'; end=$(( ${EPOCHREALTIME/./} + 2000000 )); while (( ${EPOCHREALTIME/./} < end )); do :; done; printf 'READY> '; read x`
+	const sleeps = `printf '\033[?1049h\033[HBANNER\r\n'; sleep 2; printf 'READY> '; read x`
+	for _, c := range []struct {
+		name, script string
+		stalls       bool
+	}{
+		{"computing", computes, false},
+		{"asleep", sleeps, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := driveWith(t, t.TempDir(), prof, permission.Default, nil, nil, nil, func(cfg *driver.Config) {
+				cfg.Transcript, cfg.IdleTimeout = &searchingLog{found: false}, idle
+			}, "bash", "--norc", "-c", c.script)
+			stalled := strings.Contains(r.trace, `"detail":"stalled: `)
+			if stalled != c.stalls {
+				t.Errorf("stalled: %v, want %v; trace:\n%s", stalled, c.stalls, r.trace)
+			}
+		})
+	}
+}

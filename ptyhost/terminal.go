@@ -41,9 +41,11 @@ func As[T any](t Terminal) (T, bool) { return unwrap.As[T](t) }
 // first.
 func All[T any](t Terminal) []T { return unwrap.All[T](t) }
 
-// Marker is a Terminal that hears of each question the driver asks: a
-// recording keeps it as a chapter mark, a guessed start (yume-cli) times its
-// probe by it. The driver marks every Marker in the chain.
+// Marker is a Terminal that hears of each question the driver asks
+// ("question N: …") and each model error it first sees ("model error
+// (where): …"): a recording keeps them as chapter marks, a guessed start
+// (yume-cli) times its probe by the questions. The driver marks every
+// Marker in the chain.
 type Marker interface {
 	Mark(label string)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -270,11 +271,17 @@ func exiting(params []byte, final byte) bool {
 	return false
 }
 
-// Mark hears the driver ask a question: the program has started, and its
-// --help can be read once the answer's first key goes (Write). Not before:
-// the driver reads the dialog's next frame again before it types, and a
-// Node CLI's --help, even at the lowest priority, slows that frame.
-func (g *guessedStart) Mark(string) { g.asked.Store(true) }
+// Mark hears the driver ask a question (its "question N: …" marker; the
+// others, a model error's, are not questions): the program has started,
+// and its --help can be read once the answer's first key goes (Write).
+// Not before: the driver reads the dialog's next frame again before it
+// types, and a Node CLI's --help, even at the lowest priority, slows that
+// frame.
+func (g *guessedStart) Mark(label string) {
+	if strings.HasPrefix(label, "question ") {
+		g.asked.Store(true)
+	}
+}
 
 // Write types to the running program; after a question, the probe starts
 // with the answer's first key.
