@@ -189,16 +189,7 @@ rules: []
 			r := driveWith(t, t.TempDir(), prof, permission.Default, nil, nil, nil, func(c *driver.Config) {
 				c.Transcript, c.IdleTimeout = &searchingLog{found: found}, idle
 			}, "sh", "-c", `printf 'READY> '; read x`)
-			end := -1.0
-			for _, line := range strings.Split(r.trace, "\n") {
-				if strings.Contains(line, "the turn is done: the program is back at its input box") {
-					var l struct {
-						T float64 `json:"t_ms"`
-					}
-					_ = json.Unmarshal([]byte(line), &l)
-					end = l.T
-				}
-			}
+			end := traceAt(r.trace, "the turn is done: the program is back at its input box")
 			switch {
 			case end < 0:
 				t.Fatalf("the turn did not end at the idle input box")
@@ -231,17 +222,7 @@ rules: []
 			r := driveWith(t, t.TempDir(), prof, permission.Default, nil, nil, nil, func(c *driver.Config) {
 				c.Transcript, c.ErrorBound = &searchingLog{found: found}, errorBound
 			}, "sh", "-c", `i=0; while :; do i=$((i+1)); printf '\r* Working %s (esc to interrupt)' "$i"; sleep 0.05; done`)
-			end := -1.0
-			for _, line := range strings.Split(r.trace, "\n") {
-				if strings.Contains(line, "no word of progress") {
-					var l struct {
-						T float64 `json:"t_ms"`
-					}
-					_ = json.Unmarshal([]byte(line), &l)
-					end = l.T
-					break
-				}
-			}
+			end := traceAt(r.trace, "no word of progress")
 			bound := float64(2 * errorBound / time.Millisecond)
 			switch {
 			case end < 0:
@@ -292,4 +273,20 @@ rules: []
 			}
 		})
 	}
+}
+
+// traceAt is the time (ms) of the first trace line that contains text; -1
+// when none does.
+func traceAt(trace, text string) float64 {
+	for line := range strings.SplitSeq(trace, "\n") {
+		if strings.Contains(line, text) {
+			var l struct {
+				T float64 `json:"t_ms"`
+			}
+			if json.Unmarshal([]byte(line), &l) == nil {
+				return l.T
+			}
+		}
+	}
+	return -1
 }
