@@ -40,6 +40,10 @@ type capture struct {
 	// askedRows are the rows that dialog was drawn on: a clear retires
 	// them with everything else, and they are no output either.
 	askedRows map[string]bool
+	// wrappedRows are the retired lines the terminal wrapped on to the
+	// next row (by text, at most maxWrappedRows): where an echoed command
+	// goes on, though a wrap fell on a space.
+	wrappedRows map[string]bool
 	// best is the most output a screen showed under the call while the
 	// capture ran (a TUI may collapse it once the command ends), hidden
 	// the lines its fold marker said it hid.
@@ -130,11 +134,21 @@ func (d *driver) stopCapture() *capture {
 
 // onRetire receives every line that leaves the visible screen, in order;
 // Retired already counts it.
-func (d *driver) onRetire(line string) {
+func (d *driver) onRetire(line string, wrapped bool) {
 	if c := d.t.capture; c != nil && d.screen.Retired()-1 >= c.mark {
 		c.add(line)
+		if wrapped && c.tui && len(c.wrappedRows) < maxWrappedRows {
+			if c.wrappedRows == nil {
+				c.wrappedRows = map[string]bool{}
+			}
+			c.wrappedRows[line] = true
+		}
 	}
 }
+
+// maxWrappedRows bounds what a TUI's capture remembers of wrapped lines
+// during a flood: an echo is read near the answer, not thousands of rows on.
+const maxWrappedRows = 4096
 
 // endCapture emits the captured output as the tool_result; the visible part
 // stops before the rows of det (the next question), or at the screen's end.
@@ -200,15 +214,16 @@ func (d *driver) watchOutput(settled bool) {
 // keeps it if it shows more than any screen before.
 func (d *driver) readEcho(c *capture, end int) {
 	var lines []string
+	var wrapped []bool
 	for _, l := range strings.Split(strings.TrimRight(c.retiredText(), "\n"), "\n") {
 		if !c.askedRows[l] {
-			lines = append(lines, l)
+			lines, wrapped = append(lines, l), append(wrapped, c.wrappedRows[l])
 		}
 	}
 	for r := 0; r < end; r++ {
-		lines = append(lines, d.screen.Line(r))
+		lines, wrapped = append(lines, d.screen.Line(r)), append(wrapped, d.screen.Wrapped(r))
 	}
-	out, hidden, found := heuristics.OutputAfterEcho(lines, c.command, d.screen.Cols())
+	out, hidden, found := heuristics.OutputAfterEcho(lines, func(i int) bool { return wrapped[i] }, c.command, d.screen.Cols())
 	if found && outputLines(out) >= outputLines(c.best) { // a later screen wins a tie: "Executing..." gives way to the output
 		c.best, c.bestHidden = out, hidden
 	}

@@ -22,9 +22,12 @@ import (
 const echoKey = 24
 
 // OutputAfterEcho reads the output drawn under the last row of lines that
-// shows command again. found is false where no row shows it; hidden says
-// how many lines a fold marker hid (-1: some).
-func OutputAfterEcho(lines []string, command string, cols int) (out string, hidden int, found bool) {
+// shows command again. wrapped reports whether the terminal carried row
+// i on to the next (vt's Wrapped; nil where not known): the rows an echo
+// wrapped onto are the command, not its output, even where a wrap fell
+// on a space. found is false where no row shows it; hidden says how many
+// lines a fold marker hid (-1: some).
+func OutputAfterEcho(lines []string, wrapped func(i int) bool, command string, cols int) (out string, hidden int, found bool) {
 	command = strings.TrimSuffix(command, "…") // shown cut short: its start is what shows again
 	first := strings.TrimSpace(firstLine(command))
 	if first == "" {
@@ -45,7 +48,8 @@ func OutputAfterEcho(lines []string, command string, cols int) (out string, hidd
 		return "", 0, false
 	}
 	rest := lines[echo+1:]
-	skip := commandRows(lines[echo], rest, command, cols)
+	after := func(i int) bool { return wrapped != nil && wrapped(echo+i) } // i = 0: the echo row
+	skip := commandRows(lines[echo], rest, after, command, cols)
 	rest = rest[skip:]
 	if _, boxed := stripBorders(lines[echo]); boxed && leadingFrame(lines[echo]) != 0 {
 		out, hidden = cleanOutput(strings.Join(boxRest(rest), "\n"))
@@ -67,11 +71,12 @@ func firstLine(s string) string {
 // rows, the command in it maybe longer than the dialog showed); else rows
 // after one that filled the screen's width (the terminal wrapped it) and
 // rows of the command's own text (a TUI's word wrap, a heredoc's lines),
-// never a row marked as a result ("⎿").
-func commandRows(echo string, rows []string, command string, cols int) int {
+// never a row marked as a result ("⎿"). wrapped(i) says the terminal
+// wrapped the row before rows[i] (i = 0: the echo).
+func commandRows(echo string, rows []string, wrapped func(i int) bool, command string, cols int) int {
 	open := strings.Count(echo, "(") - strings.Count(echo, ")")
 	n, prev := 0, echo
-	for _, l := range rows {
+	for i, l := range rows {
 		t := strings.TrimSpace(unframed(l))
 		if t == "" || strings.ContainsRune(resultGlyphs, firstRuneOf(t)) {
 			break
@@ -85,8 +90,8 @@ func commandRows(echo string, rows []string, command string, cols int) int {
 			continue
 		}
 		body := strings.TrimSuffix(t, ")")
-		wrapped := cols > 0 && displaywidth.String(strings.TrimRight(prev, " ")) >= cols
-		if !wrapped && (len(body) < 3 || !strings.Contains(command, body)) {
+		carried := wrapped(i) || cols > 0 && displaywidth.String(strings.TrimRight(prev, " ")) >= cols
+		if !carried && (len(body) < 3 || !strings.Contains(command, body)) {
 			break
 		}
 		n, prev = n+1, l

@@ -66,7 +66,7 @@ func BenchmarkScreenWriteRetire(b *testing.B) {
 	data := benchColoured()
 	s := NewScreen(120, 40)
 	var n int
-	s.OnRetire(func(line string) { n += len(line) })
+	s.OnRetire(func(line string, _ bool) { n += len(line) })
 	s.Write(data)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()

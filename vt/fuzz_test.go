@@ -26,7 +26,7 @@ func FuzzScreen(f *testing.F) {
 		s := NewScreen(c, r)
 		s.SetReplyWriter(io.Discard)
 		s.SetScrollbackLimit(16)
-		s.OnRetire(func(string) {})
+		s.OnRetire(func(string, bool) {})
 		whole := NewScreen(c, r)
 		whole.Write(data)
 

@@ -64,6 +64,11 @@ type screenRow struct {
 	// cells[used:] are all the zero cell, so rendering and clearing a
 	// short line never walk the whole width.
 	used int
+	// wrapped: the terminal carried this row's text on to the next row
+	// (auto-wrap), as xterm marks it; cleared when the row is cleared or
+	// erased to its end. What a copy of the screen joins, and where a
+	// reader can tell a wrapped line from one that ended at a space.
+	wrapped bool
 }
 
 func newScreenRow(cols int) *screenRow {
@@ -72,7 +77,7 @@ func newScreenRow(cols int) *screenRow {
 
 // reset blanks the whole row and forgets its clusters.
 func (r *screenRow) reset(blank screenCell) {
-	r.clusters = r.clusters[:0]
+	r.clusters, r.wrapped = r.clusters[:0], false
 	if blank == (screenCell{}) {
 		clear(r.cells[:r.used])
 		r.used = 0
@@ -112,6 +117,7 @@ func (r *screenRow) erase(a, b int, blank screenCell) {
 		r.reset(blank)
 		return
 	}
+	r.wrapped = r.wrapped && b < len(r.cells)
 	r.unsplit(a, b)
 	if blank == (screenCell{}) {
 		clear(r.cells[a:max(min(b, r.used), a)])
@@ -173,6 +179,7 @@ func (r *screenRow) deleteCells(col, n int, blank screenCell) {
 // resize truncates or pads the row to cols cells.
 func (r *screenRow) resize(cols int, blank screenCell) {
 	old := len(r.cells)
+	r.wrapped = false
 	r.used = min(r.used, cols)
 	switch {
 	case cols <= old:

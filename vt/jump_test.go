@@ -174,7 +174,7 @@ func TestJumpScrollJumps(t *testing.T) {
 	}{
 		{"nothing reads the lines that leave", func(s *Screen) { s.SetScrollbackLimit(0) }, true},
 		{"a scrollback is kept", func(s *Screen) { s.SetScrollbackLimit(10) }, false},
-		{"OnRetire reads them", func(s *Screen) { s.SetScrollbackLimit(0); s.OnRetire(func(string) {}) }, false},
+		{"OnRetire reads them", func(s *Screen) { s.SetScrollbackLimit(0); s.OnRetire(func(string, bool) {}) }, false},
 	} {
 		s := NewScreen(120, 40)
 		c.setup(s)

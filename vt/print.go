@@ -124,6 +124,7 @@ func (s *Screen) advanceCol(w int) {
 
 // wrap moves to the start of the next line, scrolling at the bottom margin.
 func (s *Screen) wrap() {
+	s.grid.rows[s.cur.row].wrapped = true
 	s.cur.wrapPending = false
 	s.cur.col = 0
 	s.index()

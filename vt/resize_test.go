@@ -30,7 +30,7 @@ func TestScreenResize(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := NewScreen(6, 4)
 			var retired []string
-			s.OnRetire(func(l string) { retired = append(retired, l) })
+			s.OnRetire(func(l string, _ bool) { retired = append(retired, l) })
 			s.Write([]byte(tt.input))
 			gen := s.Generation()
 			s.Resize(tt.cols, tt.rows)

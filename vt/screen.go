@@ -63,7 +63,7 @@ type Screen struct {
 
 	reply    io.Writer
 	replyBuf []byte
-	onRetire func(line string)
+	onRetire func(line string, wrapped bool)
 	title    string
 
 	retired uint64
@@ -130,7 +130,7 @@ func (s *Screen) SetReplyWriter(w io.Writer) { s.reply = w }
 // that leaves the visible main screen: scrolled off the top of a scroll
 // region that starts at the top row, erased by ED 2 or a reset, or pushed
 // out by a shrinking Resize. nil removes it.
-func (s *Screen) OnRetire(fn func(line string)) { s.onRetire = fn }
+func (s *Screen) OnRetire(fn func(line string, wrapped bool)) { s.onRetire = fn }
 
 // SetScrollbackLimit sets how many retired lines Scrollback keeps (the
 // newest ones); n <= 0 keeps none. Retired still counts every line.
@@ -150,6 +150,13 @@ func (s *Screen) Line(r int) string {
 	}
 	s.scratch = s.grid.rows[r].appendText(s.scratch[:0])
 	return string(s.scratch)
+}
+
+// Wrapped reports whether visible row r's text went on to the next row
+// because the terminal wrapped it (not a newline the program wrote): a
+// row that ends at a space and a line that ended there read the same.
+func (s *Screen) Wrapped(r int) bool {
+	return r >= 0 && r < s.rows && s.grid.rows[r].wrapped
 }
 
 // Lines is every visible row as Line renders it.

@@ -113,7 +113,7 @@ func (s *Screen) retireRow(r *screenRow) {
 		line = s.scratch
 	}
 	if s.onRetire != nil {
-		s.onRetire(string(line))
+		s.onRetire(string(line), r.wrapped)
 	}
 }
 

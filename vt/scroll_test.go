@@ -12,7 +12,7 @@ import (
 func retiredBy(cols, rows int, input ...string) ([]string, *Screen) {
 	s := NewScreen(cols, rows)
 	var got []string
-	s.OnRetire(func(line string) { got = append(got, line) })
+	s.OnRetire(func(line string, _ bool) { got = append(got, line) })
 	for _, in := range input {
 		s.Write([]byte(in))
 	}
@@ -114,7 +114,7 @@ func TestScreenScrollback(t *testing.T) {
 func TestScreenRetireMemory(t *testing.T) {
 	s := NewScreen(80, 24)
 	next, bad := 0, ""
-	s.OnRetire(func(line string) {
+	s.OnRetire(func(line string, _ bool) {
 		if want := strings.TrimSpace(fmt.Sprintf("output line %d %s", next, strings.Repeat("x", next%50))); line != want && bad == "" {
 			bad = fmt.Sprintf("line %d = %q, want %q", next, line, want)
 		}

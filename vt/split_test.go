@@ -19,7 +19,7 @@ func runChunks(chunks [][]byte) screenRun {
 	s := NewScreen(40, 8)
 	var replies, retired bytes.Buffer
 	s.SetReplyWriter(&replies)
-	s.OnRetire(func(line string) { fmt.Fprintf(&retired, "%q ", line) })
+	s.OnRetire(func(line string, _ bool) { fmt.Fprintf(&retired, "%q ", line) })
 	for _, c := range chunks {
 		s.Write(c)
 	}
