@@ -125,6 +125,19 @@ func (d *driver) checkStall() {
 	// a loaded machine: no screen ends a session before stallFactor idle
 	// timeouts have passed since it started.
 	d.at[timerStall], t.stallGen = max(d.now()+wait, stallFactor*d.cfg.IdleTimeout), gen
+	if d.cfg.Transcript != nil && !d.logBegun() {
+		t.stallCPU, _ = d.src.cpuTime()
+	}
+}
+
+// workedSinceStall reports that the program used a CPU since the stall
+// clock was set (a look at it now would miss work done in bursts), and
+// sets the mark again.
+func (d *driver) workedSinceStall() bool {
+	now, ok := d.src.cpuTime()
+	worked := ok && now > d.t.stallCPU
+	d.t.stallCPU = now
+	return worked
 }
 
 // stalled ends a turn stuck on a screen nothing explains.
@@ -132,13 +145,13 @@ func (d *driver) stalled() {
 	if d.st != stateIdle && d.st != stateCapturing || d.screen.Generation() != d.t.stallGen {
 		return
 	}
-	if d.cfg.Transcript != nil && !d.logBegun() && d.src.onCPU() {
+	if d.cfg.Transcript != nil && !d.logBegun() && d.workedSinceStall() {
 		// Still starting: its session not begun, and computing (Codex
 		// beside a CPU hog showed its banner 15 s and more before it took
 		// its prompt). A still screen of a program at work is no stall;
 		// the turn timeout still bounds it.
 		d.at[timerStall] = d.now() + d.cfg.IdleTimeout
-		d.tr.state("the screen stands still, but the program is on a CPU and its session has not begun: still starting")
+		d.tr.state("the screen stands still, but the program used a CPU since the last look and its session has not begun: still starting")
 		return
 	}
 	if d.cfg.Profile.Ready == nil && d.t.pending == nil && heuristics.InputBox(d.screen) {

@@ -239,17 +239,16 @@ func (d *driver) approve(p *pending) {
 	}
 	d.settled[p.id] = "approved"
 	if !d.engine.StillShows(d.screen, p.det) {
-		if now := d.engine.Redrawn(d.screen, p.det); now != nil {
-			// Drawn again, reading the same: the question approved.
-			d.tr.state(fmt.Sprintf("question %d was drawn again before its approval, reading the same (rows %d-%d): the approval stands", p.n, now.Rows[0], now.Rows[len(now.Rows)-1]))
-			p.det = now
+		now := d.engine.Redrawn(d.screen, p.det) // found on this screen: it shows
+		if now == nil {
+			d.emitErr(d.out.ToolResult(p.id, "The command on screen changed before it was approved; yume-cli asks again.", true))
+			d.toIdle("the screen changed before the approval of " + p.id)
+			d.evaluate(true) // a changed prompt has a new identity: it fires anew
+			return
 		}
-	}
-	if !d.engine.StillShows(d.screen, p.det) {
-		d.emitErr(d.out.ToolResult(p.id, "The command on screen changed before it was approved; yume-cli asks again.", true))
-		d.toIdle("the screen changed before the approval of " + p.id)
-		d.evaluate(true) // a changed prompt has a new identity: it fires anew
-		return
+		// Drawn again, reading the same: the question approved.
+		d.tr.state(fmt.Sprintf("question %d was drawn again before its approval, reading the same (rows %d-%d): the approval stands", p.n, now.Rows[0], now.Rows[len(now.Rows)-1]))
+		p.det = now
 	}
 	typed := d.answerKeys(p, "approve", p.det.Rule.Approve, func(k *keying) {
 		d.t.verdict = approved

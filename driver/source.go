@@ -77,6 +77,9 @@ type source interface {
 	blockedOnKeys() bool
 	// onCPU reports that the program is running right now (live, Linux).
 	onCPU() bool
+	// cpuTime is the CPU time the program has used, in ticks (live,
+	// Linux): its growth says it worked since an earlier reading.
+	cpuTime() (ticks uint64, ok bool)
 	// readsKeys reports that the program waits for keys again, all its
 	// output taken (live, Linux); known is false where none can tell.
 	readsKeys() (reads, known bool)

@@ -290,5 +290,7 @@ func (s *liveSource) readsKeys() (reads, known bool) {
 // onCPU reports that the program is running right now.
 func (s *liveSource) onCPU() bool { return s.inputWait() == ptyhost.InputRunning }
 
+func (s *liveSource) cpuTime() (uint64, bool) { return ptyhost.CPUTimeOf(s.term) }
+
 // recording is nil: a live program has no recording behind it.
 func (s *liveSource) recording() *replaySource { return nil }

@@ -374,6 +374,9 @@ func (s *replaySource) blockedOnKeys() bool { return false }
 // onCPU is false: a recording does not say.
 func (s *replaySource) onCPU() bool { return false }
 
+// cpuTime is unknown: a recording does not say.
+func (s *replaySource) cpuTime() (uint64, bool) { return 0, false }
+
 // readsKeys: a recording does not say.
 func (s *replaySource) readsKeys() (reads, known bool) { return false, false }
 

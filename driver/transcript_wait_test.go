@@ -256,11 +256,15 @@ rules: []
 	// process), then the input box.
 	const computes = `printf '\033[?1049h\033[HBANNER\r\n'; end=$(( ${EPOCHREALTIME/./} + 2000000 )); while (( ${EPOCHREALTIME/./} < end )); do :; done; printf 'READY> '; read x`
 	const sleeps = `printf '\033[?1049h\033[HBANNER\r\n'; sleep 2; printf 'READY> '; read x`
+	// The same 2 s as bursts: 30 ms of work, 70 ms asleep (a look at the
+	// program mostly finds it asleep; the CPU time it used says it works).
+	const bursts = `printf '\033[?1049h\033[HBANNER\r\n'; stop=$(( ${EPOCHREALTIME/./} + 2000000 )); while (( ${EPOCHREALTIME/./} < stop )); do end=$(( ${EPOCHREALTIME/./} + 30000 )); while (( ${EPOCHREALTIME/./} < end )); do :; done; read -t 0.07 <> <(:); done; printf 'READY> '; read x`
 	for _, c := range []struct {
 		name, script string
 		stalls       bool
 	}{
 		{"computing", computes, false},
+		{"computing in bursts", bursts, false},
 		{"asleep", sleeps, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -61,11 +61,14 @@ type turn struct {
 	// idleGen and stallGen are the screen generations the idle and stall
 	// clocks started on (bounded.go).
 	idleGen, stallGen uint64
-	dialog            dialogSeen // the dialog no rule knows on screen (dialog.go)
-	asking            asking     // the question a rule reads on screen, settling (settle.go)
-	nobody            nobodySeen // a question no rule knows and nobody can answer (unasked.go)
-	log               turnLog    // what the transcript said of this turn
-	lastText          string     // the turn's answer so far
+	// stallCPU is the program's CPU time when the stall clock was set
+	// while its session had not begun: more since then is work.
+	stallCPU uint64
+	dialog   dialogSeen // the dialog no rule knows on screen (dialog.go)
+	asking   asking     // the question a rule reads on screen, settling (settle.go)
+	nobody   nobodySeen // a question no rule knows and nobody can answer (unasked.go)
+	log      turnLog    // what the transcript said of this turn
+	lastText string     // the turn's answer so far
 	// heldBack: a question fired and was put back to be answered later
 	// (sameCallAgain): nothing more is evaluated on this screen.
 	heldBack bool

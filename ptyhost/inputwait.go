@@ -38,6 +38,15 @@ func InputWaitOf(t Terminal) InputState {
 	return InputUnknown
 }
 
+// CPUTimeOf is the CPU time t's program has used (Process.CPUTime),
+// through any wrappers that pass it on; ok is false where t cannot tell.
+func CPUTimeOf(t Terminal) (ticks uint64, ok bool) {
+	if c, found := As[interface{ CPUTime() (uint64, bool) }](t); found {
+		return c.CPUTime()
+	}
+	return 0, false
+}
+
 // UnreadOf is how much the program printed that has not been read from t
 // yet (0 where the terminal cannot tell).
 func UnreadOf(t Terminal) int {
