@@ -16,10 +16,12 @@ import (
 
 // TestGUIWatchSeesTheReaderGo: stdout as a pipe or a socket whose reader
 // closes it: Gone says so, and Done is closed, its Context ended with
-// ErrGUIGone; stdout as a file never goes. "At once" has one exception a
-// test binary meets: a child forked at that instant by another goroutine
-// holds the reader too until its exec closes it, so Gone is given until
-// then (goneWithin), and a failure names who still holds the reader.
+// ErrGUIGone; stdout as a regular file is not watched at all (nothing
+// reads it to go away). Gone is given until a child forked at that
+// instant by another goroutine has exec'd (it holds the reader until
+// then, close-on-exec or not), and a failure names who still holds the
+// reader: "no process" means a reference that is not a descriptor, such
+// as a poll in progress.
 func TestGUIWatchSeesTheReaderGo(t *testing.T) {
 	cases := []struct {
 		name string
@@ -98,6 +100,11 @@ func TestGUIWatchSeesTheReaderGo(t *testing.T) {
 		if _, err := f.WriteString("line\n"); err != nil || g.Gone() {
 			t.Errorf("a file's watch: gone %v (%q), write %v", g.Gone(), g.Why(), err)
 		}
+		if g.fd >= 0 {
+			// Polled for nothing, it would wait forever, and once f is
+			// closed its number is another file's, held by the poll.
+			t.Errorf("a regular file's descriptor %d is watched: a file has no reader to lose", g.fd)
+		}
 	})
 }
 
@@ -151,7 +158,7 @@ func holders(f *os.File) func() string {
 			}
 		}
 		if len(who) == 0 {
-			return "no process (" + target + ")"
+			return "no process (" + target + "): a reference that is no descriptor, such as a poll in progress"
 		}
 		return strings.Join(who, "; ")
 	}
