@@ -87,7 +87,7 @@ type Config struct {
 	// aside (default 10 minutes).
 	TurnTimeout time.Duration
 	// ErrorBound is how long the program may retry a model error with no
-	// progress before yume-cli stops it (0: heuristics.ErrorBound()).
+	// progress before yume-cli stops it (0: modelerror.Bound()).
 	ErrorBound time.Duration
 	// ToolTimeout interrupts a command still running after this long (the
 	// way the profile interrupts, Ctrl-C by default); its tool_result says

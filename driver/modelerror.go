@@ -6,7 +6,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/internal/lazyre"
 
-	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/modelerror"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -23,18 +23,18 @@ import (
 // such model); as soon as the program gives up — its transcript says so, it
 // is back at rest (its ready input box, nothing busy) or its screen
 // stands still with the error on it, or it exits — or, when it still
-// retries heuristics.ErrorBound after the first error with no progress
+// retries modelerror.Bound after the first error with no progress
 // (no answer, no tool call), yume-cli stops it and says so. A turn that
 // made progress after an error (the retry worked) is not failed by it.
 
 // modelErrors is what the running turn saw of model errors: a part of the
 // driver, new with each turn (errorsOf).
 type modelErrors struct {
-	turn  *turn                  // the turn it belongs to
-	err   *heuristics.ModelError // the newest error without progress after it; nil: none
-	since time.Duration          // when that run of errors began
-	mark  progress               // the turn's progress when it began
-	final bool                   // the program's transcript has it: the program gave up
+	turn  *turn             // the turn it belongs to
+	err   *modelerror.Error // the newest error without progress after it; nil: none
+	since time.Duration     // when that run of errors began
+	mark  progress          // the turn's progress when it began
+	final bool              // the program's transcript has it: the program gave up
 	// sure: the program's own words (a rule, its transcript) or its retries
 	// say it is a model error, not a line of output that reads like one;
 	// only then does the bound stop the program.
@@ -46,7 +46,7 @@ type modelErrors struct {
 	stillAt   time.Duration
 	lookedGen uint64          // screen generation the poll last read (errorPoll)
 	logSince  time.Duration   // when the poll first saw the transcript's session begun (silentTimer)
-	noticed   map[string]bool // messages told the GUI (heuristics.ModelError.Key)
+	noticed   map[string]bool // messages told the GUI (modelerror.Error.Key)
 	stale     map[string]bool // messages from before progress: not news
 	// held are the screen's words of a retry that names no status, held
 	// for heldFor while the program's transcript may tell the same attempt
@@ -62,7 +62,7 @@ type modelErrors struct {
 
 // heldError is a message held back (modelErrors.held).
 type heldError struct {
-	e     *heuristics.ModelError
+	e     *modelerror.Error
 	until time.Duration
 }
 
@@ -121,7 +121,7 @@ func (d *driver) progressed(m *modelErrors) {
 
 // sawModelError takes an error the screen or the transcript shows: a notice
 // for a new message, the bound's clock for the first of a run.
-func (d *driver) sawModelError(e *heuristics.ModelError, where string) {
+func (d *driver) sawModelError(e *modelerror.Error, where string) {
 	m := d.errorsOf()
 	d.progressed(m)
 	k := e.Key()
@@ -198,12 +198,12 @@ func (d *driver) tellHeld() {
 
 // tellModelError tells the GUI of a model error while the program goes
 // on: a system message Yume shows, rate_limit or error.
-func (d *driver) tellModelError(e *heuristics.ModelError) {
+func (d *driver) tellModelError(e *modelerror.Error) {
 	m := d.errorsOf()
 	name := d.cfg.Profile.Name
 	msg := fmt.Sprintf("%s: the model's service answered with an error: %s", name, e.Describe())
 	if e.Retrying && !m.final {
-		msg = fmt.Sprintf("%s: the model's service failed a request; %s retries: %s", name, name, e.Describe())
+		msg = e.Retries(name)
 	}
 	d.emitErr(d.showError(e.Subtype(), msg))
 }
@@ -220,7 +220,7 @@ func (d *driver) errorBound() time.Duration {
 	if d.cfg.ErrorBound > 0 {
 		return d.cfg.ErrorBound
 	}
-	return heuristics.ErrorBound()
+	return modelerror.Bound()
 }
 
 // errorBusy is work in progress as the AI TUIs word it: a hint to stop it.

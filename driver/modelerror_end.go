@@ -2,7 +2,6 @@ package driver
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/yume-cli/yume-cli/emit"
@@ -87,14 +86,7 @@ func (d *driver) modelErrorMessage() string {
 		return ""
 	}
 	return fmt.Sprintf("%s: the model's service failed the request: %q. %s",
-		d.cfg.Profile.Name, m.err.Describe(), upperFirst(m.err.Advice()))
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+		d.cfg.Profile.Name, m.err.Describe(), m.err.Todo())
 }
 
 // endOnModelError ends the turn with the model error (failTurn), said in

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/modelerror"
 )
 
 // screenModelError is the model error the screen shows from this turn's
@@ -13,7 +14,7 @@ import (
 // The prompt is looked for from the bottom up: a TUI may echo it in its
 // footer too (Codex: "GPT-5.5 default · DIR · make the file"), below the
 // error.
-func (d *driver) screenModelError() (e *heuristics.ModelError, rule bool) {
+func (d *driver) screenModelError() (e *modelerror.Error, rule bool) {
 	all := d.screen.Lines()
 	head := promptHead(d.t.prompt)
 	found := false
@@ -32,12 +33,12 @@ func (d *driver) screenModelError() (e *heuristics.ModelError, rule bool) {
 }
 
 // modelErrorIn is screenModelError's reading of rows.
-func (d *driver) modelErrorIn(rows []string) (e *heuristics.ModelError, rule bool) {
+func (d *driver) modelErrorIn(rows []string) (e *modelerror.Error, rule bool) {
 	text := strings.Join(rows, "\n")
 	if e := d.ruleError(text); e != nil {
 		return e, true
 	}
-	if heuristics.FindModelError(text) == nil {
+	if modelerror.Find(text) == nil {
 		return nil, false // the common case: no need to look at the answers
 	}
 	out := rows[:0:0]
@@ -47,7 +48,7 @@ func (d *driver) modelErrorIn(rows []string) (e *heuristics.ModelError, rule boo
 		}
 		out = append(out, r)
 	}
-	return heuristics.FindModelError(strings.Join(out, "\n")), false
+	return modelerror.Find(strings.Join(out, "\n")), false
 }
 
 // lookForModelError takes the model error the screen shows, if any.
@@ -66,7 +67,7 @@ func (d *driver) lookForModelError() {
 // recogniser can; nil when none matches. The engine fires rules on
 // settled screens only; a retrying program's spinner keeps its screen
 // from settling, so the poll asks the error rules itself.
-func (d *driver) ruleError(text string) *heuristics.ModelError {
+func (d *driver) ruleError(text string) *modelerror.Error {
 	for _, r := range d.cfg.Profile.Rules {
 		if r.Kind != heuristics.KindError || r.Match == nil {
 			continue
@@ -86,16 +87,16 @@ func (d *driver) ruleError(text string) *heuristics.ModelError {
 
 // errorOf is a program's words of an error, classified where the generic
 // recogniser can, else an error of its own kind.
-func errorOf(words string) *heuristics.ModelError {
+func errorOf(words string) *modelerror.Error {
 	lines := strings.Split(words, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimSpace(l)
 	}
 	words = strings.TrimSpace(strings.Join(lines, "\n"))
-	if e := heuristics.ClassifyError(words); e != nil {
+	if e := modelerror.Classify(words); e != nil {
 		return e
 	}
-	return &heuristics.ModelError{Class: heuristics.ErrorOther, Text: words, Retrying: heuristics.SaysRetry(words)}
+	return &modelerror.Error{Class: modelerror.Other, Text: words, Retrying: modelerror.SaysRetry(words)}
 }
 
 // emitted reports whether a row is part of an answer already emitted.

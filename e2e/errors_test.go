@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 	"github.com/yume-cli/yume-cli/internal/fakemodel/offline"
+	"github.com/yume-cli/yume-cli/modelerror"
 )
 
 // The bounds a Yume user is promised (issue 30): a model error is shown
@@ -109,7 +109,7 @@ func checkModelErrorRun(t *testing.T, r *run, provider, mode string, status int,
 			}
 			shown = append(shown, e)
 			told[e.str("message")]++
-		case e.str("type") == "system" && e.str("subtype") == "notice" && heuristics.FindModelError(e.str("message")) != nil:
+		case e.str("type") == "system" && e.str("subtype") == "notice" && modelerror.Find(e.str("message")) != nil:
 			t.Errorf("a model error as a notice, which Yume hides: %q", e.str("message"))
 		}
 	}
@@ -126,7 +126,7 @@ func checkModelErrorRun(t *testing.T, r *run, provider, mode string, status int,
 	}
 	// The status, the service's message, or the CLI's own words for them
 	// (Codex: "high demand" for a 500), or yume-cli's stop.
-	quoted := strings.Contains(text, strconv.Itoa(status)) || strings.Contains(text, msg) || heuristics.FindModelError(cliWords(text)) != nil
+	quoted := strings.Contains(text, strconv.Itoa(status)) || strings.Contains(text, msg) || modelerror.Find(cliWords(text)) != nil
 	if !quoted && !strings.Contains(text, "stopped it") {
 		t.Errorf("the result quotes no model error, nor says yume-cli stopped it: %q", text)
 	}

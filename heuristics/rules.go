@@ -50,7 +50,7 @@ const (
 	// so (group `text`, else the match: "API Error: 429 …"). The driver
 	// tells the GUI once per message while the program retries, and ends
 	// the turn with the error when the program gives up, or stops it
-	// after heuristics.ErrorBound without progress (modelerror.go).
+	// after modelerror.Bound without progress (modelerror.go).
 	KindError Kind = "error"
 )
 

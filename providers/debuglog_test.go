@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/modelerror"
 	"github.com/yume-cli/yume-cli/transcript"
 )
 
@@ -20,26 +20,26 @@ func TestDebugLogErrors(t *testing.T) {
 		parse  transcript.Parser
 		line   string
 		text   string
-		class  heuristics.ErrorClass
+		class  modelerror.Class
 		status int
 	}{
 		{parseClaudeDebug, `2026-11-26T14:50:18.469Z [ERROR] API error (attempt 1/4): 401 401 {"error":{"message":"fake error 401 invalid x-api-key","type":"authentication_error"},"type":"error"}`,
-			"API error (attempt 1/4): HTTP 401 authentication_error: fake error 401 invalid x-api-key", heuristics.ErrorAuth, 401},
+			"API error (attempt 1/4): HTTP 401 authentication_error: fake error 401 invalid x-api-key", modelerror.Auth, 401},
 		{parseClaudeDebug, `2026-11-26T14:57:57.754Z [ERROR] API error (attempt 1/3): 429 429 {"error":{"message":"fake error 429","type":"rate_limit_error"},"type":"error"}`,
-			"API error (attempt 1/3): HTTP 429 rate_limit_error: fake error 429", heuristics.ErrorRateLimit, 429},
+			"API error (attempt 1/3): HTTP 429 rate_limit_error: fake error 429", modelerror.RateLimit, 429},
 		{parseClaudeDebug, `2026-11-26T14:58:00.153Z [ERROR] API error (attempt 1/3): 500 500 {"error":{"message":"fake error 500","type":"api_error"},"type":"error"}`,
-			"API error (attempt 1/3): HTTP 500 api_error: fake error 500", heuristics.ErrorServer, 500},
+			"API error (attempt 1/3): HTTP 500 api_error: fake error 500", modelerror.Server, 500},
 		{parseGeminiDebug, `[2026-11-26T14:57:36.626Z] [WARN] Attempt 1 failed with status 429. Retrying with backoff... _ApiError: {"error":{"code":429,"message":"fake error 429 quota exceeded","status":"RESOURCE_EXHAUSTED"}}`,
-			"Attempt 1 failed with status 429. Retrying with backoff... (fake error 429 quota exceeded)", heuristics.ErrorRateLimit, 429},
+			"Attempt 1 failed with status 429. Retrying with backoff... (fake error 429 quota exceeded)", modelerror.RateLimit, 429},
 		{parseGeminiDebug, `[2026-11-26T14:57:42.917Z] [WARN] Attempt 2 failed with status 500. Retrying with backoff... _ApiError: {"error":{"code":500,"message":"fake error 500","status":"INTERNAL"}}`,
-			"Attempt 2 failed with status 500. Retrying with backoff... (fake error 500)", heuristics.ErrorServer, 500},
+			"Attempt 2 failed with status 500. Retrying with backoff... (fake error 500)", modelerror.Server, 500},
 	} {
 		evs := c.parse([]byte(c.line))
 		if len(evs) != 1 || evs[0].Kind != transcript.ModelError || evs[0].Text != c.text {
 			t.Errorf("%.60s: events %+v, want a model error %q", c.line, evs, c.text)
 			continue
 		}
-		e := heuristics.ClassifyError(evs[0].Text)
+		e := modelerror.Classify(evs[0].Text)
 		if e == nil || e.Class != c.class || e.Status != c.status || !e.Retrying {
 			t.Errorf("%q: classified %+v, want class %s status %d retrying", evs[0].Text, e, c.class, c.status)
 		}
@@ -113,7 +113,7 @@ func TestQwenDebugLog(t *testing.T) {
 	if len(evs) != 1 || evs[0].Text != "Attempt 1 failed with status 429. Retrying with backoff in 2s..." {
 		t.Fatalf("events %+v", evs)
 	}
-	if e := heuristics.ClassifyError(evs[0].Text); e == nil || e.Status != 429 || e.Class != heuristics.ErrorRateLimit || !e.Retrying {
+	if e := modelerror.Classify(evs[0].Text); e == nil || e.Status != 429 || e.Class != modelerror.RateLimit || !e.Retrying {
 		t.Errorf("classified %+v", e)
 	}
 	if old := parse([]byte(`2026-11-26T15:00:00.000Z [WARN] [RETRY] Attempt 4 failed with status 500. Retrying with backoff in 9s... {`)); len(old) != 0 {
@@ -141,7 +141,7 @@ func TestProgramLogErrors(t *testing.T) {
 	evs := cp([]byte(`2026-11-26T15:07:37.487Z [WARNING] [rust:model_events::producer] Model provider request failed {"stage":"inference","api_endpoint":"/chat/completions","http_status":401,"failure_kind":"http_error"}`))
 	if len(evs) != 1 || evs[0].Text != "Model provider request failed: HTTP 401 (http_error); retrying" {
 		t.Errorf("copilot: %+v", evs)
-	} else if e := heuristics.ClassifyError(evs[0].Text); e == nil || e.Status != 401 || !e.Final() {
+	} else if e := modelerror.Classify(evs[0].Text); e == nil || e.Status != 401 || !e.Final() {
 		t.Errorf("copilot's 401 classified %+v", e)
 	}
 	for _, line := range []string{

@@ -10,7 +10,7 @@ import (
 	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/emit"
-	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/modelerror"
 	"github.com/yume-cli/yume-cli/providers"
 )
 
@@ -164,7 +164,7 @@ func (a *acpTranslator) statusLine(text string) {
 	for _, part := range strings.SplitAfter(text, "...") {
 		part = strings.TrimSpace(part)
 		for _, p := range []string{"Info: ", "Warning: ", "Error: "} {
-			if rest, ok := strings.CutPrefix(part, p); ok && heuristics.SaysRetry(rest) {
+			if rest, ok := strings.CutPrefix(part, p); ok && modelerror.SaysRetry(rest) {
 				a.watch.sawText(rest)
 			}
 		}
@@ -331,7 +331,7 @@ func (a *acpTranslator) errorOnlyAnswer() string {
 	if len(a.tools.pending)+len(a.tools.done) > 0 || !strings.HasPrefix(text, "Info: ") && !strings.HasPrefix(text, "Error: ") {
 		return ""
 	}
-	if heuristics.FindModelError(text) == nil {
+	if modelerror.Find(text) == nil {
 		return ""
 	}
 	if m := errorStatement.FindAllStringSubmatch(text, -1); len(m) > 0 {

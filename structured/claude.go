@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
-	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/modelerror"
 )
 
 // claudeTranslator translates `claude -p --output-format stream-json
@@ -265,7 +265,7 @@ func (c *claudeTranslator) result(l claudeLine) error {
 		if len(r.Errors) == 0 && l.Result != "" {
 			r.Errors = []string{l.Result}
 		}
-		if len(r.Errors) == 0 && c.last != "" && heuristics.FindModelError(c.last) != nil {
+		if len(r.Errors) == 0 && c.last != "" && modelerror.Find(c.last) != nil {
 			// Its failure was its last words (Qwen Code: "[API Error:
 			// 401 …]" as an answer, then a result with no text).
 			r.Errors = []string{c.last}

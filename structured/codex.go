@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
-	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/modelerror"
 )
 
 // codexTranslator translates `codex exec --json`. Codex numbers its items
@@ -99,7 +99,7 @@ func (c *codexTranslator) Line(line []byte) error {
 	case "error":
 		// Reconnect attempts and other stream errors; turn.failed follows if
 		// it was fatal. A model error is shown; anything else is a notice.
-		if heuristics.ClassifyError(l.Message) != nil {
+		if modelerror.Classify(l.Message) != nil {
 			if err := c.ensureInit(); err != nil {
 				return err
 			}

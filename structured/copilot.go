@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
-	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/modelerror"
 	"github.com/yume-cli/yume-cli/providers"
 )
 
@@ -110,7 +110,7 @@ func (c *copilotTranslator) Line(line []byte) error {
 		}
 	case "session.error":
 		c.failure = d.Message
-		if heuristics.ClassifyError(d.Message) != nil {
+		if modelerror.Classify(d.Message) != nil {
 			// Its result follows: the system error there says it with
 			// what to do.
 			c.errs = append(c.errs, d.Message)

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
-	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/modelerror"
 )
 
 // setFirstRun sets what an error before the provider's first word adds:
@@ -20,7 +20,7 @@ func (t *turn) withFirstRun(r emit.Result) emit.Result {
 		len(t.tools.pending) > 0 || len(t.tools.done) > 0 {
 		return r
 	}
-	if heuristics.FindModelError(r.Text+"\n"+strings.Join(r.Errors, "\n")+"\n"+strings.Join(t.errs, "\n")) != nil {
+	if modelerror.Find(r.Text+"\n"+strings.Join(r.Errors, "\n")+"\n"+strings.Join(t.errs, "\n")) != nil {
 		return r // it reached the model: past its first run (and its key is not ours to see)
 	}
 	note := t.firstRun("")

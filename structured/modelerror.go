@@ -11,7 +11,7 @@ import (
 	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/emit"
-	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/modelerror"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/transcript"
 )
@@ -23,8 +23,8 @@ import (
 // GUI each distinct message once, at once, as a system message Yume shows
 // (rate_limit for a rate limit or quota, error for the rest), and stops
 // the provider when no retry can fix the error (credentials refused, no
-// such model: heuristics.ModelError.Final) or when it retried for
-// heuristics.ErrorBound after the first error with no progress (no text,
+// such model: modelerror.Error.Final) or when it retried for
+// modelerror.Bound after the first error with no progress (no text,
 // no tool call); the turn then ends with a system error and an error
 // result in the provider's words and what to do. The error results
 // providers write themselves get the same advice (adviseResult).
@@ -36,8 +36,8 @@ type errorWatch struct {
 	w        *emit.Writer
 	name     string
 	bound    time.Duration
-	err      *heuristics.ModelError // the newest error with no progress after it
-	since    time.Time              // when that run of errors began
+	err      *modelerror.Error // the newest error with no progress after it
+	since    time.Time         // when that run of errors began
 	noticed  map[string]bool
 	stopped  string        // why yume-cli stopped the provider; "" if it did not
 	done     chan struct{} // closed by close: the turn is over
@@ -114,12 +114,12 @@ func (e *errorWatch) markReady() {
 }
 
 func newErrorWatch(w *emit.Writer, name string) *errorWatch {
-	return &errorWatch{w: w, name: name, bound: heuristics.ErrorBound(), noticed: map[string]bool{}, done: make(chan struct{})}
+	return &errorWatch{w: w, name: name, bound: modelerror.Bound(), noticed: map[string]bool{}, done: make(chan struct{})}
 }
 
 // saw takes a model error: the GUI hears each distinct message once, in
 // the provider's words; one no retry can fix stops the provider now.
-func (e *errorWatch) saw(me *heuristics.ModelError) {
+func (e *errorWatch) saw(me *modelerror.Error) {
 	if e == nil || me == nil {
 		return
 	}
@@ -143,21 +143,14 @@ func (e *errorWatch) saw(me *heuristics.ModelError) {
 	case final:
 		stop() // the turn ends with the error (stopResult), said once there
 	case fresh:
-		e.notify(me.Subtype(), retryMessage(e.name, me))
+		e.notify(me.Subtype(), me.Retries(e.name))
 	}
-}
-
-// retryMessage is what the GUI is told while a provider retries: its
-// words (with its attempt count, where it gives one) and, where its
-// words have none, the status.
-func retryMessage(name string, me *heuristics.ModelError) string {
-	return fmt.Sprintf("%s: the model's service failed a request; %s retries: %s", name, name, me.Describe())
 }
 
 // sawText takes a provider's own words of an error, if they are one.
 func (e *errorWatch) sawText(text string) {
 	if e != nil {
-		e.saw(heuristics.ClassifyError(text))
+		e.saw(modelerror.Classify(text))
 	}
 }
 
@@ -305,7 +298,7 @@ func (e *errorWatch) stopResult() emit.Result {
 	defer e.mu.Unlock()
 	msg := e.stopped
 	if e.err != nil {
-		msg = fmt.Sprintf("%s. The last error: %q. %s", e.stopped, e.err.Describe(), upperFirst(e.err.Advice()))
+		msg = fmt.Sprintf("%s. The last error: %q. %s", e.stopped, e.err.Describe(), e.err.Todo())
 	}
 	return emit.Result{IsError: true, Text: msg, Errors: []string{msg}}
 }
@@ -321,22 +314,15 @@ func adviseResult(r *emit.Result) string {
 	if text == "" && len(r.Errors) > 0 {
 		text = r.Errors[len(r.Errors)-1]
 	}
-	me := heuristics.FindModelError(text)
+	me := modelerror.Find(text)
 	if me == nil {
 		return ""
 	}
-	adv := upperFirst(me.Advice()) + "."
+	adv := me.Todo() + "."
 	if !strings.Contains(text, adv) {
 		r.Text = strings.TrimRight(text, " \n") + "\n" + adv
 	}
 	return adv
-}
-
-func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // debugEvery is how often a provider's debug log is read for its retries.

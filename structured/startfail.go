@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
-	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/internal/lastwords"
+	"github.com/yume-cli/yume-cli/modelerror"
 )
 
 // A provider that fails as it starts (a release that dropped a flag, a
@@ -49,7 +49,7 @@ func (t *turn) failedStart(name string, exit error) (r emit.Result, ok bool) {
 		return r, false
 	}
 	note := ""
-	if t.firstRun != nil && heuristics.FindModelError(strings.Join(lines, "\n")) == nil {
+	if t.firstRun != nil && modelerror.Find(strings.Join(lines, "\n")) == nil {
 		note = t.firstRun("") // a model error: past its first run (its key is not ours to see)
 	}
 	t.noted = true

@@ -9,8 +9,8 @@ import (
 	"sync"
 
 	"github.com/yume-cli/yume-cli/emit"
-	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/internal/lastwords"
+	"github.com/yume-cli/yume-cli/modelerror"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/transcript"
@@ -311,7 +311,7 @@ func (t *turn) systemError(msg string) error {
 		return err
 	}
 	t.errs = append(t.errs, msg)
-	if me := heuristics.FindModelError(msg); me != nil && me.Subtype() == "rate_limit" {
+	if me := modelerror.Find(msg); me != nil && me.Subtype() == "rate_limit" {
 		return t.w.RateLimit(msg) // a 429 or quota: Yume shows it as such
 	}
 	return t.w.SystemError(msg)

@@ -1,4 +1,10 @@
-package heuristics
+// Package modelerror knows model errors: the model's service refused or
+// failed a request, and a CLI says so in its own words. It reads those
+// words (Classify, Find), says what kind of failure it is, what to do, how
+// long a CLI may retry (Bound) and what the GUI is told while it does. The
+// PTY driver and the structured modes both use it; each keeps only its own
+// way of watching a program.
+package modelerror
 
 import (
 	"fmt"
@@ -19,23 +25,23 @@ import (
 // it to tell the GUI while the CLI retries and to end the turn with the
 // CLI's words and what to do.
 
-// ErrorClass is what kind of failure a model error is, which decides what
+// Class is what kind of failure a model error is, which decides what
 // the user should do about it.
-type ErrorClass string
+type Class string
 
 // The classes of model errors.
 const (
-	ErrorAuth       ErrorClass = "auth"        // 401/403, invalid key, not logged in
-	ErrorNoModel    ErrorClass = "no_model"    // the model does not exist or the key has no access to it
-	ErrorRateLimit  ErrorClass = "rate_limit"  // 429, quota, too many requests
-	ErrorOverloaded ErrorClass = "overloaded"  // 503/529, overloaded, unavailable
-	ErrorServer     ErrorClass = "server"      // 500/502/504, internal server error
-	ErrorOther      ErrorClass = "model_error" // an API error of another kind
+	Auth       Class = "auth"        // 401/403, invalid key, not logged in
+	NoModel    Class = "no_model"    // the model does not exist or the key has no access to it
+	RateLimit  Class = "rate_limit"  // 429, quota, too many requests
+	Overloaded Class = "overloaded"  // 503/529, overloaded, unavailable
+	Server     Class = "server"      // 500/502/504, internal server error
+	Other      Class = "model_error" // an API error of another kind
 )
 
-// ModelError is one model error in the CLI's words.
-type ModelError struct {
-	Class  ErrorClass
+// Error is one model error in the CLI's words.
+type Error struct {
+	Class  Class
 	Status int    // the HTTP status it names; 0 when none
 	Text   string // the CLI's words: the line that says it, trimmed
 	// Retrying: the CLI says it tries again ("retrying in 5s",
@@ -43,49 +49,62 @@ type ModelError struct {
 	Retrying bool
 }
 
-// ModelErrorBound is how long after its first model error a CLI may
+// DefaultBound is how long after its first model error a CLI may
 // retry without progress (no answer, no tool call) before yume-cli stops
 // it and ends the turn with the error. CLIs that retry longer (Claude
 // Code backs off for minutes) are cut here; an error no retry can fix
 // (Final) ends the turn at once. The env YUME_MODEL_ERROR_BOUND (a Go
 // duration) changes it, for tests.
-const ModelErrorBound = 60 * time.Second
+const DefaultBound = 60 * time.Second
 
-// ErrorBound is ModelErrorBound, or YUME_MODEL_ERROR_BOUND when set to a
+// Bound is DefaultBound, or YUME_MODEL_ERROR_BOUND when set to a
 // valid positive duration.
-func ErrorBound() time.Duration {
+func Bound() time.Duration {
 	if d, err := time.ParseDuration(os.Getenv("YUME_MODEL_ERROR_BOUND")); err == nil && d > 0 {
 		return d
 	}
-	return ModelErrorBound
+	return DefaultBound
 }
 
 // Advice says what to do about the error, for the turn's error result.
-func (e *ModelError) Advice() string {
+func (e *Error) Advice() string {
 	switch e.Class {
-	case ErrorAuth:
+	case Auth:
 		return "the model's service refused the credentials: check the API key (or log in again in the CLI), then try again"
-	case ErrorNoModel:
+	case NoModel:
 		return "the model is not there for this key or account: pick another model (--model, or the CLI's own setting), or check the key's access to it, then try again"
-	case ErrorRateLimit:
+	case RateLimit:
 		return "the model's service is rate limiting this account or its quota is used up: wait a while (or check the plan's quota), then try again"
-	case ErrorOverloaded:
+	case Overloaded:
 		return "the model's service is overloaded: wait a minute and try again"
-	case ErrorServer:
+	case Server:
 		return "the model's service failed (a server error on its side, not in this chat): try again later"
 	}
 	return "the model's service answered with an error: check the CLI's configuration (key, endpoint, model) and try again"
 }
 
+// Todo is Advice as a sentence: what the turn's error says to do.
+func (e *Error) Todo() string {
+	a := e.Advice()
+	return strings.ToUpper(a[:1]) + a[1:]
+}
+
+// Retries is what the GUI is told while program name retries after e:
+// its words (with its attempt count, where it gives one) and, where its
+// words have none, the status.
+func (e *Error) Retries(name string) string {
+	return fmt.Sprintf("%s: the model's service failed a request; %s retries: %s", name, name, e.Describe())
+}
+
 // Final reports whether no retry can fix the error: the credentials were
 // refused, or the model is not there for them. The turn ends at once,
 // however long the CLI would go on retrying.
-func (e *ModelError) Final() bool { return e.Class == ErrorAuth || e.Class == ErrorNoModel }
+func (e *Error) Final() bool { return e.Class == Auth || e.Class == NoModel }
 
 // Subtype is the system subtype that shows the error in Yume: rate_limit
 // for a rate limit or a used-up quota, error for anything else.
-func (e *ModelError) Subtype() string {
-	if e.Class == ErrorRateLimit {
+func (e *Error) Subtype() string {
+	if e.Class == RateLimit {
 		return "rate_limit"
 	}
 	return "error"
@@ -96,7 +115,7 @@ func (e *ModelError) Subtype() string {
 // number is another. A retry that names its attempt is that attempt,
 // whoever tells it: the screen and the program's debug log both say
 // attempt 3, in their own words, and the GUI hears it once.
-func (e *ModelError) Key() string {
+func (e *Error) Key() string {
 	if m := attemptRe.FindStringSubmatch(e.Text); m != nil && e.Retrying {
 		return "attempt|" + m[1]
 	}
@@ -130,16 +149,16 @@ var (
 	frame = "│┃║╎┆└├╰╭╮╯┌┐┘┤─ \t●○•✦✕✗✘⎿■▪⚠!×>❯›·-✻✽✶✳✢"
 )
 
-// ClassifyError reads one text (a line, a transcript's message) as a model
+// Classify reads one text (a line, a transcript's message) as a model
 // error, or nil if it is none. A status code counts in an error context
 // ("API Error: 429", "HTTP 500"); a phrase ("rate limit", "overloaded",
 // "invalid API key") counts with an error word on the same text.
-func ClassifyError(text string) *ModelError {
+func Classify(text string) *Error {
 	t := strings.Trim(text, frame)
 	if t == "" || len(t) > 2000 {
 		return nil
 	}
-	e := &ModelError{Text: t}
+	e := &Error{Text: t}
 	if m := statusRe.FindStringSubmatch(t); m != nil {
 		code := m[1]
 		if code == "" {
@@ -149,19 +168,19 @@ func ClassifyError(text string) *ModelError {
 	}
 	switch {
 	case (e.Status == 404 || e.Status == 400 || e.Status == 403 || e.Status == 0) && noModelRe.MatchString(t):
-		e.Class = ErrorNoModel
+		e.Class = NoModel
 	case e.Status == 401 || e.Status == 403 || authRe.MatchString(t) && e.Status == 0:
-		e.Class = ErrorAuth
+		e.Class = Auth
 	case e.Status == 429 || rateRe.MatchString(t) && e.Status == 0:
-		e.Class = ErrorRateLimit
+		e.Class = RateLimit
 	case e.Status == 503 || e.Status == 529 || overRe.MatchString(t) && (e.Status == 0 || e.Status >= 500):
-		e.Class = ErrorOverloaded
+		e.Class = Overloaded
 	case e.Status >= 500 || servRe.MatchString(t) && e.Status == 0:
-		e.Class = ErrorServer
+		e.Class = Server
 	case e.Status >= 400:
-		e.Class = ErrorOther
+		e.Class = Other
 	case retryRe.MatchString(t) && retryErrRe.MatchString(t):
-		e.Class = ErrorOther
+		e.Class = Other
 	default:
 		return nil
 	}
@@ -173,18 +192,18 @@ func ClassifyError(text string) *ModelError {
 	return e
 }
 
-// FindModelError finds the model error a screen or a stretch of a transcript
+// Find finds the model error a screen or a stretch of a transcript
 // shows, line by line: the last line that is one (the newest), with the
 // class and status of the most specific line near it, and Retrying when
 // any line says the CLI tries again. Nil when there is none.
-func FindModelError(text string) *ModelError {
-	var found *ModelError
+func Find(text string) *Error {
+	var found *Error
 	retrying := false
 	for _, line := range strings.Split(text, "\n") {
 		if retryRe.MatchString(line) {
 			retrying = true
 		}
-		e := ClassifyError(line)
+		e := Classify(line)
 		if e == nil {
 			continue
 		}
@@ -203,7 +222,7 @@ func FindModelError(text string) *ModelError {
 func SaysRetry(text string) bool { return retryRe.MatchString(text) }
 
 // Describe is the error for a person: the CLI's words and the status.
-func (e *ModelError) Describe() string {
+func (e *Error) Describe() string {
 	if e.Status != 0 && !strings.Contains(e.Text, strconv.Itoa(e.Status)) {
 		return fmt.Sprintf("%s (HTTP %d)", e.Text, e.Status)
 	}
