@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -31,8 +32,17 @@ type doctorSettings struct {
 	AutoMode string `json:"auto_mode"`
 }
 
-func newDoctorCmd(ios *IOStreams) *cobra.Command {
-	var asJSON bool
+// DoctorOptions is what `yume-cli doctor` was asked to do.
+type DoctorOptions struct {
+	IO *IOStreams
+
+	JSON bool
+}
+
+// NewCmdDoctor builds the doctor command; runF replaces runDoctor in tests
+// of flag parsing.
+func NewCmdDoctor(ios *IOStreams, runF func(*DoctorOptions) error) *cobra.Command {
+	o := &DoctorOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Show the settings in force, which provider CLIs are installed, their modes, and what to fix",
@@ -44,36 +54,43 @@ credentials appear configured (presence only: nothing is sent anywhere, no
 secret is printed), and what to run to fix what is missing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			rep, s := doctorSettingsNow()
-			prependPath(s) // where a run would look for the CLIs
-			rep.Providers = providers.DoctorWith(cmd.Context(), providers.DoctorSetup{
-				Run: func(name string) (string, string, func(string) string) {
-					b, from := s.Provider(name).Bin, ""
-					if b.Set() {
-						from = "providers." + name + ".bin in " + s.Where(b.Line)
-					}
-					return b.Text, from, settingsEnv(s, name)
-				},
-				Yume:     func(name string) func(string) string { return yumeEnv(s, name) },
-				Settings: s.File,
-			})
-			if asJSON {
-				enc := json.NewEncoder(ios.Out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(rep); err != nil {
-					return err
-				}
-			} else {
-				printDoctor(ios, rep)
+			if runF != nil {
+				return runF(o)
 			}
-			if rep.Settings.Error != "" {
-				return &exitError{1} // said above: a run would stop on it
-			}
-			return nil
+			return runDoctor(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&o.JSON, "json", false, "print the report as JSON")
 	return cmd
+}
+
+func runDoctor(ctx context.Context, o *DoctorOptions) error {
+	rep, s := doctorSettingsNow()
+	prependPath(s) // where a run would look for the CLIs
+	rep.Providers = providers.DoctorWith(ctx, providers.DoctorSetup{
+		Run: func(name string) (string, string, func(string) string) {
+			b, from := s.Provider(name).Bin, ""
+			if b.Set() {
+				from = "providers." + name + ".bin in " + s.Where(b.Line)
+			}
+			return b.Text, from, settingsEnv(s, name)
+		},
+		Yume:     func(name string) func(string) string { return yumeEnv(s, name) },
+		Settings: s.File,
+	})
+	if o.JSON {
+		enc := json.NewEncoder(o.IO.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printDoctor(o.IO, rep)
+	}
+	if rep.Settings.Error != "" {
+		return &exitError{1} // said above: a run would stop on it
+	}
+	return nil
 }
 
 // doctorSettingsNow reads the settings file and says what is in force

@@ -125,8 +125,8 @@ a Bash tool_use, waits for an approval frame on stdin, and types the answer.`,
 		},
 	}
 	addStartFlags(start.Flags(), opts)
-	root.AddCommand(start, newDoctorCmd(ios), NewCmdRecord(ios, nil), NewCmdReplay(ios, nil),
-		newRulesCmd(ios), newSessionsCmd(ios), newVersionCmd(ios))
+	root.AddCommand(start, NewCmdDoctor(ios, nil), NewCmdRecord(ios, nil), NewCmdReplay(ios, nil),
+		newRulesCmd(ios), newSessionsCmd(ios), NewCmdVersion(ios, nil))
 	usageArgs(root)
 	registerCompletions(root)
 	return root, opts

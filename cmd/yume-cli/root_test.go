@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/permission"
@@ -21,6 +23,16 @@ func runMain(t *testing.T, stdin string, args ...string) (int, string, string) {
 	var out, errOut bytes.Buffer
 	code := Main(args, &IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
 	return code, out.String(), errOut.String()
+}
+
+// execCmd runs cmd as its own root on args, output discarded, and
+// returns its error: for NewCmdX tests, whose runF captures the options.
+func execCmd(cmd *cobra.Command, args ...string) error {
+	cmd.SetArgs(args)
+	cmd.SetOut(io.Discard)
+	cmd.SetErr(io.Discard)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	return cmd.Execute()
 }
 
 // streamTypes lists "type" or "type/subtype" of each stdout line and fails

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 func TestRulesList(t *testing.T) {
@@ -100,5 +104,54 @@ func TestRulesTest(t *testing.T) {
 	}
 	if code, _, stderr := runMain(t, "", "rules", "test", t.TempDir()); code != 2 || !strings.Contains(stderr, "no .cast files") {
 		t.Errorf("an empty directory: exit %d, %s", code, stderr)
+	}
+}
+
+// TestNewCmdRulesLeaves: list, check and dangerous get their arguments
+// (dangerous's FILE even when ""), and refuse a wrong number of them.
+func TestNewCmdRulesLeaves(t *testing.T) {
+	ios := &IOStreams{}
+	var got any
+	capture := func(o any) error { got = o; return nil }
+	leaves := map[string]func() *cobra.Command{
+		"list": func() *cobra.Command {
+			return NewCmdRulesList(ios, func(o *RulesListOptions) error { return capture(o) })
+		},
+		"check": func() *cobra.Command {
+			return NewCmdRulesCheck(ios, func(o *RulesCheckOptions) error { return capture(o) })
+		},
+		"dangerous": func() *cobra.Command {
+			return NewCmdRulesDangerous(ios, func(o *RulesDangerousOptions) error { return capture(o) })
+		},
+	}
+	tests := []struct {
+		leaf string
+		args []string
+		want any // the options runF saw; nil: an error, runF not called
+	}{
+		{"list", nil, &RulesListOptions{IO: ios}},
+		{"list", []string{"x"}, nil},
+		{"check", []string{"a.yaml"}, &RulesCheckOptions{IO: ios, Files: []string{"a.yaml"}}},
+		{"check", []string{"a.yaml", "b.yaml"}, &RulesCheckOptions{IO: ios, Files: []string{"a.yaml", "b.yaml"}}},
+		{"check", nil, nil},
+		{"dangerous", nil, &RulesDangerousOptions{IO: ios}},
+		{"dangerous", []string{"d.yaml"}, &RulesDangerousOptions{IO: ios, File: "d.yaml", HasFile: true}},
+		{"dangerous", []string{""}, &RulesDangerousOptions{IO: ios, HasFile: true}},
+		{"dangerous", []string{"a", "b"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s %q", tt.leaf, tt.args), func(t *testing.T) {
+			got = nil
+			err := execCmd(leaves[tt.leaf](), tt.args...)
+			if tt.want == nil {
+				if err == nil || got != nil {
+					t.Errorf("err %v, runF saw %+v; want an error and no run", err, got)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("err %v, options %+v; want %+v", err, got, tt.want)
+			}
+		})
 	}
 }

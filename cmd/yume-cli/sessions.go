@@ -15,82 +15,165 @@ import (
 // newSessionsCmd is `yume-cli sessions list|show|rm`: the conversations
 // the store keeps ($YUME_HOME/sessions, else ~/.yume/sessions).
 func newSessionsCmd(ios *IOStreams) *cobra.Command {
-	var asJSON bool
+	return sessionsGroup(NewCmdSessionsList(ios, nil), NewCmdSessionsShow(ios, nil), NewCmdSessionsRm(ios, nil))
+}
+
+// sessionsGroup is the group over leaves. Its --json is persistent, so
+// both `sessions --json list` and `sessions list --json` work; the leaves
+// read it with groupJSON.
+func sessionsGroup(leaves ...*cobra.Command) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sessions",
 		Short: "List, show and remove the stored conversations (--resume continues one)",
 	}
-	cmd.PersistentFlags().BoolVar(&asJSON, "json", false, "print JSON instead of a table")
-	store := func() *sessions.Store { return sessions.Open(sessions.DefaultRoot()) }
-	cmd.AddCommand(&cobra.Command{
+	cmd.PersistentFlags().Bool("json", false, "print JSON instead of a table")
+	cmd.AddCommand(leaves...)
+	return cmd
+}
+
+// groupJSON is the group's --json as leaf cmd parsed it (false for a
+// leaf run outside the group, which has no such flag).
+func groupJSON(cmd *cobra.Command) bool {
+	v, _ := cmd.Flags().GetBool("json")
+	return v
+}
+
+func sessionStore() *sessions.Store { return sessions.Open(sessions.DefaultRoot()) }
+
+// SessionsListOptions is what `yume-cli sessions list` was asked to do.
+type SessionsListOptions struct {
+	IO *IOStreams
+
+	JSON bool
+}
+
+// NewCmdSessionsList builds `sessions list`; runF replaces runSessionsList
+// in tests of flag parsing.
+func NewCmdSessionsList(ios *IOStreams, runF func(*SessionsListOptions) error) *cobra.Command {
+	o := &SessionsListOptions{IO: ios}
+	return &cobra.Command{
 		Use:   "list",
 		Short: "The stored sessions, newest first",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			idx, err := store().List()
-			if err != nil {
-				return err
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.JSON = groupJSON(cmd)
+			if runF != nil {
+				return runF(o)
 			}
-			if asJSON {
-				return printJSON(ios, idx)
-			}
-			if len(idx) == 0 {
-				fmt.Fprintf(ios.ErrOut, "no sessions in %s\n", store().Root())
-				return nil
-			}
-			tw := tabwriter.NewWriter(ios.Out, 2, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tPROVIDER\tMODEL\tMESSAGES\tUPDATED\tTITLE")
-			for _, e := range idx {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", e.ID, e.Provider, orDash(e.Model), e.MessageCount,
-					e.Updated.Local().Format(time.DateTime), oneLine(e.Title, 60))
-			}
-			return tw.Flush()
+			return runSessionsList(o)
 		},
-	}, &cobra.Command{
+	}
+}
+
+func runSessionsList(o *SessionsListOptions) error {
+	store := sessionStore()
+	idx, err := store.List()
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return printJSON(o.IO, idx)
+	}
+	if len(idx) == 0 {
+		fmt.Fprintf(o.IO.ErrOut, "no sessions in %s\n", store.Root())
+		return nil
+	}
+	tw := tabwriter.NewWriter(o.IO.Out, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tPROVIDER\tMODEL\tMESSAGES\tUPDATED\tTITLE")
+	for _, e := range idx {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", e.ID, e.Provider, orDash(e.Model), e.MessageCount,
+			e.Updated.Local().Format(time.DateTime), oneLine(e.Title, 60))
+	}
+	return tw.Flush()
+}
+
+// SessionsShowOptions is what `yume-cli sessions show` was asked to do.
+type SessionsShowOptions struct {
+	IO *IOStreams
+
+	JSON bool
+	ID   string
+}
+
+// NewCmdSessionsShow builds `sessions show`; runF replaces runSessionsShow
+// in tests of flag parsing.
+func NewCmdSessionsShow(ios *IOStreams, runF func(*SessionsShowOptions) error) *cobra.Command {
+	o := &SessionsShowOptions{IO: ios}
+	return &cobra.Command{
 		Use:   "show ID",
 		Short: "One session: its provider, handle and history",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			sess, err := store().Load(args[0])
-			if err != nil {
-				return sessionErr(err, args[0])
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.JSON, o.ID = groupJSON(cmd), args[0]
+			if runF != nil {
+				return runF(o)
 			}
-			if asJSON {
-				return printJSON(ios, sess)
-			}
-			tw := tabwriter.NewWriter(ios.Out, 2, 4, 2, ' ', 0)
-			for _, kv := range [][2]string{{"id", sess.ID}, {"provider", sess.Provider}, {"model", orDash(sess.Model)},
-				{"cwd", orDash(sess.Cwd)}, {"mode", orDash(sess.Mode)}, {"handle", orDash(sess.Handle)},
-				{"created", sess.Created.Local().Format(time.DateTime)}, {"updated", sess.Updated.Local().Format(time.DateTime)},
-				{"tokens", fmt.Sprintf("%d in, %d out", sess.Usage.InputTokens, sess.Usage.OutputTokens)}} {
-				fmt.Fprintf(tw, "%s:\t%s\n", kv[0], kv[1])
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-			fmt.Fprintln(ios.Out)
-			for _, e := range sess.History {
-				fmt.Fprintf(ios.Out, "%-11s %s\n", e.Role, historyLine(e))
-			}
-			return nil
+			return runSessionsShow(o)
 		},
-	}, &cobra.Command{
+	}
+}
+
+func runSessionsShow(o *SessionsShowOptions) error {
+	sess, err := sessionStore().Load(o.ID)
+	if err != nil {
+		return sessionErr(err, o.ID)
+	}
+	if o.JSON {
+		return printJSON(o.IO, sess)
+	}
+	tw := tabwriter.NewWriter(o.IO.Out, 2, 4, 2, ' ', 0)
+	for _, kv := range [][2]string{{"id", sess.ID}, {"provider", sess.Provider}, {"model", orDash(sess.Model)},
+		{"cwd", orDash(sess.Cwd)}, {"mode", orDash(sess.Mode)}, {"handle", orDash(sess.Handle)},
+		{"created", sess.Created.Local().Format(time.DateTime)}, {"updated", sess.Updated.Local().Format(time.DateTime)},
+		{"tokens", fmt.Sprintf("%d in, %d out", sess.Usage.InputTokens, sess.Usage.OutputTokens)}} {
+		fmt.Fprintf(tw, "%s:\t%s\n", kv[0], kv[1])
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(o.IO.Out)
+	for _, e := range sess.History {
+		fmt.Fprintf(o.IO.Out, "%-11s %s\n", e.Role, historyLine(e))
+	}
+	return nil
+}
+
+// SessionsRmOptions is what `yume-cli sessions rm` was asked to do.
+type SessionsRmOptions struct {
+	IO *IOStreams
+
+	IDs []string
+}
+
+// NewCmdSessionsRm builds `sessions rm`; runF replaces runSessionsRm in
+// tests of argument parsing.
+func NewCmdSessionsRm(ios *IOStreams, runF func(*SessionsRmOptions) error) *cobra.Command {
+	o := &SessionsRmOptions{IO: ios}
+	return &cobra.Command{
 		Use:   "rm ID…",
 		Short: "Remove sessions from the store (the provider's own session is left alone)",
 		Args:  cobra.MinimumNArgs(1),
-		RunE: func(_ *cobra.Command, ids []string) error {
-			var errs []error
-			for _, id := range ids {
-				if err := store().Remove(id); err != nil {
-					errs = append(errs, sessionErr(err, id))
-					continue
-				}
-				fmt.Fprintf(ios.ErrOut, "removed %s\n", id)
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.IDs = args
+			if runF != nil {
+				return runF(o)
 			}
-			return errors.Join(errs...)
+			return runSessionsRm(o)
 		},
-	})
-	return cmd
+	}
+}
+
+// runSessionsRm removes every id it can, and reports each it cannot.
+func runSessionsRm(o *SessionsRmOptions) error {
+	var errs []error
+	for _, id := range o.IDs {
+		if err := sessionStore().Remove(id); err != nil {
+			errs = append(errs, sessionErr(err, id))
+			continue
+		}
+		fmt.Fprintf(o.IO.ErrOut, "removed %s\n", id)
+	}
+	return errors.Join(errs...)
 }
 
 func sessionErr(err error, id string) error {

@@ -65,13 +65,29 @@ func vcsCommit(settings []debug.BuildSetting) string {
 	return rev
 }
 
-func newVersionCmd(ios *IOStreams) *cobra.Command {
+// VersionOptions is what `yume-cli version` was asked to do.
+type VersionOptions struct {
+	IO *IOStreams
+}
+
+// NewCmdVersion builds the version command; runF replaces runVersion in
+// tests of argument parsing.
+func NewCmdVersion(ios *IOStreams, runF func(*VersionOptions) error) *cobra.Command {
+	o := &VersionOptions{IO: ios}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version and commit",
 		Args:  cobra.NoArgs,
-		Run: func(cmd *cobra.Command, _ []string) {
-			fmt.Fprintln(ios.Out, versionString())
+		RunE: func(*cobra.Command, []string) error {
+			if runF != nil {
+				return runF(o)
+			}
+			return runVersion(o)
 		},
 	}
+}
+
+func runVersion(o *VersionOptions) error {
+	fmt.Fprintln(o.IO.Out, versionString())
+	return nil
 }

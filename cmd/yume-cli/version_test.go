@@ -108,3 +108,35 @@ func TestFormatVersionUnstamped(t *testing.T) {
 		})
 	}
 }
+
+// TestNewCmdVersion: version takes no argument and no flag of its own.
+func TestNewCmdVersion(t *testing.T) {
+	ios := &IOStreams{}
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr bool
+	}{
+		{"bare", nil, false},
+		{"an argument", []string{"x"}, true},
+		{"an unknown flag", []string{"--bogus"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got *VersionOptions
+			err := execCmd(NewCmdVersion(ios, func(o *VersionOptions) error { got = o; return nil }), tt.args...)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, want error: %v", err, tt.wantErr)
+			}
+			if tt.wantErr {
+				if got != nil {
+					t.Errorf("runF ran after %v", err)
+				}
+				return
+			}
+			if got == nil || got.IO != ios {
+				t.Errorf("options %+v, want IO %p", got, ios)
+			}
+		})
+	}
+}

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestNewCmdDoctor: --json reaches the options; arguments and a --json
+// that is not a boolean are refused before doctor runs.
+func TestNewCmdDoctor(t *testing.T) {
+	ios := &IOStreams{}
+	tests := []struct {
+		name string
+		args []string
+		want *DoctorOptions // nil: an error, runF not called
+	}{
+		{"table", nil, &DoctorOptions{IO: ios}},
+		{"json", []string{"--json"}, &DoctorOptions{IO: ios, JSON: true}},
+		{"json=false", []string{"--json=false"}, &DoctorOptions{IO: ios}},
+		{"an argument", []string{"x"}, nil},
+		{"json=maybe", []string{"--json=maybe"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got *DoctorOptions
+			err := execCmd(NewCmdDoctor(ios, func(o *DoctorOptions) error { got = o; return nil }), tt.args...)
+			if tt.want == nil {
+				if err == nil || got != nil {
+					t.Errorf("err %v, runF saw %+v; want an error and no run", err, got)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("err %v, options %+v; want %+v", err, got, tt.want)
+			}
+		})
+	}
+}
