@@ -1,7 +1,6 @@
 package main
 
 import (
-	"reflect"
 	"testing"
 )
 
@@ -24,15 +23,7 @@ func TestNewCmdDoctor(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var got *DoctorOptions
 			err := execCmd(NewCmdDoctor(ios, func(o *DoctorOptions) error { got = o; return nil }), tt.args...)
-			if tt.want == nil {
-				if err == nil || got != nil {
-					t.Errorf("err %v, runF saw %+v; want an error and no run", err, got)
-				}
-				return
-			}
-			if err != nil || !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("err %v, options %+v; want %+v", err, got, tt.want)
-			}
+			parsedAs(t, err, got, tt.want)
 		})
 	}
 }

@@ -35,6 +35,27 @@ func execCmd(cmd *cobra.Command, args ...string) error {
 	return cmd.Execute()
 }
 
+// parsedAs checks what a command's runF saw: want nil means the arguments
+// had to be refused, runF not called.
+func parsedAs(t *testing.T, err error, got, want any) {
+	t.Helper()
+	if isNil(want) {
+		if err == nil || !isNil(got) {
+			t.Errorf("err %v, runF saw %+v; want an error and no run", err, got)
+		}
+		return
+	}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("err %v, options %+v; want %+v", err, got, want)
+	}
+}
+
+// isNil: nil, or a nil pointer in an interface.
+func isNil(v any) bool {
+	r := reflect.ValueOf(v)
+	return v == nil || r.Kind() == reflect.Pointer && r.IsNil()
+}
+
 // streamTypes lists "type" or "type/subtype" of each stdout line and fails
 // on any docs/protocol.md violation.
 func streamTypes(t *testing.T, stdout string) []string {

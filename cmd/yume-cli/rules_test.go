@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -143,15 +142,7 @@ func TestNewCmdRulesLeaves(t *testing.T) {
 		t.Run(fmt.Sprintf("%s %q", tt.leaf, tt.args), func(t *testing.T) {
 			got = nil
 			err := execCmd(leaves[tt.leaf](), tt.args...)
-			if tt.want == nil {
-				if err == nil || got != nil {
-					t.Errorf("err %v, runF saw %+v; want an error and no run", err, got)
-				}
-				return
-			}
-			if err != nil || !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("err %v, options %+v; want %+v", err, got, tt.want)
-			}
+			parsedAs(t, err, got, tt.want)
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"reflect"
 	"testing"
 )
 
@@ -37,15 +36,7 @@ func TestNewCmdSessions(t *testing.T) {
 				NewCmdSessionsShow(ios, func(o *SessionsShowOptions) error { got = o; return nil }),
 				NewCmdSessionsRm(ios, func(o *SessionsRmOptions) error { got = o; return nil }))
 			err := execCmd(group, tt.args...)
-			if tt.want == nil {
-				if err == nil || got != nil {
-					t.Errorf("err %v, runF saw %+v; want an error and no run", err, got)
-				}
-				return
-			}
-			if err != nil || !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("err %v, options %+v; want %+v", err, got, tt.want)
-			}
+			parsedAs(t, err, got, tt.want)
 		})
 	}
 }
