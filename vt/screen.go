@@ -129,7 +129,8 @@ func (s *Screen) SetReplyWriter(w io.Writer) { s.reply = w }
 // OnRetire sets a function called, in order, with the text of every line
 // that leaves the visible main screen: scrolled off the top of a scroll
 // region that starts at the top row, erased by ED 2 or a reset, or pushed
-// out by a shrinking Resize. nil removes it.
+// out by a shrinking Resize; wrapped says the terminal carried the line
+// on to the next row (Wrapped). nil removes it.
 func (s *Screen) OnRetire(fn func(line string, wrapped bool)) { s.onRetire = fn }
 
 // SetScrollbackLimit sets how many retired lines Scrollback keeps (the
