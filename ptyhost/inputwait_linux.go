@@ -21,27 +21,24 @@ import (
 // each one open, read and close (procFile), and it ends at the first
 // thread found reading: a question's tool_use waits on this look.
 func (p *Process) InputWait() InputState {
-	pgid, err := p.foreground()
-	if err != nil || pgid <= 0 {
-		return InputUnknown
-	}
 	var seen [InputRunning + 1]bool
 	var buf [512]byte
-	queue := []int{pgid}
-	for n := 0; len(queue) > 0 && n < maxGroupWalk; n++ {
-		pid := queue[0]
-		queue = queue[1:]
-		if !inGroup(pid, pgid, buf[:]) {
-			continue // a background job: not the one the screen is for
-		}
+	reading := false
+	if !p.walkGroup(func(pid int, _ [][]byte) bool {
 		for _, tid := range threads(pid) {
 			st := p.threadInput(pid, tid, buf[:])
 			if st == InputReading {
-				return st // what every other thread does cannot change the answer
+				reading = true // what every other thread does cannot change the answer
+				return false
 			}
 			seen[st] = true
 		}
-		queue = append(queue, children(pid)...)
+		return true
+	}) {
+		return InputUnknown
+	}
+	if reading {
+		return InputReading
 	}
 	for _, s := range []InputState{InputRunning, InputBusy, InputPolling} {
 		if seen[s] {
@@ -49,6 +46,34 @@ func (p *Process) InputWait() InputState {
 		}
 	}
 	return InputUnknown
+}
+
+// walkGroup visits the processes of the terminal's foreground process
+// group: its leader, then the leader's descendants still in the group (a
+// shell's job; a background job is not the one the screen is for), at
+// most maxGroupWalk, each with its stat fields (statFields: valid until
+// visit returns). visit returns false to stop the walk; walkGroup returns
+// false where there is no group to walk.
+func (p *Process) walkGroup(visit func(pid int, stat [][]byte) bool) bool {
+	pgid, err := p.foreground()
+	if err != nil || pgid <= 0 {
+		return false
+	}
+	var buf [512]byte
+	queue := []int{pgid}
+	for n := 0; len(queue) > 0 && n < maxGroupWalk; n++ {
+		pid := queue[0]
+		queue = queue[1:]
+		f := statFields("/proc/"+strconv.Itoa(pid)+"/stat", buf[:])
+		if len(f) < 3 || string(f[2]) != strconv.Itoa(pgid) {
+			continue // gone, or in another group
+		}
+		if !visit(pid, f) {
+			return true
+		}
+		queue = append(queue, children(pid)...)
+	}
+	return true
 }
 
 // maxGroupWalk bounds the processes looked at.
@@ -89,16 +114,6 @@ func statFields(path string, buf []byte) [][]byte {
 		return nil
 	}
 	return bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+1:])
-}
-
-// inGroup reports whether pid is in process group pgid.
-func inGroup(pid, pgid int, buf []byte) bool {
-	f := statFields("/proc/"+strconv.Itoa(pid)+"/stat", buf)
-	g := 0
-	if len(f) >= 3 {
-		g, _ = strconv.Atoi(string(f[2]))
-	}
-	return g == pgid
 }
 
 // threads lists pid's threads (at least pid itself).
