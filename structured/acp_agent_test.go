@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/yume-cli/yume-cli/permission"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +51,7 @@ func (a *agentRun) run(t *testing.T) (string, []byte, error) {
 	if p == nil {
 		p = prov(a.provider)
 	}
-	opts := Options{Provider: p, Cwd: cwd, Prompt: "do it", PermissionMode: a.perm, Resume: a.resume,
+	opts := Options{Provider: p, Cwd: cwd, Prompt: "do it", PermissionMode: permission.Mode(a.perm), Resume: a.resume,
 		Controls: controls, Stderr: &syncWriter{w: &bytes.Buffer{}}, Env: []string{"YUME_FAKE_CLI=acp-agent:" + a.kind, "HOME=" + home}}
 	if a.provider == "acp" {
 		opts.Command = []string{exe, "--stdio"}

@@ -63,7 +63,7 @@ func (s *acpSession) ownMode(ctx context.Context, sessionID string, res json.Raw
 // refusal a system error. Only a failure to write our own stdout is
 // returned.
 func (s *acpSession) ownToggles(ctx context.Context, sessionID string, toggles []acpToggle) error {
-	if s.opts.PermissionMode == string(permission.Auto) {
+	if s.opts.PermissionMode == permission.Auto {
 		return nil
 	}
 	for _, t := range toggles {

@@ -79,14 +79,14 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 	if err != nil {
 		return err
 	}
-	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p, opts.PermissionMode)}, started: time.Now(), agent: p.Name,
+	s := &acpSession{opts: opts, tr: &acpTranslator{turn: newTurn(w, p, string(opts.PermissionMode))}, started: time.Now(), agent: p.Name,
 		cwd: cwd, allowed: map[string]bool{}, terms: &acpTerminals{byID: map[string]*acpTerm{}, env: opts.Env}, mode: mode}
 	s.tr.terminalOutput = s.terms.outputOf
 	if p.Bin == "" {
 		s.agent = filepath.Base(path) // any ACP agent: named by its program
 	}
 	s.tr.agent = s.agent
-	if opts.PermissionMode == string(permission.Auto) && mode.AutoName != "" {
+	if opts.PermissionMode == permission.Auto && mode.AutoName != "" {
 		s.tr.unaskedBy = mode.AutoName
 		s.autoName = mode.AutoName
 	}

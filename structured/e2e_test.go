@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/yume-cli/yume-cli/permission"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,7 +155,7 @@ func (lv *live) run(t *testing.T) {
 	}
 	w := emit.NewWriter(tap, emit.Config{Model: sb.Model, Cwd: sb.Workspace})
 	lv.err = Run(ctx, Options{Provider: prov(lv.provider), Mode: lv.mode, Bin: bin, Model: sb.Model, Cwd: sb.Workspace,
-		Prompt: "create the file please", PermissionMode: lv.perm, Controls: controls, Stderr: &syncWriter{w: &stderr},
+		Prompt: "create the file please", PermissionMode: permission.Mode(lv.perm), Controls: controls, Stderr: &syncWriter{w: &stderr},
 		Verbose: true, Env: sb.Env}, w)
 	lv.out, lv.stderr = tap.bytes(), stderr.String()
 	for _, e := range emittest.Validate(lv.out) {

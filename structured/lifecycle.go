@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 
 	"github.com/yume-cli/yume-cli/emit"
-	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
@@ -63,7 +62,7 @@ func (p *providerProcess) stop() {
 // approver decides the turn's permission requests; an interrupt frame
 // from the GUI stops the turn.
 func (p *providerProcess) approver(w *emit.Writer, opts Options) *approver {
-	return newApprover(w, permission.Mode(opts.PermissionMode), opts.NoChannel, opts.Dangers, opts.Controls, p.stop, p.done)
+	return newApprover(w, opts.PermissionMode, opts.NoChannel, opts.Dangers, opts.Controls, p.stop, p.done)
 }
 
 // release ends the watchers once the run is over: the ctx watch and the

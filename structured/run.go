@@ -35,7 +35,7 @@ type Options struct {
 	Prompt  string
 	Resume  string // provider session id to continue
 	// PermissionMode is default|interactive|auto|deny ("" = default).
-	PermissionMode string
+	PermissionMode permission.Mode
 	// Controls carries the GUI's frames (nil = no control channel: NoChannel
 	// answers default mode's questions).
 	Controls <-chan emit.Control
@@ -80,11 +80,11 @@ func run(ctx context.Context, opts Options, w *emit.Writer) error {
 		// test's buffer) takes one write at a time.
 		opts.Stderr = &lockedWriter{w: opts.Stderr}
 	}
-	perm, err := permission.Parse(opts.PermissionMode)
+	perm, err := permission.Parse(string(opts.PermissionMode))
 	if err != nil {
 		return err
 	}
-	opts.PermissionMode = string(perm)
+	opts.PermissionMode = perm
 	p := opts.Provider
 	if p == nil || len(p.Structured) == 0 {
 		return fmt.Errorf("no structured mode for provider %v; use one of %s", p, strings.Join(providers.WithStructured(), ", "))
@@ -219,7 +219,7 @@ func runJSON(ctx context.Context, opts Options, w *emit.Writer, mode providers.M
 	if err != nil {
 		return err
 	}
-	tr, err := NewTranslator(p, mode, w, opts.PermissionMode)
+	tr, err := NewTranslator(p, mode, w, string(opts.PermissionMode))
 	if err != nil {
 		pr.interrupt()
 		_ = pr.wait() // The translator error is the one to report.

@@ -41,7 +41,7 @@ func (f fakeRun) run(t *testing.T) (out []byte, stderr string, err error) {
 	var errBuf bytes.Buffer
 	w := emit.NewWriter(tap, emit.Config{SessionID: "sess-fake"})
 	err = Run(ctx, Options{Provider: prov(f.provider), Mode: f.mode, Bin: exe, Cwd: t.TempDir(), Prompt: "do it",
-		PermissionMode: f.perm, NoChannel: f.noChannel, Controls: controls, Stderr: &syncWriter{w: &errBuf}, Verbose: true,
+		PermissionMode: permission.Mode(f.perm), NoChannel: f.noChannel, Controls: controls, Stderr: &syncWriter{w: &errBuf}, Verbose: true,
 		Env: []string{"YUME_FAKE_CLI=" + f.scenario, "HOME=" + home}}, w)
 	out = tap.bytes()
 	for _, e := range emittest.Validate(out) {

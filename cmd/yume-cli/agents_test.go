@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -45,49 +43,5 @@ func TestAgentFlags(t *testing.T) {
 				t.Errorf("events %s, want %s", got, errStream)
 			}
 		})
-	}
-}
-
-// TestAgentPersistent: a session id without a prompt is a persistent
-// session for an ACP agent after -- too (it is started for each turn), but
-// not for another program after --, which runs once.
-func TestAgentPersistent(t *testing.T) {
-	cases := []struct {
-		o    StartOptions
-		want bool
-	}{
-		{StartOptions{Provider: "acp", SessionID: "s", Command: []string{"opencode", "acp"}}, true},
-		{StartOptions{Provider: "acp", SessionID: "s", Prompt: "hi", Command: []string{"opencode", "acp"}}, false},
-		{StartOptions{Provider: "generic", SessionID: "s", Command: []string{"rm", "-i", "x"}}, false},
-		{StartOptions{Provider: "opencode", SessionID: "s"}, true},
-		{StartOptions{Provider: "acp", Command: []string{"opencode", "acp"}}, false},
-	}
-	for _, c := range cases {
-		if got := c.o.persistent(); got != c.want {
-			t.Errorf("%s %q session %q prompt %q: persistent %v, want %v", c.o.Provider, c.o.Command, c.o.SessionID, c.o.Prompt, got, c.want)
-		}
-	}
-}
-
-// TestKnownProgramSideAgentsOff: a program after -- that yume-cli knows
-// by name (qwen, by any path) gets its side agents turned off in the PTY,
-// as in its own TUI; any other program gets nothing added.
-func TestKnownProgramSideAgentsOff(t *testing.T) {
-	for _, c := range []struct {
-		argv []string
-		off  bool
-	}{
-		{[]string{"qwen", "--approval-mode", "default"}, true},
-		{[]string{"/opt/tools/qwen"}, true},
-		{[]string{"rm", "-i", "x"}, false},
-	} {
-		l, err := launchTUI(context.Background(), &StartOptions{Command: c.argv}, nil, nil)
-		if err != nil {
-			t.Fatalf("%q: %v", c.argv, err)
-		}
-		off := slices.ContainsFunc(l.env, func(kv string) bool { return strings.HasPrefix(kv, "QWEN_CODE_SYSTEM_SETTINGS_PATH=") })
-		if off != c.off || !slices.Equal(l.argv, c.argv) {
-			t.Errorf("%q: argv %q, env %q: want side agents off = %v", c.argv, l.argv, l.env, c.off)
-		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/run"
 	"github.com/yume-cli/yume-cli/sessions"
 )
 
@@ -20,7 +21,7 @@ func registerCompletions(root *cobra.Command) {
 		"permission-mode":  permission.Names,
 		"output-format":    func() []string { return outputFormats },
 		"protocol-version": func() []string { return protocols },
-		"agent-type":       agentTypeNames,
+		"agent-type":       run.AgentTypes,
 		"allow":            func() []string { return failKinds },
 		"approve":          func() []string { return []string{"recorded", "all", "none"} },
 		"resume":           storedSessionIDs,

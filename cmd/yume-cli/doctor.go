@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/run"
 	"github.com/yume-cli/yume-cli/settings"
 )
 
@@ -26,22 +27,22 @@ type doctorSettings struct {
 	File  string `json:"file"`
 	Found bool   `json:"found"`
 	// Error is what is wrong with the file (a run stops on it).
-	Error   string       `json:"error,omitempty"`
-	Entries []settingRow `json:"entries"`
+	Error   string           `json:"error,omitempty"`
+	Entries []run.SettingRow `json:"entries"`
 	// AutoMode says what --permission-mode auto does with the guard.
 	AutoMode string `json:"auto_mode"`
 }
 
 // DoctorOptions is what `yume-cli doctor` was asked to do.
 type DoctorOptions struct {
-	IO *IOStreams
+	IO *run.IOStreams
 
 	JSON bool
 }
 
 // NewCmdDoctor builds the doctor command; runF replaces runDoctor in tests
 // of flag parsing.
-func NewCmdDoctor(ios *IOStreams, runF func(*DoctorOptions) error) *cobra.Command {
+func NewCmdDoctor(ios *run.IOStreams, runF func(*DoctorOptions) error) *cobra.Command {
 	o := &DoctorOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -88,7 +89,7 @@ func runDoctor(ctx context.Context, o *DoctorOptions) error {
 		printDoctor(o.IO, rep)
 	}
 	if rep.Settings.Error != "" {
-		return &exitError{1} // said above: a run would stop on it
+		return &run.ExitError{Code: 1} // said above: a run would stop on it
 	}
 	return nil
 }
@@ -107,13 +108,13 @@ func doctorSettingsNow() (doctorReport, *settings.Settings) {
 	rep.Settings.Found = s.Found
 	for _, k := range knobs {
 		v, from := k.pick(s, nil, os.Getenv)
-		rep.Settings.Entries = append(rep.Settings.Entries, settingRow{k.key, v, from})
+		rep.Settings.Entries = append(rep.Settings.Entries, run.SettingRow{Key: k.key, Value: v, From: from})
 		if k.key == "auto_guard" {
 			rep.Settings.AutoMode = autoGuardSays(v)
 		}
 	}
 	rep.Settings.Entries = append(rep.Settings.Entries, environmentRows(s, "", os.Getenv)...)
-	rep.Settings.Entries = append(rep.Settings.Entries, guardRows(s)...)
+	rep.Settings.Entries = append(rep.Settings.Entries, run.GuardRows(s)...)
 	return rep, s
 }
 
@@ -161,7 +162,7 @@ func yumeEnv(s *settings.Settings, provider string) func(string) string {
 	}
 }
 
-func printDoctor(ios *IOStreams, rep doctorReport) {
+func printDoctor(ios *run.IOStreams, rep doctorReport) {
 	st := rep.Settings
 	switch {
 	case st.Error != "":

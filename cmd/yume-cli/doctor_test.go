@@ -2,12 +2,14 @@ package main
 
 import (
 	"testing"
+
+	"github.com/yume-cli/yume-cli/run"
 )
 
 // TestNewCmdDoctor: --json reaches the options; arguments and a --json
 // that is not a boolean are refused before doctor runs.
 func TestNewCmdDoctor(t *testing.T) {
-	ios := &IOStreams{}
+	ios := &run.IOStreams{}
 	tests := []struct {
 		name string
 		args []string

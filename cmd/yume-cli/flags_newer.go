@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/yume-cli/yume-cli/emit"
 )
 
 // A newer Yume may pass a flag this yume-cli does not know. Stopping the
@@ -121,13 +120,6 @@ func harmfulStem(name string) string {
 // ignoredNote says that a newer Yume's flag was ignored.
 func ignoredNote(flag string) string {
 	return fmt.Sprintf("yume-cli: ignored %s: this %s does not know it (a newer Yume's flag?); the run goes on without it", flag, versionString())
-}
-
-// sayNewer says each flag ignored in the stream too, after init.
-func (o *StartOptions) sayNewer(w *emit.Writer) {
-	for _, f := range o.newer {
-		_ = w.SystemAfterInit("notice", ignoredNote(f)) // Best effort, as every notice.
-	}
 }
 
 // argValue is the value args give flag (--name V or --name=V), before

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/yume-cli/yume-cli/run"
 )
 
 // newerFlags: a newer Yume's unknown flag is taken out with its value and
@@ -38,7 +40,7 @@ func TestNewerFlags(t *testing.T) {
 		{"an unknown letter", []string{"-y"}, nil, nil, `unknown shorthand flag: 'y' in -y`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root, _ := newRootCmd(&IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, nil)
+			root, _ := newRootCmd(&run.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, nil)
 			kept, ignored, err := newerFlags(root, tc.args)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {

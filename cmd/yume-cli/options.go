@@ -6,89 +6,25 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
-	"github.com/yume-cli/yume-cli/background"
+	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
-	"github.com/yume-cli/yume-cli/settings"
+	"github.com/yume-cli/yume-cli/run"
 )
 
-// StartOptions holds everything the start command (and the bare root
-// command, which is what Yume's spawner calls) was asked to do.
+// StartOptions are the start command's flags (and the bare root
+// command's, which is what Yume's spawner calls): validate checks them
+// and types them into the run.Config they embed, which run.Start owns.
 type StartOptions struct {
-	IO *IOStreams
+	run.Config
 
-	Provider       string
-	Model          string
-	Cwd            string
-	Resume         string
-	HistoryFile    string
-	APIBase        string
-	Prompt         string
+	// As given, before validate types them into the Config.
+	ProviderName   string // --provider
+	PermissionMode string // --permission-mode
+	ProtocolName   string // --protocol-version
 	OutputFormat   string
-	Verbose        bool
-	PermissionMode string
-	Mode           string
-	Protocol       string
-	SessionID      string
-	RulesFile      string
 	DangerFile     string // --dangerous-rules: adds to or overrides the dangerous set
-	dangers        *permission.Dangers
-	// From the settings file (settings.go): the file, the settings in
-	// force with where each came from, who answers for nobody, and
-	// whether --permission-mode was given (no_channel: auto yields to it).
-	settings  *settings.Settings
-	rows      []settingRow
-	noChannel permission.Fallback
-	// trustFolders answers an agent's "trust this folder?" (settings).
-	trustFolders string
-	modeGiven    bool
-	RecordFile   string
-	RecordRaw    bool // keep secrets in the --record cast
-	Trace        bool
-	TraceFile    string
-	Bin          string
-	binFrom      string // where Bin was given: "--bin", the settings file's line
-	Cols, Rows   int
-	IdleTimeout  time.Duration
-	TurnTimeout  time.Duration
-	ToolTimeout  time.Duration
-	Command      []string // after "--"
-
-	colsSet bool // --cols was given: a provider's own width does not apply
-
-	// Yume's background agents (background.go): the agent's role, the
-	// AgentOutput file, progress lines on stderr, the branch to work on.
-	AgentType  string
-	OutputFile string
-	Async      bool
-	GitBranch  string
-	// autoGuard says when auto mode keeps the guard's list (auto_guard:
-	// on, always, off; see autoGuardHolds): the CLI then runs in its
-	// asking mode and yume-cli approves all but what the guard flags.
-	autoGuard string
-	// driven is the provider as this run drives it (driven.go); nil
-	// until the run starts: the registry's descriptor.
-	driven *providers.Provider
-	// newer are the flags of a newer Yume this yume-cli ignored.
-	newer []string
-	// recorder keeps the AgentOutput and says progress (nil: neither).
-	recorder *background.Recorder
-	// outputDone: --output-file was written.
-	outputDone bool
-	// started is when the run started (the AgentOutput's duration).
-	started time.Time
-}
-
-// provider is the descriptor of --provider, which validate checked: as
-// the run drives it once it started.
-func (o *StartOptions) provider() *providers.Provider {
-	if o.driven != nil {
-		return o.driven
-	}
-	p, _ := providers.Lookup(o.Provider)
-	return p
 }
 
 // Enumerated flag values; the first of each is the default.
@@ -117,17 +53,6 @@ func oneOf(flag, v string, allowed []string) error {
 	return usagef("invalid value %q for --%s: use one of %s", v, flag, strings.Join(allowed, ", "))
 }
 
-// providerEnv is what the provider's program gets on top of yume-cli's
-// environment from the options: its API endpoint (--api-base).
-func (o *StartOptions) providerEnv() []string {
-	// No program yume-cli drives updates itself under it (providers.NoSelfUpdate).
-	env := providers.NoSelfUpdate(os.Getenv)
-	if o.APIBase == "" || o.provider().BaseURLEnv == "" {
-		return env // none, or it goes into the provider's own config
-	}
-	return append(env, o.provider().BaseURLEnv+"="+o.APIBase)
-}
-
 // validate checks what can be checked without starting anything.
 func (o *StartOptions) validate() error {
 	checks := []struct {
@@ -137,23 +62,26 @@ func (o *StartOptions) validate() error {
 		{"output-format", o.OutputFormat, outputFormats},
 		{"permission-mode", o.PermissionMode, permission.Names()},
 		{"mode", o.Mode, modes},
-		{"protocol-version", o.Protocol, protocols},
+		{"protocol-version", o.ProtocolName, protocols},
 	}
 	for _, c := range checks {
 		if err := oneOf(c.flag, c.v, c.allowed); err != nil {
 			return err
 		}
 	}
-	if o.Provider == "" {
+	if o.ProviderName == "" {
 		if len(o.Command) == 0 {
 			return usagef("no provider: pass --provider NAME (one of %s), or -- CMD ARGS… for any program", strings.Join(providers.Names(), ", "))
 		}
-		o.Provider = providers.Generic
+		o.ProviderName = providers.Generic
 	}
-	p, err := lookupProvider(o.Provider)
+	p, err := lookupProvider(o.ProviderName)
 	if err != nil {
 		return err
 	}
+	o.Provider = p
+	o.Permission = permission.Mode(o.PermissionMode) // one of permission.Names(), checked above
+	o.Protocol, _ = emit.ParseProtocol(o.ProtocolName)
 	if (o.Mode == providers.ModeJSON || o.Mode == providers.ModeACP) && len(p.Structured) == 0 {
 		return usagef("--mode %s works with %s; %s runs in a PTY (--mode pty or auto)", o.Mode, strings.Join(providers.WithStructured(), ", "), p.Name)
 	}
@@ -179,8 +107,12 @@ func (o *StartOptions) validate() error {
 			}
 		}
 	}
-	if err := o.checkAgentType(); err != nil {
-		return err
+	if o.AgentType != "" {
+		name, ok := run.AgentTypeOf(o.AgentType)
+		if !ok {
+			return usagef("invalid value %q for --agent-type: use one of %s (yume-%s and the like too)", o.AgentType, strings.Join(run.AgentTypes(), ", "), run.AgentTypes()[0])
+		}
+		o.AgentType = name
 	}
 	if o.Cwd == "" {
 		o.Cwd = "."
@@ -199,11 +131,11 @@ func (o *StartOptions) loadDangers() error {
 	if err != nil {
 		return usagef("--cwd %s: %v", o.Cwd, err)
 	}
-	o.dangers = permission.DefaultDangers()
-	if o.settings != nil {
-		o.dangers = o.dangers.With(o.settings.Rules()).Excepting(o.settings.Exceptions())
+	o.Dangers = permission.DefaultDangers()
+	if o.Settings != nil {
+		o.Dangers = o.Dangers.With(o.Settings.Rules()).Excepting(o.Settings.Exceptions())
 	}
-	o.dangers = o.dangers.In(cwd)
+	o.Dangers = o.Dangers.In(cwd)
 	if o.DangerFile == "" {
 		return nil
 	}
@@ -215,7 +147,7 @@ func (o *StartOptions) loadDangers() error {
 	if err != nil {
 		return usagef("--dangerous-rules: %v", err)
 	}
-	o.dangers = o.dangers.With(extra)
+	o.Dangers = o.Dangers.With(extra)
 	return nil
 }
 

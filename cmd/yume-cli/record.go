@@ -15,12 +15,13 @@ import (
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/ptyhost"
 	"github.com/yume-cli/yume-cli/recordings"
+	"github.com/yume-cli/yume-cli/run"
 	"golang.org/x/term"
 )
 
 // RecordOptions is what `yume-cli record` was asked to do.
 type RecordOptions struct {
-	IO *IOStreams
+	IO *run.IOStreams
 
 	Output     string
 	Title      string
@@ -32,7 +33,7 @@ type RecordOptions struct {
 
 // NewCmdRecord builds the record command; runF replaces runRecord in tests
 // of flag parsing.
-func NewCmdRecord(ios *IOStreams, runF func(*RecordOptions) error) *cobra.Command {
+func NewCmdRecord(ios *run.IOStreams, runF func(*RecordOptions) error) *cobra.Command {
 	o := &RecordOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "record [-o FILE] -- CMD ARGS…",
@@ -149,7 +150,7 @@ func runRecord(o *RecordOptions) error {
 	fmt.Fprintf(o.IO.ErrOut, "yume-cli: recorded to %s (%.1fs); see the rules at work with: yume-cli replay %s --trace\r\n",
 		o.Output, time.Since(start).Seconds(), shellquote.Join(o.Output))
 	if code != 0 {
-		return &exitError{code}
+		return &run.ExitError{Code: code}
 	}
 	return nil
 }

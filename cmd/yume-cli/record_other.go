@@ -7,18 +7,19 @@ import (
 	"runtime"
 
 	"github.com/spf13/cobra"
+	"github.com/yume-cli/yume-cli/run"
 )
 
 // RecordOptions is what `yume-cli record` was asked to do; on this OS it
 // can do nothing (see record.go for the Unix command).
 type RecordOptions struct {
-	IO      *IOStreams
+	IO      *run.IOStreams
 	Command []string
 }
 
 // NewCmdRecord builds a record command that says why it cannot run here:
 // recording needs a pseudo-terminal, which yume-cli has on Unix and Windows.
-func NewCmdRecord(ios *IOStreams, runF func(*RecordOptions) error) *cobra.Command {
+func NewCmdRecord(ios *run.IOStreams, runF func(*RecordOptions) error) *cobra.Command {
 	o := &RecordOptions{IO: ios}
 	return &cobra.Command{
 		Use:                "record [-o FILE] -- CMD ARGS…",

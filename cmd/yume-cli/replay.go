@@ -15,11 +15,12 @@ import (
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/recordings"
 	"github.com/yume-cli/yume-cli/replay"
+	"github.com/yume-cli/yume-cli/run"
 )
 
 // ReplayOptions is what `yume-cli replay` was asked to do.
 type ReplayOptions struct {
-	IO *IOStreams
+	IO *run.IOStreams
 
 	File      string
 	Provider  string // "" = guessed from the recorded command
@@ -41,7 +42,7 @@ type ReplayOptions struct {
 
 // NewCmdReplay builds the replay command; runF replaces runReplay in tests
 // of flag parsing.
-func NewCmdReplay(ios *IOStreams, runF func(*ReplayOptions) error) *cobra.Command {
+func NewCmdReplay(ios *run.IOStreams, runF func(*ReplayOptions) error) *cobra.Command {
 	o := &ReplayOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "replay FILE",
@@ -202,7 +203,7 @@ func runReplay(o *ReplayOptions) error {
 		name = guessProvider(cast.Header.Command)
 	}
 	prov, _ := providers.Lookup(name)
-	profile, err := loadProfile(prov.Profile, o.RulesFile)
+	profile, err := run.LoadProfile(prov.Profile, o.RulesFile)
 	if err != nil {
 		return err
 	}
@@ -236,7 +237,7 @@ func runReplay(o *ReplayOptions) error {
 	reportGolden(o.IO.ErrOut, v)
 	if failed := v.failures(o.Allow); len(failed) > 0 {
 		fmt.Fprintf(o.IO.ErrOut, "yume-cli replay: failed: %s (--allow %s lets it pass)\n", strings.Join(failed, ", "), strings.Join(failed, ","))
-		return &exitError{1}
+		return &run.ExitError{Code: 1}
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/yume-cli/yume-cli/run"
 	"github.com/yume-cli/yume-cli/tracepage"
 )
 
@@ -52,7 +53,7 @@ func newHTMLPage(o *ReplayOptions, profile string) (*htmlPage, error) {
 
 // write writes the page to its file.
 func (p *htmlPage) write() error {
-	f, err := createPrivate(p.path)
+	f, err := run.CreatePrivate(p.path)
 	if err != nil {
 		return fmt.Errorf("--html: %w", err)
 	}

@@ -12,24 +12,20 @@ import (
 	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/run"
 )
-
-// exitError ends the process with code after its message (if any) was
-// already reported, on stderr and, when asked, as protocol events.
-type exitError struct{ code int }
-
-func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
 
 // Main runs yume-cli with args and returns the process exit code:
 // 0 success, 1 runtime error, 2 usage error.
-func Main(args []string, ios *IOStreams) int {
+func Main(args []string, ios *run.IOStreams) int {
 	root, opts := newRootCmd(ios, nil)
 	ran := root // the command that ran (or failed to parse)
 	kept, ignored, err := newerFlags(root, args)
 	if err == nil {
-		opts.newer = ignored
 		for _, f := range ignored {
-			fmt.Fprintln(ios.ErrOut, ignoredNote(f))
+			note := ignoredNote(f)
+			opts.Newer = append(opts.Newer, note)
+			fmt.Fprintln(ios.ErrOut, note)
 		}
 		root.SetArgs(kept)
 		if c, cerr := root.ExecuteC(); c != nil {
@@ -41,17 +37,17 @@ func Main(args []string, ios *IOStreams) int {
 	if err == nil {
 		return 0
 	}
-	if !opts.outputDone {
+	if !opts.OutputWritten() {
 		// The run stopped before it started (a flag it cannot take):
 		// Yume still finds the file it reads.
 		if opts.OutputFile == "" {
 			opts.OutputFile, opts.SessionID = argValue(args, "output-file"), argValue(args, "session-id")
 		}
-		opts.failOutput(err)
+		opts.FailOutput(err)
 	}
-	var ee *exitError
+	var ee *run.ExitError
 	if errors.As(err, &ee) {
-		return ee.code
+		return ee.Code
 	}
 	code := 1
 	var ue *usageError
@@ -78,14 +74,14 @@ func Main(args []string, ios *IOStreams) int {
 // NewRootCmd builds the command tree. The root command is the start
 // command, because Yume's spawner passes flags with no subcommand. runF
 // replaces the run function in tests of flag parsing.
-func NewRootCmd(ios *IOStreams, runF func(*StartOptions) error) *cobra.Command {
+func NewRootCmd(ios *run.IOStreams, runF func(*StartOptions) error) *cobra.Command {
 	root, _ := newRootCmd(ios, runF)
 	return root
 }
 
 // newRootCmd is NewRootCmd with the options its start command fills in.
-func newRootCmd(ios *IOStreams, runF func(*StartOptions) error) (*cobra.Command, *StartOptions) {
-	opts := &StartOptions{IO: ios}
+func newRootCmd(ios *run.IOStreams, runF func(*StartOptions) error) (*cobra.Command, *StartOptions) {
+	opts := &StartOptions{Config: run.Config{IO: ios}}
 	root := &cobra.Command{
 		Use:   "yume-cli [flags] [-- CMD ARGS…]",
 		Short: "Drive coding CLIs as if they were Claude Code",
@@ -175,27 +171,27 @@ func subcommandNames(root *cobra.Command) string {
 }
 
 func startRunE(cmd *cobra.Command, args []string, opts *StartOptions, runF func(*StartOptions) error) error {
-	opts.started = time.Now()
+	opts.Started = time.Now()
 	if dash := cmd.ArgsLenAtDash(); dash >= 0 {
 		opts.Command = args[dash:]
 	}
-	opts.colsSet = cmd.Flags().Changed("cols")
+	opts.ColsSet = cmd.Flags().Changed("cols")
 	if err := opts.applySettings(cmd.Flags()); err != nil {
-		opts.failOutput(err)
+		opts.FailOutput(err)
 		return err
 	}
 	if err := opts.validate(); err != nil {
-		opts.failOutput(err)
+		opts.FailOutput(err)
 		return err
 	}
 	if runF != nil {
 		return runF(opts)
 	}
-	return runStart(cmd.Context(), opts)
+	return run.Start(cmd.Context(), &opts.Config)
 }
 
 func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
-	fs.StringVarP(&o.Provider, "provider", "P", "", "provider to drive: "+strings.Join(providers.Names(), ", ")+aliasHelp())
+	fs.StringVarP(&o.ProviderName, "provider", "P", "", "provider to drive: "+strings.Join(providers.Names(), ", ")+aliasHelp())
 	fs.StringVarP(&o.Model, "model", "m", "", "model name passed to the provider")
 	fs.StringVarP(&o.Cwd, "cwd", "d", "", "working directory of the session (default: current directory)")
 	fs.StringVarP(&o.Resume, "resume", "r", "", "continue the conversation whose first init said this session_id (yume-cli sessions list)")
@@ -206,7 +202,7 @@ func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
 	fs.BoolVarP(&o.Verbose, "verbose", "v", false, "log what yume-cli decides to stderr")
 	fs.StringVar(&o.PermissionMode, "permission-mode", string(permission.Default), "default: ask the GUI, and with no approval channel the guard answers (settings.yaml no_channel); interactive: ask, a terminal too; auto: approve (never what the guard flags); deny: deny")
 	fs.StringVar(&o.Mode, "mode", modes[0], "how to drive the provider: auto, pty, json, acp")
-	fs.StringVar(&o.Protocol, "protocol-version", protocols[0], "event shapes: claude (nested messages) or flat")
+	fs.StringVar(&o.ProtocolName, "protocol-version", protocols[0], "event shapes: claude (nested messages) or flat")
 	fs.StringVarP(&o.SessionID, "session-id", "s", "", "session id to report (default: a new one); without --prompt, a persistent session: one turn per user frame on stdin")
 	fs.StringVar(&o.RulesFile, "rules", "", "rule profile file that adds to or overrides the provider's rules")
 	fs.StringVar(&o.DangerFile, "dangerous-rules", "", "YAML file that adds to, replaces or turns off (off: true) dangerous-command rules (yume-cli rules dangerous prints the set)")
@@ -217,10 +213,10 @@ func addStartFlags(fs *pflag.FlagSet, o *StartOptions) {
 	fs.StringVar(&o.Bin, "bin", "", "path of the provider's program (default: looked up in PATH)")
 	fs.IntVar(&o.Cols, "cols", 120, "terminal width the program sees")
 	fs.IntVar(&o.Rows, "rows", 40, "terminal height the program sees")
-	fs.DurationVar(&o.IdleTimeout, "idle-timeout", driver.DefaultIdleTimeout, "end a PTY turn whose program sits at its input box with nothing ending the turn for this long")
-	fs.DurationVar(&o.TurnTimeout, "turn-timeout", driver.DefaultTurnTimeout, "end any turn that runs longer (interrupt and an error result; waiting for approval aside)")
-	fs.DurationVar(&o.ToolTimeout, "tool-timeout", driver.DefaultToolTimeout, "interrupt a command still running after this long (PTY; Ctrl-C or the program's interrupt key): its tool_result keeps the output so far and the turn goes on")
-	fs.StringVar(&o.AgentType, "agent-type", "", "a Yume background agent's role, given to the agent as an instruction where its CLI takes one: "+strings.Join(agentTypeNames(), ", "))
+	fs.DurationVar(&o.Bounds.Idle, "idle-timeout", driver.DefaultIdleTimeout, "end a PTY turn whose program sits at its input box with nothing ending the turn for this long")
+	fs.DurationVar(&o.Bounds.Turn, "turn-timeout", driver.DefaultTurnTimeout, "end any turn that runs longer (interrupt and an error result; waiting for approval aside)")
+	fs.DurationVar(&o.Bounds.Tool, "tool-timeout", driver.DefaultToolTimeout, "interrupt a command still running after this long (PTY; Ctrl-C or the program's interrupt key): its tool_result keeps the output so far and the turn goes on")
+	fs.StringVar(&o.AgentType, "agent-type", "", "a Yume background agent's role, given to the agent as an instruction where its CLI takes one: "+strings.Join(run.AgentTypes(), ", "))
 	fs.StringVar(&o.OutputFile, "output-file", "", "at the end, write Yume's AgentOutput JSON here (the history, usage, success, duration, turns), also when the run fails")
 	fs.BoolVar(&o.Async, "async", false, "a background agent: progress lines on stderr as it works, and stdout and stderr never wait for a reader")
 	fs.StringVar(&o.GitBranch, "git-branch", "", "before the turn, switch the working tree to this branch (made from HEAD when missing); a dirty tree stays where it is")

@@ -13,15 +13,18 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/yume-cli/yume-cli/driver"
+	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/run"
 )
 
 // runMain runs the command line in memory and returns exit code, stdout, stderr.
 func runMain(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := Main(args, &IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
+	code := Main(args, &run.IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
 	return code, out.String(), errOut.String()
 }
 
@@ -88,25 +91,28 @@ func TestYumeSpawnLine(t *testing.T) {
 		args := append(prefix, "--provider", "gemini", "--model", "gemini-2.5-pro", "--cwd", dir,
 			"--resume", "sess-1", "--history-file", "h.json", "--prompt", "fix the test",
 			"--output-format", "stream-json", "--verbose")
-		root := NewRootCmd(&IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(o *StartOptions) error { got = o; return nil })
+		root := NewRootCmd(&run.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(o *StartOptions) error { got = o; return nil })
 		root.SetArgs(args)
 		if err := root.Execute(); err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
-		want := StartOptions{Provider: "gemini", Model: "gemini-2.5-pro", Cwd: dir, Resume: "sess-1", HistoryFile: "h.json",
-			Prompt: "fix the test", OutputFormat: "stream-json", Verbose: true, PermissionMode: "default", Mode: "auto",
-			Protocol: "claude", Cols: 120, Rows: 40, IdleTimeout: driver.DefaultIdleTimeout, TurnTimeout: driver.DefaultTurnTimeout,
-			ToolTimeout: driver.DefaultToolTimeout, noChannel: permission.FallbackGuard, trustFolders: "ask", autoGuard: "on"}
-		if got.dangers == nil || len(got.dangers.Rules()) == 0 {
+		gemini, _ := providers.Lookup("gemini")
+		want := StartOptions{ProviderName: "gemini", PermissionMode: "default", ProtocolName: "claude", OutputFormat: "stream-json",
+			Config: run.Config{Provider: gemini, Model: "gemini-2.5-pro", Cwd: dir, Resume: "sess-1", HistoryFile: "h.json",
+				Prompt: "fix the test", Verbose: true, Permission: permission.Default, Mode: "auto",
+				Protocol: emit.Claude, Cols: 120, Rows: 40,
+				Bounds:    run.Bounds{Idle: driver.DefaultIdleTimeout, Turn: driver.DefaultTurnTimeout, Tool: driver.DefaultToolTimeout},
+				NoChannel: permission.FallbackGuard, TrustFolders: "ask", AutoGuard: "on"}}
+		if got.Dangers == nil || len(got.Dangers.Rules()) == 0 {
 			t.Errorf("%v: no dangerous-command set loaded", args)
 		}
-		if got.settings == nil || len(got.rows) == 0 {
+		if got.Settings == nil || len(got.SettingRows) == 0 {
 			t.Errorf("%v: no settings read", args)
 		}
-		if got.started.IsZero() {
+		if got.Started.IsZero() {
 			t.Errorf("%v: the run's start is not kept", args)
 		}
-		got.IO, got.dangers, got.settings, got.rows, got.started = nil, nil, nil, nil, time.Time{}
+		got.IO, got.Dangers, got.Settings, got.SettingRows, got.Started = nil, nil, nil, nil, time.Time{}
 		if !reflect.DeepEqual(*got, want) {
 			t.Errorf("%v:\n got %+v\nwant %+v", args, *got, want)
 		}
@@ -116,13 +122,13 @@ func TestYumeSpawnLine(t *testing.T) {
 // TestDashCommand: -- CMD ARGS… is the program, and implies generic.
 func TestDashCommand(t *testing.T) {
 	var got *StartOptions
-	root := NewRootCmd(&IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(o *StartOptions) error { got = o; return nil })
+	root := NewRootCmd(&run.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(o *StartOptions) error { got = o; return nil })
 	root.SetArgs([]string{"--permission-mode", "auto", "--", "rm", "-i", "--", "x"})
 	if err := root.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.Provider != "generic" || !reflect.DeepEqual(got.Command, []string{"rm", "-i", "--", "x"}) {
-		t.Errorf("provider %q command %q", got.Provider, got.Command)
+	if got.Provider.Name != "generic" || !reflect.DeepEqual(got.Command, []string{"rm", "-i", "--", "x"}) {
+		t.Errorf("provider %q command %q", got.Provider.Name, got.Command)
 	}
 }
 

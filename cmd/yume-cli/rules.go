@@ -9,11 +9,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/run"
 	"github.com/yume-cli/yume-cli/settings"
 )
 
 // newRulesCmd is the `rules` group: list, check, dangerous, suggest, test.
-func newRulesCmd(ios *IOStreams) *cobra.Command {
+func newRulesCmd(ios *run.IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List the embedded rule profiles and check rule files",
@@ -25,12 +26,12 @@ func newRulesCmd(ios *IOStreams) *cobra.Command {
 
 // RulesListOptions is what `yume-cli rules list` was asked to do.
 type RulesListOptions struct {
-	IO *IOStreams
+	IO *run.IOStreams
 }
 
 // NewCmdRulesList builds `rules list`; runF replaces runRulesList in tests
 // of argument parsing.
-func NewCmdRulesList(ios *IOStreams, runF func(*RulesListOptions) error) *cobra.Command {
+func NewCmdRulesList(ios *run.IOStreams, runF func(*RulesListOptions) error) *cobra.Command {
 	o := &RulesListOptions{IO: ios}
 	return &cobra.Command{
 		Use:   "list",
@@ -62,14 +63,14 @@ func runRulesList(o *RulesListOptions) error {
 
 // RulesCheckOptions is what `yume-cli rules check` was asked to do.
 type RulesCheckOptions struct {
-	IO *IOStreams
+	IO *run.IOStreams
 
 	Files []string
 }
 
 // NewCmdRulesCheck builds `rules check`; runF replaces runRulesCheck in
 // tests of argument parsing.
-func NewCmdRulesCheck(ios *IOStreams, runF func(*RulesCheckOptions) error) *cobra.Command {
+func NewCmdRulesCheck(ios *run.IOStreams, runF func(*RulesCheckOptions) error) *cobra.Command {
 	o := &RulesCheckOptions{IO: ios}
 	return &cobra.Command{
 		Use:   "check FILE…",
@@ -104,14 +105,14 @@ func runRulesCheck(o *RulesCheckOptions) error {
 		fmt.Fprintln(o.IO.ErrOut, err)
 	}
 	if bad > 0 {
-		return &exitError{1}
+		return &run.ExitError{Code: 1}
 	}
 	return nil
 }
 
 // RulesDangerousOptions is what `yume-cli rules dangerous` was asked to do.
 type RulesDangerousOptions struct {
-	IO *IOStreams
+	IO *run.IOStreams
 
 	File    string
 	HasFile bool // FILE was given: "" too, which is read and fails
@@ -119,7 +120,7 @@ type RulesDangerousOptions struct {
 
 // NewCmdRulesDangerous builds `rules dangerous`; runF replaces
 // runRulesDangerous in tests of argument parsing.
-func NewCmdRulesDangerous(ios *IOStreams, runF func(*RulesDangerousOptions) error) *cobra.Command {
+func NewCmdRulesDangerous(ios *run.IOStreams, runF func(*RulesDangerousOptions) error) *cobra.Command {
 	o := &RulesDangerousOptions{IO: ios}
 	return &cobra.Command{
 		Use:   "dangerous [FILE]",

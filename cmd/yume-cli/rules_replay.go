@@ -14,11 +14,12 @@ import (
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/replay"
+	"github.com/yume-cli/yume-cli/run"
 )
 
 // RulesTestOptions is what `yume-cli rules test` was asked to do.
 type RulesTestOptions struct {
-	IO        *IOStreams
+	IO        *run.IOStreams
 	Paths     []string
 	Provider  string
 	RulesFile string
@@ -32,7 +33,7 @@ var defaultCasts = []string{"recordings/testdata/corpus", "recordings/testdata/p
 
 // NewCmdRulesTest builds `rules test`; runF replaces runRulesTest in tests
 // of flag parsing.
-func NewCmdRulesTest(ios *IOStreams, runF func(*RulesTestOptions) error) *cobra.Command {
+func NewCmdRulesTest(ios *run.IOStreams, runF func(*RulesTestOptions) error) *cobra.Command {
 	o := &RulesTestOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "test [DIR|FILE.cast]…",
@@ -113,7 +114,7 @@ func runRulesTest(o *RulesTestOptions) error {
 		if result != "ok" {
 			failed++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.name, r.profile, q, same, golden, result, clipLine(why, 160))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.name, r.profile, q, same, golden, result, run.ClipLine(why, 160))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -127,7 +128,7 @@ func runRulesTest(o *RulesTestOptions) error {
 		}
 	}
 	if failed > 0 {
-		return &exitError{1}
+		return &run.ExitError{Code: 1}
 	}
 	return nil
 }
@@ -147,10 +148,10 @@ func testCast(o *RulesTestOptions, path string) castRow {
 	row.profile = name
 	prov, _ := providers.Lookup(name)
 	base := strings.TrimSuffix(path, ".cast")
-	profile, err := loadProfile(prov.Profile, existing(base+".rules.yaml"))
+	profile, err := run.LoadProfile(prov.Profile, existing(base+".rules.yaml"))
 	if err == nil && o.RulesFile != "" {
 		var over *heuristics.Profile
-		if over, err = readRules(o.RulesFile); err == nil {
+		if over, err = run.ReadRules(o.RulesFile); err == nil {
 			profile = profile.Merge(over)
 		}
 	}
@@ -234,12 +235,4 @@ func existing(path string) string {
 		return ""
 	}
 	return path
-}
-
-func clipLine(s string, n int) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }

@@ -10,11 +10,12 @@ import (
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/heuristics/suggest"
 	"github.com/yume-cli/yume-cli/recordings"
+	"github.com/yume-cli/yume-cli/run"
 )
 
 // RulesSuggestOptions is what `yume-cli rules suggest` was asked to do.
 type RulesSuggestOptions struct {
-	IO *IOStreams
+	IO *run.IOStreams
 
 	File      string
 	Output    string
@@ -24,7 +25,7 @@ type RulesSuggestOptions struct {
 
 // NewCmdRulesSuggest builds `rules suggest`; runF replaces runRulesSuggest
 // in tests of flag parsing.
-func NewCmdRulesSuggest(ios *IOStreams, runF func(*RulesSuggestOptions) error) *cobra.Command {
+func NewCmdRulesSuggest(ios *run.IOStreams, runF func(*RulesSuggestOptions) error) *cobra.Command {
 	o := &RulesSuggestOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "suggest FILE.cast",

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/yume-cli/yume-cli/run"
 )
 
 func TestRulesList(t *testing.T) {
@@ -109,7 +110,7 @@ func TestRulesTest(t *testing.T) {
 // TestNewCmdRulesLeaves: list, check and dangerous get their arguments
 // (dangerous's FILE even when ""), and refuse a wrong number of them.
 func TestNewCmdRulesLeaves(t *testing.T) {
-	ios := &IOStreams{}
+	ios := &run.IOStreams{}
 	var got any
 	capture := func(o any) error { got = o; return nil }
 	leaves := map[string]func() *cobra.Command{

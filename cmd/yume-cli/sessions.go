@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/yume-cli/yume-cli/run"
 	"github.com/yume-cli/yume-cli/sessions"
 )
 
 // newSessionsCmd is `yume-cli sessions list|show|rm`: the conversations
 // the store keeps ($YUME_HOME/sessions, else ~/.yume/sessions).
-func newSessionsCmd(ios *IOStreams) *cobra.Command {
+func newSessionsCmd(ios *run.IOStreams) *cobra.Command {
 	return sessionsGroup(NewCmdSessionsList(ios, nil), NewCmdSessionsShow(ios, nil), NewCmdSessionsRm(ios, nil))
 }
 
@@ -42,14 +43,14 @@ func sessionStore() *sessions.Store { return sessions.Open(sessions.DefaultRoot(
 
 // SessionsListOptions is what `yume-cli sessions list` was asked to do.
 type SessionsListOptions struct {
-	IO *IOStreams
+	IO *run.IOStreams
 
 	JSON bool
 }
 
 // NewCmdSessionsList builds `sessions list`; runF replaces runSessionsList
 // in tests of flag parsing.
-func NewCmdSessionsList(ios *IOStreams, runF func(*SessionsListOptions) error) *cobra.Command {
+func NewCmdSessionsList(ios *run.IOStreams, runF func(*SessionsListOptions) error) *cobra.Command {
 	o := &SessionsListOptions{IO: ios}
 	return &cobra.Command{
 		Use:   "list",
@@ -89,7 +90,7 @@ func runSessionsList(o *SessionsListOptions) error {
 
 // SessionsShowOptions is what `yume-cli sessions show` was asked to do.
 type SessionsShowOptions struct {
-	IO *IOStreams
+	IO *run.IOStreams
 
 	JSON bool
 	ID   string
@@ -97,7 +98,7 @@ type SessionsShowOptions struct {
 
 // NewCmdSessionsShow builds `sessions show`; runF replaces runSessionsShow
 // in tests of flag parsing.
-func NewCmdSessionsShow(ios *IOStreams, runF func(*SessionsShowOptions) error) *cobra.Command {
+func NewCmdSessionsShow(ios *run.IOStreams, runF func(*SessionsShowOptions) error) *cobra.Command {
 	o := &SessionsShowOptions{IO: ios}
 	return &cobra.Command{
 		Use:   "show ID",
@@ -140,14 +141,14 @@ func runSessionsShow(o *SessionsShowOptions) error {
 
 // SessionsRmOptions is what `yume-cli sessions rm` was asked to do.
 type SessionsRmOptions struct {
-	IO *IOStreams
+	IO *run.IOStreams
 
 	IDs []string
 }
 
 // NewCmdSessionsRm builds `sessions rm`; runF replaces runSessionsRm in
 // tests of argument parsing.
-func NewCmdSessionsRm(ios *IOStreams, runF func(*SessionsRmOptions) error) *cobra.Command {
+func NewCmdSessionsRm(ios *run.IOStreams, runF func(*SessionsRmOptions) error) *cobra.Command {
 	o := &SessionsRmOptions{IO: ios}
 	return &cobra.Command{
 		Use:   "rm ID…",
@@ -197,7 +198,7 @@ func historyLine(e sessions.Entry) string {
 	return oneLine(e.Text, 110)
 }
 
-func printJSON(ios *IOStreams, v any) error {
+func printJSON(ios *run.IOStreams, v any) error {
 	enc := json.NewEncoder(ios.Out)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)

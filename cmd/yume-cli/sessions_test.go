@@ -2,12 +2,14 @@ package main
 
 import (
 	"testing"
+
+	"github.com/yume-cli/yume-cli/run"
 )
 
 // TestNewCmdSessions: each leaf, under the group that owns --json, gets
 // its arguments and the --json given before or after the leaf's name.
 func TestNewCmdSessions(t *testing.T) {
-	ios := &IOStreams{}
+	ios := &run.IOStreams{}
 	tests := []struct {
 		name string
 		args []string

@@ -12,6 +12,7 @@ import (
 	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/providers"
+	"github.com/yume-cli/yume-cli/run"
 	"github.com/yume-cli/yume-cli/settings"
 )
 
@@ -19,14 +20,6 @@ import (
 // passes no flag and whose shell profile never reaches an app started
 // from the Dock, sets what a flag would. Each setting comes from, in
 // order: a flag given, a variable set, the file, the default.
-
-// settingRow is one setting in force and where it came from, for doctor
-// and --verbose. A variable's value is never shown.
-type settingRow struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
-	From  string `json:"from"`
-}
 
 // knob is a setting with one value: its key in the file, its flag and
 // variable ("" = none), its default, and what a value does to a run.
@@ -41,7 +34,7 @@ var knobs = []knob{
 	{"no_channel", "", "YUME_NO_CHANNEL", func(s *settings.Settings) settings.Value { return s.NoChannel },
 		func() string { return string(permission.FallbackGuard) },
 		func(o *StartOptions, v string) (err error) {
-			o.noChannel, err = permission.ParseFallback(v)
+			o.NoChannel, err = permission.ParseFallback(v)
 			return err
 		}},
 	{"trust_folders", "", "YUME_TRUST_FOLDERS", func(s *settings.Settings) settings.Value { return s.TrustFolders },
@@ -50,7 +43,7 @@ var knobs = []knob{
 			if v != "ask" && v != "yes" && v != "no" {
 				return fmt.Errorf("%q is not one of ask, yes, no", v)
 			}
-			o.trustFolders = v
+			o.TrustFolders = v
 			return nil
 		}},
 	{"auto_guard", "", autoGuardEnv, autoGuardFile,
@@ -59,18 +52,18 @@ var knobs = []knob{
 			if v != "on" && v != "always" && v != "off" {
 				return fmt.Errorf("%q is not one of on, always, off", v)
 			}
-			o.autoGuard = v
+			o.AutoGuard = v
 			return nil
 		}},
 	{"timeouts.idle", "idle-timeout", "YUME_IDLE_TIMEOUT", func(s *settings.Settings) settings.Value { return s.IdleTimeout },
 		func() string { return driver.DefaultIdleTimeout.String() },
-		func(o *StartOptions, v string) (err error) { o.IdleTimeout, err = positiveDuration(v); return err }},
+		func(o *StartOptions, v string) (err error) { o.Bounds.Idle, err = positiveDuration(v); return err }},
 	{"timeouts.turn", "turn-timeout", "YUME_TURN_TIMEOUT", func(s *settings.Settings) settings.Value { return s.TurnTimeout },
 		func() string { return driver.DefaultTurnTimeout.String() },
-		func(o *StartOptions, v string) (err error) { o.TurnTimeout, err = positiveDuration(v); return err }},
+		func(o *StartOptions, v string) (err error) { o.Bounds.Turn, err = positiveDuration(v); return err }},
 	{"timeouts.tool", "tool-timeout", "YUME_TOOL_TIMEOUT", func(s *settings.Settings) settings.Value { return s.ToolTimeout },
 		func() string { return driver.DefaultToolTimeout.String() },
-		func(o *StartOptions, v string) (err error) { o.ToolTimeout, err = positiveDuration(v); return err }},
+		func(o *StartOptions, v string) (err error) { o.Bounds.Tool, err = positiveDuration(v); return err }},
 }
 
 // autoGuardEnv says when auto mode keeps the guard's list: on (the
@@ -134,11 +127,11 @@ func (o *StartOptions) applySettings(flags *pflag.FlagSet) error {
 	if err != nil {
 		return err
 	}
-	o.settings = s
-	o.rows = nil
+	o.Settings = s
+	o.SettingRows = nil
 	for _, k := range knobs {
 		v, from := k.pick(s, flags, os.Getenv)
-		o.rows = append(o.rows, settingRow{k.key, v, from})
+		o.SettingRows = append(o.SettingRows, run.SettingRow{Key: k.key, Value: v, From: from})
 		if strings.HasPrefix(from, "flag") {
 			continue // the flag already set it
 		}
@@ -146,27 +139,27 @@ func (o *StartOptions) applySettings(flags *pflag.FlagSet) error {
 			return fmt.Errorf("%s (%s): %w", k.key, from, err)
 		}
 	}
-	o.modeGiven = flags != nil && flags.Changed("permission-mode")
-	p, ok := providers.Lookup(o.Provider)
+	o.PermissionGiven = flags != nil && flags.Changed("permission-mode")
+	p, ok := providers.Lookup(o.ProviderName)
 	if !ok {
 		return nil // validate says so
 	}
 	switch b := s.Provider(p.Name).Bin; {
 	case o.Bin != "":
-		o.binFrom = "--bin"
+		o.BinFrom = "--bin"
 	case b.Set():
 		o.Bin = b.Text
-		o.binFrom = "providers." + p.Name + ".bin in " + s.Where(b.Line)
-		o.rows = append(o.rows, settingRow{"providers." + p.Name + ".bin", b.Text, s.Where(b.Line)})
+		o.BinFrom = "providers." + p.Name + ".bin in " + s.Where(b.Line)
+		o.SettingRows = append(o.SettingRows, run.SettingRow{Key: "providers." + p.Name + ".bin", Value: b.Text, From: s.Where(b.Line)})
 	}
-	o.rows = append(o.rows, applyEnvironment(s, p.Name)...)
+	o.SettingRows = append(o.SettingRows, applyEnvironment(s, p.Name)...)
 	return nil
 }
 
 // applyEnvironment puts the file's path before PATH and sets its
 // variables (the provider's own over the ones for all) where yume-cli's
 // environment has none: yume-cli and every program it starts see them.
-func applyEnvironment(s *settings.Settings, provider string) []settingRow {
+func applyEnvironment(s *settings.Settings, provider string) []run.SettingRow {
 	rows := environmentRows(s, provider, os.Getenv)
 	prependPath(s)
 	for _, v := range slices.Concat(s.Provider(provider).Env, s.Env) {
@@ -195,13 +188,13 @@ func prependPath(s *settings.Settings) {
 
 // environmentRows says what the file's path and variables do for a run
 // of provider ("" = every provider's, for doctor), values masked.
-func environmentRows(s *settings.Settings, provider string, getenv func(string) string) []settingRow {
-	var rows []settingRow
+func environmentRows(s *settings.Settings, provider string, getenv func(string) string) []run.SettingRow {
+	var rows []run.SettingRow
 	for _, d := range s.Path {
-		rows = append(rows, settingRow{"path", d.Text, s.Where(d.Line) + " (before PATH)"})
+		rows = append(rows, run.SettingRow{Key: "path", Value: d.Text, From: s.Where(d.Line) + " (before PATH)"})
 	}
 	add := func(key string, v settings.Var) {
-		row := settingRow{key, masked(v.Value), s.Where(v.Line)}
+		row := run.SettingRow{Key: key, Value: masked(v.Value), From: s.Where(v.Line)}
 		if getenv(v.Name) != "" && getenv(v.Name) != v.Value {
 			row.From = "env " + v.Name + " (the environment wins over " + s.Where(v.Line) + ")"
 		}
@@ -215,27 +208,11 @@ func environmentRows(s *settings.Settings, provider string, getenv func(string) 
 			add("providers."+name+".env."+v.Name, v)
 		}
 		if b := s.Provider(name).Bin; provider == "" && b.Set() {
-			rows = append(rows, settingRow{"providers." + name + ".bin", b.Text, s.Where(b.Line)})
+			rows = append(rows, run.SettingRow{Key: "providers." + name + ".bin", Value: b.Text, From: s.Where(b.Line)})
 		}
 	}
 	for _, v := range s.Env {
 		add("env."+v.Name, v)
-	}
-	return rows
-}
-
-// guardRows lists the file's guard rules and exceptions.
-func guardRows(s *settings.Settings) []settingRow {
-	var rows []settingRow
-	for _, r := range s.Block {
-		what := r.Reason
-		if r.Off {
-			what = "off"
-		}
-		rows = append(rows, settingRow{"guard.block." + r.Name, what, s.Where(r.Line)})
-	}
-	for _, a := range s.Allow {
-		rows = append(rows, settingRow{"guard.allow", a.Match + " (" + a.Reason + ")", s.Where(a.Line)})
 	}
 	return rows
 }
@@ -246,61 +223,4 @@ func masked(v string) string {
 		return "(empty)"
 	}
 	return fmt.Sprintf("•••• (%d characters)", len([]rune(v)))
-}
-
-// autoGuardHolds reports whether auto mode keeps the guard's list in
-// this run: always, or (on, the default) when nobody can answer, where
-// the guard is all that stands between the agent and what it flags.
-func (o *StartOptions) autoGuardHolds() bool {
-	switch o.autoGuard {
-	case "always":
-		return true
-	case "on":
-		return !hasControlChannel(o)
-	}
-	return false
-}
-
-// guardsAuto reports whether the run is in auto mode under the guard:
-// the CLI is started in its asking mode (cliMode), so that every call
-// reaches yume-cli, which approves all but what the guard flags.
-func (o *StartOptions) guardsAuto() bool {
-	return o.PermissionMode == string(permission.Auto) && o.autoGuardHolds()
-}
-
-// cliMode is the permission mode the CLI is started in: the run's, but
-// default (asking) for auto mode under the guard.
-func (o *StartOptions) cliMode() permission.Mode {
-	if o.guardsAuto() {
-		return permission.Default
-	}
-	return permission.Mode(o.PermissionMode)
-}
-
-// guardAnswers reports whether the guard answers the run's questions:
-// default mode, nobody to ask (no control channel), no_channel guard.
-func (o *StartOptions) guardAnswers() bool {
-	return o.PermissionMode == string(permission.Default) && !hasControlChannel(o) &&
-		(o.noChannel == "" || o.noChannel == permission.FallbackGuard)
-}
-
-// settleNoChannel runs as --permission-mode auto when no_channel is auto,
-// no mode was given and the run knows at its start that nobody can
-// answer: the CLI then runs with its own allow-all where it has one, as
-// the person chose. It says what is in force, for --verbose.
-func (o *StartOptions) settleNoChannel() {
-	if o.noChannel == permission.FallbackAuto && !o.modeGiven && o.PermissionMode == string(permission.Default) && !hasControlChannel(o) {
-		o.PermissionMode = string(permission.Auto)
-		o.rows = append(o.rows, settingRow{"permission mode", "auto", "no_channel auto, and no approval channel"})
-	}
-	if !o.Verbose {
-		return
-	}
-	rows := o.rows
-	if o.settings != nil {
-		rows = append(slices.Clip(rows), guardRows(o.settings)...)
-	}
-	for _, r := range rows {
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: setting %s = %s (%s)\n", r.Key, r.Value, r.From)
-	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/run"
 )
 
 // useSettings gives the test a YUME_HOME of its own holding text as its
@@ -31,7 +32,7 @@ func useSettings(t *testing.T, text string) string {
 func parsed(t *testing.T, extra ...string) *StartOptions {
 	t.Helper()
 	var got *StartOptions
-	root := NewRootCmd(&IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(o *StartOptions) error { got = o; return nil })
+	root := NewRootCmd(&run.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, func(o *StartOptions) error { got = o; return nil })
 	root.SetArgs(append([]string{"--provider", "aider", "--model", "m", "--cwd", t.TempDir(), "--prompt", "hi",
 		"--output-format", "stream-json", "--verbose"}, extra...))
 	if err := root.Execute(); err != nil {
@@ -71,12 +72,12 @@ func TestSettingsPrecedence(t *testing.T) {
 				t.Setenv(k, c.env[k])
 			}
 			o := parsed(t, c.flags...)
-			if o.IdleTimeout != c.idle || o.TurnTimeout != c.turn || o.noChannel != c.noChannel || o.Bin != c.bin {
-				t.Errorf("idle %v turn %v no_channel %s bin %q; want %v %v %s %q", o.IdleTimeout, o.TurnTimeout, o.noChannel, o.Bin, c.idle, c.turn, c.noChannel, c.bin)
+			if o.Bounds.Idle != c.idle || o.Bounds.Turn != c.turn || o.NoChannel != c.noChannel || o.Bin != c.bin {
+				t.Errorf("idle %v turn %v no_channel %s bin %q; want %v %v %s %q", o.Bounds.Idle, o.Bounds.Turn, o.NoChannel, o.Bin, c.idle, c.turn, c.noChannel, c.bin)
 			}
 			for key, want := range c.from {
 				found := false
-				for _, r := range o.rows {
+				for _, r := range o.SettingRows {
 					if r.Key == key {
 						found = true
 						if !strings.HasSuffix(r.From, want) {
@@ -85,7 +86,7 @@ func TestSettingsPrecedence(t *testing.T) {
 					}
 				}
 				if !found {
-					t.Errorf("%s: not among the settings in force %+v", key, o.rows)
+					t.Errorf("%s: not among the settings in force %+v", key, o.SettingRows)
 				}
 			}
 		})
@@ -146,7 +147,7 @@ func TestSettingsGuard(t *testing.T) {
 		"rm -rf node_modules":             "",
 		"rm -rf src":                      "deletes a directory tree (rm -r)",
 	} {
-		if got := o.dangers.Check(cmd); got != want {
+		if got := o.Dangers.Check(cmd); got != want {
 			t.Errorf("%s: %q, want %q", cmd, got, want)
 		}
 	}
@@ -167,7 +168,7 @@ func TestSettingsEnvironment(t *testing.T) {
 			t.Errorf("%s=%q, want %q", k, got, want)
 		}
 	}
-	for _, r := range o.rows {
+	for _, r := range o.SettingRows {
 		if strings.Contains(r.Value, "all") || strings.Contains(r.Value, "aider") || strings.Contains(r.Value, "file") {
 			t.Errorf("a variable's value is shown: %+v", r)
 		}
@@ -204,7 +205,7 @@ func TestDoctorSettings(t *testing.T) {
 	if !rep.Settings.Found || rep.Settings.File != path || len(rep.Providers) == 0 || strings.Contains(stdout, "AIza") {
 		t.Errorf("doctor --json: %+v", rep.Settings)
 	}
-	if e := rep.Settings.Entries[0]; e != (settingRow{"no_channel", "deny", path + ":1"}) {
+	if e := rep.Settings.Entries[0]; e != (run.SettingRow{Key: "no_channel", Value: "deny", From: path + ":1"}) {
 		t.Errorf("first entry %+v", e)
 	}
 	if err := os.WriteFile(path, []byte("no_channel: sometimes\n"), 0o600); err != nil {
@@ -216,53 +217,8 @@ func TestDoctorSettings(t *testing.T) {
 	}
 }
 
-// TestNoChannelAuto: no_channel auto runs as --permission-mode auto only
-// when nobody can answer from the start and no mode was given.
-func TestNoChannelAuto(t *testing.T) {
-	for _, c := range []struct {
-		name      string
-		io        IOStreams
-		fb        permission.Fallback
-		modeGiven bool
-		want      string
-	}{
-		{"stdin /dev/null", IOStreams{In: strings.NewReader(""), InIsNull: true}, permission.FallbackAuto, false, "auto"},
-		{"no stdin", IOStreams{}, permission.FallbackAuto, false, "auto"},
-		{"a terminal", IOStreams{In: strings.NewReader(""), InIsTerminal: true}, permission.FallbackAuto, false, "auto"},
-		{"a pipe: someone may answer", IOStreams{In: strings.NewReader("")}, permission.FallbackAuto, false, "default"},
-		{"--permission-mode default given", IOStreams{In: strings.NewReader(""), InIsNull: true}, permission.FallbackAuto, true, "default"},
-		{"no_channel guard", IOStreams{In: strings.NewReader(""), InIsNull: true}, permission.FallbackGuard, false, "default"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			io := c.io
-			o := &StartOptions{IO: &io, PermissionMode: "default", Prompt: "hi", noChannel: c.fb, modeGiven: c.modeGiven}
-			o.settleNoChannel()
-			if o.PermissionMode != c.want {
-				t.Errorf("permission mode %s, want %s", o.PermissionMode, c.want)
-			}
-		})
-	}
-}
-
-// TestControlChannel: which stdin can carry frames.
-func TestControlChannel(t *testing.T) {
-	pipe := strings.NewReader("")
-	for _, c := range []struct {
-		name string
-		o    StartOptions
-		want bool
-	}{
-		{"a pipe", StartOptions{IO: &IOStreams{In: pipe}, PermissionMode: "default"}, true},
-		{"none", StartOptions{IO: &IOStreams{}, PermissionMode: "default"}, false},
-		{"/dev/null", StartOptions{IO: &IOStreams{In: pipe, InIsNull: true}, PermissionMode: "default"}, false},
-		{"a terminal", StartOptions{IO: &IOStreams{In: pipe, InIsTerminal: true}, PermissionMode: "default"}, false},
-		{"a terminal, interactive", StartOptions{IO: &IOStreams{In: pipe, InIsTerminal: true}, PermissionMode: "interactive"}, true},
-		{"a persistent session", StartOptions{IO: &IOStreams{In: pipe, InIsNull: true}, SessionID: "s", Provider: "opencode"}, true},
-	} {
-		if got := hasControlChannel(&c.o); got != c.want {
-			t.Errorf("%s: %v, want %v", c.name, got, c.want)
-		}
-	}
+// TestIsDevNull: only the null device is /dev/null, not a file or a pipe.
+func TestIsDevNull(t *testing.T) {
 	f, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)

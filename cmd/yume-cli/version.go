@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+	"github.com/yume-cli/yume-cli/run"
 )
 
 // version and commit are set at link time (scripts/dist.sh, `make dist`):
@@ -67,12 +68,12 @@ func vcsCommit(settings []debug.BuildSetting) string {
 
 // VersionOptions is what `yume-cli version` was asked to do.
 type VersionOptions struct {
-	IO *IOStreams
+	IO *run.IOStreams
 }
 
 // NewCmdVersion builds the version command; runF replaces runVersion in
 // tests of argument parsing.
-func NewCmdVersion(ios *IOStreams, runF func(*VersionOptions) error) *cobra.Command {
+func NewCmdVersion(ios *run.IOStreams, runF func(*VersionOptions) error) *cobra.Command {
 	o := &VersionOptions{IO: ios}
 	return &cobra.Command{
 		Use:   "version",

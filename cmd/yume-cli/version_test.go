@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/yume-cli/yume-cli/run"
 )
 
 // TestVersionStamped builds yume-cli as scripts/dist.sh does, with the
@@ -111,7 +113,7 @@ func TestFormatVersionUnstamped(t *testing.T) {
 
 // TestNewCmdVersion: version takes no argument and no flag of its own.
 func TestNewCmdVersion(t *testing.T) {
-	ios := &IOStreams{}
+	ios := &run.IOStreams{}
 	tests := []struct {
 		name    string
 		args    []string

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"bufio"
@@ -67,8 +67,8 @@ func TestControlsSurviveALongLine(t *testing.T) {
 		`{"type":"tool_approval","id":"toolu_1","approved":true}` + "\n")
 	var out bytes.Buffer
 	w := emit.NewWriter(&out, emit.Config{})
-	o := &StartOptions{IO: &IOStreams{In: in}}
-	ch := readControls(context.Background(), o, w)
+	cfg := &Config{IO: &IOStreams{In: in}}
+	ch := readControls(context.Background(), cfg, w)
 	f, ok := <-ch
 	if !ok || f.Kind != emit.ControlApproval || f.ToolUseID != "toolu_1" {
 		t.Fatalf("got %+v (ok %v), want the approval after the long line", f, ok)

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"fmt"
@@ -20,8 +20,8 @@ type recordingTerm struct {
 	start time.Time
 }
 
-func startRecording(o *StartOptions, argv []string, t ptyhost.Terminal) (*recordingTerm, error) {
-	f, err := createPrivate(o.RecordFile)
+func startRecording(cfg *Config, argv []string, t ptyhost.Terminal) (*recordingTerm, error) {
+	f, err := CreatePrivate(cfg.RecordFile)
 	if err != nil {
 		return nil, fmt.Errorf("--record: %w", err)
 	}
@@ -33,7 +33,7 @@ func startRecording(o *StartOptions, argv []string, t ptyhost.Terminal) (*record
 		start = p.Started()
 	}
 	h := recordings.Header{
-		Version: 2, Width: o.Cols, Height: o.Rows, Timestamp: start.Unix(),
+		Version: 2, Width: cfg.Cols, Height: cfg.Rows, Timestamp: start.Unix(),
 		Env:     map[string]string{"TERM": "xterm-256color"},
 		Command: shellquote.Join(argv...),
 	}
@@ -42,8 +42,8 @@ func startRecording(o *StartOptions, argv []string, t ptyhost.Terminal) (*record
 		_ = f.Close()
 		return nil, fmt.Errorf("--record: %w", err)
 	}
-	if o.RecordRaw {
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: --record-raw: %s keeps every byte, secrets included; do not share it as it is\n", o.RecordFile)
+	if cfg.RecordRaw {
+		fmt.Fprintf(cfg.IO.ErrOut, "yume-cli: --record-raw: %s keeps every byte, secrets included; do not share it as it is\n", cfg.RecordFile)
 	} else {
 		rec.Redact(emit.Redact)
 	}
@@ -54,9 +54,9 @@ func startRecording(o *StartOptions, argv []string, t ptyhost.Terminal) (*record
 // and input wait through it, so recording changes nothing it decides.
 func (r *recordingTerm) Unwrap() ptyhost.Terminal { return r.Terminal }
 
-// createPrivate creates (or truncates) a file only its owner can read:
+// CreatePrivate creates (or truncates) a file only its owner can read:
 // casts, traces and sessions may hold secrets the filters missed.
-func createPrivate(path string) (*os.File, error) {
+func CreatePrivate(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, err

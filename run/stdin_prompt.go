@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"bufio"
@@ -17,19 +17,19 @@ const maxStdinPrompt = 1 << 20
 // no --prompt (the seed spec: "--prompt (or stdin)"). A first line that is
 // a user frame is the prompt and the rest of stdin stays the control
 // channel; otherwise all of stdin is the prompt, as text.
-func promptFromStdin(o *StartOptions) error {
-	if o.Prompt != "" || len(o.Command) > 0 || o.persistent() || o.IO.In == nil || o.IO.InIsTerminal {
+func promptFromStdin(cfg *Config) error {
+	if cfg.Prompt != "" || len(cfg.Command) > 0 || cfg.persistent() || cfg.IO.In == nil || cfg.IO.InIsTerminal {
 		return nil
 	}
-	r := bufio.NewReaderSize(o.IO.In, 64<<10)
-	o.IO.In = r
+	r := bufio.NewReaderSize(cfg.IO.In, 64<<10)
+	cfg.IO.In = r
 	first, err := r.ReadBytes('\n')
 	if err != nil && err != io.EOF {
 		return fmt.Errorf("reading the prompt from stdin: %w", err)
 	}
 	if line := bytes.TrimSpace(first); len(line) > 0 && line[0] == '{' {
 		if f, perr := emit.ParseControl(line); perr == nil && f.Kind == emit.ControlUser {
-			o.Prompt = f.Text
+			cfg.Prompt = f.Text
 			return nil
 		}
 	}
@@ -37,7 +37,7 @@ func promptFromStdin(o *StartOptions) error {
 	if rerr != nil {
 		return fmt.Errorf("reading the prompt from stdin: %w", rerr)
 	}
-	o.Prompt = strings.TrimSpace(string(first) + string(rest))
-	o.IO.In = nil // stdin was the prompt: there is no control channel
+	cfg.Prompt = strings.TrimSpace(string(first) + string(rest))
+	cfg.IO.In = nil // stdin was the prompt: there is no control channel
 	return nil
 }

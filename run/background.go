@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"context"
@@ -25,14 +25,14 @@ const streamsIdle = 2 * time.Second
 
 // detachStreams makes stdout and stderr never wait for their reader
 // (--async): it returns what ends them, waiting for a reader that reads.
-func (o *StartOptions) detachStreams() (end func()) {
-	if !o.Async {
+func (cfg *Config) detachStreams() (end func()) {
+	if !cfg.Async {
 		return func() {}
 	}
-	ios := *o.IO
-	out, errOut := background.Detach(o.IO.Out, 0), background.Detach(o.IO.ErrOut, 0)
+	ios := *cfg.IO
+	out, errOut := background.Detach(cfg.IO.Out, 0), background.Detach(cfg.IO.ErrOut, 0)
 	ios.Out, ios.ErrOut = out, errOut
-	o.IO = &ios
+	cfg.IO = &ios
 	return func() {
 		out.Close(streamsIdle)
 		errOut.Close(streamsIdle)
@@ -41,15 +41,15 @@ func (o *StartOptions) detachStreams() (end func()) {
 
 // startRecorder starts what keeps the AgentOutput (--output-file) and
 // says progress on stderr (--async).
-func (o *StartOptions) startRecorder() {
-	if o.OutputFile == "" && !o.Async {
+func (cfg *Config) startRecorder() {
+	if cfg.OutputFile == "" && !cfg.Async {
 		return
 	}
-	var progress = o.IO.ErrOut
-	if !o.Async {
+	var progress = cfg.IO.ErrOut
+	if !cfg.Async {
 		progress = nil
 	}
-	o.recorder = background.NewRecorder(progress)
+	cfg.recorder = background.NewRecorder(progress)
 }
 
 // takeBranch switches the working tree to --git-branch before the turn
@@ -59,29 +59,29 @@ func (o *StartOptions) startRecorder() {
 // that cannot be made (uncommitted changes, git's refusal, no repository)
 // is said in the branch_switch line and a system notice, and the turn goes
 // on where the tree is. It returns what lets the tree go.
-func (o *StartOptions) takeBranch(ctx context.Context, w *emit.Writer) (release func(), err error) {
-	if o.GitBranch == "" {
+func (cfg *Config) takeBranch(ctx context.Context, w *emit.Writer) (release func(), err error) {
+	if cfg.GitBranch == "" {
 		return func() {}, nil
 	}
-	lock, err := background.LockTree(ctx, o.Cwd, background.Holder{PID: os.Getpid(), Branch: o.GitBranch,
+	lock, err := background.LockTree(ctx, cfg.Cwd, background.Holder{PID: os.Getpid(), Branch: cfg.GitBranch,
 		Session: w.SessionID(), Started: time.Now().UnixMilli()})
 	if err != nil {
-		_, _ = o.IO.ErrOut.Write(background.BranchLine(background.Branch{Name: o.GitBranch, Err: err.Error()}, time.Now())) // Best effort: the error says it too.
-		return func() {}, fmt.Errorf("--git-branch %s: %w", o.GitBranch, err)
+		_, _ = cfg.IO.ErrOut.Write(background.BranchLine(background.Branch{Name: cfg.GitBranch, Err: err.Error()}, time.Now())) // Best effort: the error says it too.
+		return func() {}, fmt.Errorf("--git-branch %s: %w", cfg.GitBranch, err)
 	}
-	b := background.SwitchBranch(ctx, o.Cwd, o.GitBranch)
-	_, _ = o.IO.ErrOut.Write(background.BranchLine(b, time.Now())) // Best effort: stderr is a courtesy.
+	b := background.SwitchBranch(ctx, cfg.Cwd, cfg.GitBranch)
+	_, _ = cfg.IO.ErrOut.Write(background.BranchLine(b, time.Now())) // Best effort: stderr is a courtesy.
 	switch {
 	case !b.Success:
 		_ = w.SystemAfterInit("notice", b.Notice()) // Best effort, as every notice.
-	case o.Verbose && b.Already:
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: --git-branch %s: the working tree is on it already\n", b.Name)
-	case o.Verbose:
+	case cfg.Verbose && b.Already:
+		fmt.Fprintf(cfg.IO.ErrOut, "yume-cli: --git-branch %s: the working tree is on it already\n", b.Name)
+	case cfg.Verbose:
 		made := ""
 		if b.Created {
 			made = " (made from " + b.From + "'s HEAD)"
 		}
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: --git-branch %s: switched from %s%s\n", b.Name, b.From, made)
+		fmt.Fprintf(cfg.IO.ErrOut, "yume-cli: --git-branch %s: switched from %s%s\n", b.Name, b.From, made)
 	}
 	return lock.Release, nil
 }
@@ -89,37 +89,37 @@ func (o *StartOptions) takeBranch(ctx context.Context, w *emit.Writer) (release 
 // writeOutput writes --output-file once, at the end of the run: what the
 // recorder kept, success as the run ended (ok), and why not (errText).
 // It reports a file it could not write.
-func (o *StartOptions) writeOutput(session string, ok bool, errText string) error {
-	if o.OutputFile == "" || o.outputDone {
+func (cfg *Config) writeOutput(session string, ok bool, errText string) error {
+	if cfg.OutputFile == "" || cfg.outputDone {
 		return nil
 	}
-	o.outputDone = true
-	rec := o.recorder
+	cfg.outputDone = true
+	rec := cfg.recorder
 	if rec == nil { // the run stopped before it started
 		rec = background.NewRecorder(nil)
 	}
 	if !rec.Said() { // it stopped before the prompt went out
-		rec.Unsent(emit.Redact(o.Prompt))
+		rec.Unsent(emit.Redact(cfg.Prompt))
 	}
 	if session == "" {
-		session = o.SessionID
+		session = cfg.SessionID
 	}
-	out := rec.Output(session, ok, time.Since(o.started), emit.Redact(errText))
-	if err := background.WriteOutput(o.OutputFile, out); err != nil {
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v\n", err)
+	out := rec.Output(session, ok, time.Since(cfg.Started), emit.Redact(errText))
+	if err := background.WriteOutput(cfg.OutputFile, out); err != nil {
+		fmt.Fprintf(cfg.IO.ErrOut, "yume-cli: %v\n", err)
 		return err
 	}
 	return nil
 }
 
-// failOutput writes --output-file for a run that stopped before it
+// FailOutput writes --output-file for a run that stopped before it
 // started (bad settings, a usage error): success false, and why.
-func (o *StartOptions) failOutput(err error) {
-	if o.OutputFile == "" || err == nil {
+func (cfg *Config) FailOutput(err error) {
+	if cfg.OutputFile == "" || err == nil {
 		return
 	}
-	if o.started.IsZero() {
-		o.started = time.Now()
+	if cfg.Started.IsZero() {
+		cfg.Started = time.Now()
 	}
-	_ = o.writeOutput(o.SessionID, false, err.Error()) // Best effort: said on stderr.
+	_ = cfg.writeOutput(cfg.SessionID, false, err.Error()) // Best effort: said on stderr.
 }

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/yume-cli/yume-cli/providers"
 )
 
-// drive makes the provider as this run drives it (o.provider() from now
+// drive makes the provider as this run drives it (cfg.provider() from now
 // on): the registry's descriptor with the agent's role on its command
 // lines where it takes one (--agent-type, providers.Instructed) and, in
 // auto mode under the guard, each structured mode that can ask started in
@@ -21,14 +21,11 @@ import (
 // auto mode, and a warning says the guard cannot stop its calls there.
 // The TUI's mode is launchTUI's (cliMode). What the run could not do is
 // said after init, on w.
-func (o *StartOptions) drive(w *emit.Writer) {
-	base, ok := providers.Lookup(o.Provider)
-	if !ok {
-		return
-	}
-	p := base.Instructed(o.agentInstruction())
-	o.sayAgentType(base, p != base, w)
-	if o.autoGuardHolds() && len(p.Structured) > 0 {
+func (cfg *Config) drive(w *emit.Writer) {
+	base := cfg.Provider
+	p := base.Instructed(cfg.agentInstruction())
+	cfg.sayAgentType(base, p != base, w)
+	if cfg.autoGuardHolds() && len(p.Structured) > 0 {
 		c := *p
 		c.Structured = slices.Clone(p.Structured)
 		var once sync.Once
@@ -50,7 +47,7 @@ func (o *StartOptions) drive(w *emit.Writer) {
 		}
 		p = &c
 	}
-	o.driven = p
+	cfg.driven = p
 }
 
 // allowAllWarning says that auto mode runs m with its own allow-all: the
@@ -70,19 +67,19 @@ func allowAllWarning(p *providers.Provider, m providers.Mode) string {
 
 // sayAgentType says where --agent-type's role did not reach the agent (a
 // system notice), and, with --verbose, where it did.
-func (o *StartOptions) sayAgentType(p *providers.Provider, given bool, w *emit.Writer) {
-	if o.AgentType == "" {
+func (cfg *Config) sayAgentType(p *providers.Provider, given bool, w *emit.Writer) {
+	if cfg.AgentType == "" {
 		return
 	}
-	if given && len(o.Command) == 0 {
-		if o.Verbose {
-			fmt.Fprintf(o.IO.ErrOut, "yume-cli: --agent-type %s: the role goes to %s as an instruction (%s)\n", o.AgentType, p.Title, p.Instructions("…")[0])
+	if given && len(cfg.Command) == 0 {
+		if cfg.Verbose {
+			fmt.Fprintf(cfg.IO.ErrOut, "yume-cli: --agent-type %s: the role goes to %s as an instruction (%s)\n", cfg.AgentType, p.Title, p.Instructions("…")[0])
 		}
 		return
 	}
 	why := p.Title + " takes no instruction yume-cli can add on its command line"
-	if len(o.Command) > 0 {
+	if len(cfg.Command) > 0 {
 		why = "the command line after -- is run as given"
 	}
-	_ = w.SystemAfterInit("notice", fmt.Sprintf("yume-cli: --agent-type %s: %s, so the agent works without the role's instruction", o.AgentType, why)) // Best effort, as every notice.
+	_ = w.SystemAfterInit("notice", fmt.Sprintf("yume-cli: --agent-type %s: %s, so the agent works without the role's instruction", cfg.AgentType, why)) // Best effort, as every notice.
 }

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"errors"
@@ -39,37 +39,37 @@ const historyBudget = 48 << 10
 // withHistory puts --history-file's conversation before the prompt when
 // the provider's session does not know it (a new one: nothing to resume),
 // and keeps it as the start of the stored history.
-func (c *conversation) withHistory(o *StartOptions) error {
-	if o.HistoryFile == "" {
+func (c *conversation) withHistory(cfg *Config) error {
+	if cfg.HistoryFile == "" {
 		return nil
 	}
-	hist, err := sessions.ReadHistory(o.HistoryFile)
+	hist, err := sessions.ReadHistory(cfg.HistoryFile)
 	if err != nil {
 		return err
 	}
 	if c.handle() != "" {
-		if o.Verbose {
-			fmt.Fprintf(o.IO.ErrOut, "yume-cli: --history-file not used: %s's own session %s already holds the conversation\n", o.provider().Title, c.handle())
+		if cfg.Verbose {
+			fmt.Fprintf(cfg.IO.ErrOut, "yume-cli: --history-file not used: %s's own session %s already holds the conversation\n", cfg.provider().Title, c.handle())
 		}
 		return nil
 	}
-	c.asked = o.Prompt
-	o.Prompt = sessions.WithHistory(hist, o.Prompt, historyBudget)
+	c.asked = cfg.Prompt
+	cfg.Prompt = sessions.WithHistory(hist, cfg.Prompt, historyBudget)
 	if len(c.sess.History) == 0 {
 		c.sess.History = append(c.sess.History, hist...)
 	}
-	if o.Verbose {
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d history entries from %s given to %s as context (%d bytes)\n", len(hist), o.HistoryFile, o.provider().Title, len(o.Prompt)-len(c.asked))
+	if cfg.Verbose {
+		fmt.Fprintf(cfg.IO.ErrOut, "yume-cli: %d history entries from %s given to %s as context (%d bytes)\n", len(hist), cfg.HistoryFile, cfg.provider().Title, len(cfg.Prompt)-len(c.asked))
 	}
 	return nil
 }
 
 // prompt is the user's prompt as given (without the history before it).
-func (c *conversation) prompt(o *StartOptions) string {
+func (c *conversation) prompt(cfg *Config) string {
 	if c.asked != "" {
 		return c.asked
 	}
-	return o.Prompt
+	return cfg.Prompt
 }
 
 func newConversation() *conversation {
@@ -82,33 +82,33 @@ func (c *conversation) tee(out io.Writer) io.Writer { return io.MultiWriter(out,
 
 // begin loads the session --resume names, or starts a new one with id. A
 // resumed session must be this provider's.
-func (c *conversation) begin(o *StartOptions, id string) error {
-	p := o.provider()
-	if o.Resume == "" {
+func (c *conversation) begin(cfg *Config, id string) error {
+	p := cfg.provider()
+	if cfg.Resume == "" {
 		now := time.Now().UTC()
-		c.sess = &sessions.Session{ID: id, Provider: p.Name, Model: o.Model, Cwd: o.Cwd, Created: now, Updated: now}
+		c.sess = &sessions.Session{ID: id, Provider: p.Name, Model: cfg.Model, Cwd: cfg.Cwd, Created: now, Updated: now}
 		return nil
 	}
-	sess, err := c.store.Load(o.Resume)
+	sess, err := c.store.Load(cfg.Resume)
 	switch {
 	case errors.Is(err, sessions.ErrNotFound):
-		return fmt.Errorf("--resume %s: yume-cli has no session %s (in %s): start a new conversation, or resume one `yume-cli sessions list` shows", o.Resume, o.Resume, c.store.Root())
+		return fmt.Errorf("--resume %s: yume-cli has no session %s (in %s): start a new conversation, or resume one `yume-cli sessions list` shows", cfg.Resume, cfg.Resume, c.store.Root())
 	case err != nil:
-		return fmt.Errorf("--resume %s: %w", o.Resume, err)
+		return fmt.Errorf("--resume %s: %w", cfg.Resume, err)
 	case sess.Provider != p.Name:
 		return fmt.Errorf("--resume %s: the session belongs to %s, not %s; sessions do not move between providers: resume it with --provider %s, or start a new one (--history-file gives %s the conversation so far)",
-			o.Resume, sess.Provider, p.Name, sess.Provider, p.Name)
+			cfg.Resume, sess.Provider, p.Name, sess.Provider, p.Name)
 	}
 	if sess.Handle != "" {
 		// The handle goes on the provider's command line (--resume ID):
 		// one that is not the provider's id shape is refused, not run.
 		if err := p.CheckSession(sess.Handle); err != nil {
-			return fmt.Errorf("--resume %s: the stored session cannot be continued (its provider session: %v): start a new conversation", o.Resume, err)
+			return fmt.Errorf("--resume %s: the stored session cannot be continued (its provider session: %v): start a new conversation", cfg.Resume, err)
 		}
 	}
 	c.sess, c.resumed = sess, true
-	if o.Model == "" {
-		o.Model = sess.Model
+	if cfg.Model == "" {
+		cfg.Model = sess.Model
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"context"
@@ -22,10 +22,10 @@ import (
 
 // structuredHint says which structured modes could run this session where
 // the PTY path is unavailable (an OS with neither PTY nor ConPTY).
-func structuredHint(o *StartOptions) string {
-	p := o.provider()
+func structuredHint(cfg *Config) string {
+	p := cfg.provider()
 	switch {
-	case len(o.Command) > 0:
+	case len(cfg.Command) > 0:
 		return "a command after -- always runs in a PTY"
 	case len(p.Structured) == 0:
 		return p.Name + " has no structured mode: it needs the PTY path"
@@ -40,32 +40,32 @@ func structuredHint(o *StartOptions) string {
 }
 
 // runPTY drives the provider's interactive program in a pseudo-terminal.
-func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversation, controls <-chan emit.Control) (string, error) {
-	profile, err := loadProfile(o.provider().Profile, o.RulesFile)
+func runPTY(ctx context.Context, cfg *Config, w *emit.Writer, conv *conversation, controls <-chan emit.Control) (string, error) {
+	profile, err := LoadProfile(cfg.provider().Profile, cfg.RulesFile)
 	if err != nil {
 		return "", err
 	}
-	persistent := o.persistent()
-	if persistent && (profile.Ready == nil || len(o.Command) > 0) {
+	persistent := cfg.persistent()
+	if persistent && (profile.Ready == nil || len(cfg.Command) > 0) {
 		return "", fmt.Errorf("profile %s has no ready screen (its input box): a persistent session cannot type the next prompt into it; run one turn per process with --prompt", profile.Name)
 	}
-	l, err := launchTUI(ctx, o, profile, conv)
+	l, err := launchTUI(ctx, cfg, profile, conv)
 	if err != nil {
 		return "", err
 	}
 	argv := l.argv
 	w.SetDriveMode("pty")
-	if err := w.Init(o.PermissionMode, []string{"Bash"}); err != nil {
+	if err := w.Init(string(cfg.Permission), []string{"Bash"}); err != nil {
 		return "", err
 	}
 	var env []string
-	if extra := append(l.env, o.providerEnv()...); len(extra) > 0 {
+	if extra := append(l.env, cfg.providerEnv()...); len(extra) > 0 {
 		env = append(os.Environ(), extra...)
 	}
 	start := func(argv []string, cols, rows int) (*ptyhost.Process, error) {
-		return ptyhost.Start(ptyhost.Options{Argv: argv, Env: env, Dir: o.Cwd, Cols: cols, Rows: rows})
+		return ptyhost.Start(ptyhost.Options{Argv: argv, Env: env, Dir: cfg.Cwd, Cols: cols, Rows: rows})
 	}
-	proc, err := start(argv, o.Cols, o.Rows)
+	proc, err := start(argv, cfg.Cols, cfg.Rows)
 	if err != nil {
 		var nf *ptyhost.NotFoundError
 		if errors.As(err, &nf) {
@@ -75,7 +75,7 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 			return "", fmt.Errorf("provider binary %q not found in PATH: install it or pass --bin PATH", nf.Name)
 		}
 		if errors.Is(err, errors.ErrUnsupported) {
-			return "", fmt.Errorf("starting %s: %w; %s", argv[0], err, structuredHint(o))
+			return "", fmt.Errorf("starting %s: %w; %s", argv[0], err, structuredHint(cfg))
 		}
 		return "", fmt.Errorf("starting %s: %w", argv[0], err)
 	}
@@ -85,27 +85,27 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 	}
 	var term ptyhost.Terminal = proc
 	if l.probe != nil {
-		g := newGuessedStart(proc, argv, o.Cols, o.Rows, l.probe)
+		g := newGuessedStart(proc, argv, cfg.Cols, cfg.Rows, l.probe)
 		g.argvFor, g.start = l.argvFor, start
 		g.restarted = func(own []string) {
-			if o.Verbose {
-				fmt.Fprintf(o.IO.ErrOut, "yume-cli: %s did not take the flags guessed for its release; started again with its own: %s\n",
+			if cfg.Verbose {
+				fmt.Fprintf(cfg.IO.ErrOut, "yume-cli: %s did not take the flags guessed for its release; started again with its own: %s\n",
 					argv[0], shellquote.Join(own[1:]...))
 			}
 		}
 		defer g.Close()
 		term = g
 	}
-	if o.RecordFile != "" {
-		rec, err := startRecording(o, argv, term)
+	if cfg.RecordFile != "" {
+		rec, err := startRecording(cfg, argv, term)
 		if err != nil {
 			return "", err
 		}
 		defer rec.finish(term)
 		term = rec
-		recordTranscript(rec, &l, o.Prompt, o.RecordRaw)
+		recordTranscript(rec, &l, cfg.Prompt, cfg.RecordRaw)
 	}
-	trace, closeTrace, err := traceWriter(o)
+	trace, closeTrace, err := traceWriter(cfg)
 	if err != nil {
 		return "", err
 	}
@@ -116,42 +116,42 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 		conv.tap.OnResult = func() { _ = conv.turnEnded("pty", l.session) } // Best effort; the last save reports.
 	}
 	outcome, err := driver.Drive(ctx, driver.Config{
-		Dangers: o.dangers,
+		Dangers: cfg.Dangers,
 		OnNote: func(m string) {
-			if o.Verbose {
-				fmt.Fprintln(o.IO.ErrOut, "yume-cli: "+m)
+			if cfg.Verbose {
+				fmt.Fprintln(cfg.IO.ErrOut, "yume-cli: "+m)
 			}
 		},
 		Term:           term,
 		Profile:        profile,
 		Out:            w,
 		Controls:       controls,
-		Mode:           permission.Mode(o.PermissionMode),
-		NoChannel:      o.noChannel,
-		TrustFolders:   o.trustFolders,
-		Prompt:         o.Prompt,
+		Mode:           cfg.Permission,
+		NoChannel:      cfg.NoChannel,
+		TrustFolders:   cfg.TrustFolders,
+		Prompt:         cfg.Prompt,
 		TypePrompt:     l.typePrompt,
 		CommandLine:    shellquote.Join(argv...),
-		Cwd:            o.Cwd, // absolute: runStart made it so
-		Cols:           o.Cols,
-		Rows:           o.Rows,
+		Cwd:            cfg.Cwd, // absolute: Start made it so
+		Cols:           cfg.Cols,
+		Rows:           cfg.Rows,
 		Trace:          trace,
 		Transcript:     l.transcript,
 		UnaskedBy:      l.unaskedBy,
 		UnaskedAfter:   l.unaskedAfter,
 		LogAfterRun:    l.logAfterRun,
 		LogEndsTurns:   l.logEndsTurns,
-		IdleTimeout:    o.IdleTimeout,
-		TurnTimeout:    o.TurnTimeout,
-		ToolTimeout:    o.ToolTimeout,
+		IdleTimeout:    cfg.Bounds.Idle,
+		TurnTimeout:    cfg.Bounds.Turn,
+		ToolTimeout:    cfg.Bounds.Tool,
 		Persistent:     persistent,
 		OnTurn:         conv.said,
 		EarlierAnswers: conv.earlierAnswers(),
 		OnSession:      func(id string) { conv.checkpoint("pty", id) },
-		FirstRun:       firstRunNote(o),
+		FirstRun:       firstRunNote(cfg),
 	})
-	if o.Verbose {
-		fmt.Fprintf(o.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Summary())
+	if cfg.Verbose {
+		fmt.Fprintf(cfg.IO.ErrOut, "yume-cli: %d question(s), %d denied; %s\n", outcome.Questions, outcome.Denials, outcome.Summary())
 	}
 	if l.probe != nil && err == nil && outcome.Succeeded() {
 		// Asked now at the latest, for the cache: the next run needs no
@@ -169,12 +169,12 @@ func runPTY(ctx context.Context, o *StartOptions, w *emit.Writer, conv *conversa
 	}
 	if persistent {
 		if outcome.Failed || ctx.Err() != nil {
-			return handle, &exitError{1} // a turn it could not answer, or a signal ended the session
+			return handle, &ExitError{Code: 1} // a turn it could not answer, or a signal ended the session
 		}
 		return handle, nil // each turn said how it ended; stdin's end ends the session
 	}
 	if !outcome.Succeeded() {
-		return handle, &exitError{1}
+		return handle, &ExitError{Code: 1}
 	}
 	return handle, nil
 }
@@ -211,21 +211,21 @@ func probeError(p *providers.Provider, bin string, err error) error {
 // launchTUI builds the command line: "-- CMD ARGS…" as given; else the
 // provider's TUI descriptor (its permission mode set from ours, detected
 // from its --help; the prompt after "--"); else the profile's template.
-func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile, conv *conversation) (tuiLaunch, error) {
-	if len(o.Command) > 0 {
+func launchTUI(ctx context.Context, cfg *Config, profile *heuristics.Profile, conv *conversation) (tuiLaunch, error) {
+	if len(cfg.Command) > 0 {
 		// A program yume-cli knows by name keeps its side agents off, as
 		// in its own TUI: yume-cli would cut them off too.
-		env, err := providers.SideAgentsEnv(providers.ByCommand(o.Command), false, false, os.Getenv)
+		env, err := providers.SideAgentsEnv(providers.ByCommand(cfg.Command), false, false, os.Getenv)
 		// A prompt the command line does not carry is typed into the
 		// program's input box, if it shows one before it asks anything.
-		return tuiLaunch{argv: o.Command, env: env, typePrompt: o.Prompt != "" && !carries(o.Command, o.Prompt)}, err
+		return tuiLaunch{argv: cfg.Command, env: env, typePrompt: cfg.Prompt != "" && !carries(cfg.Command, cfg.Prompt)}, err
 	}
-	p := o.provider()
+	p := cfg.provider()
 	if p.TUI == nil {
-		argv, err := commandLine(o, profile)
+		argv, err := commandLine(cfg, profile)
 		return tuiLaunch{argv: argv}, err
 	}
-	bin := p.Program(o.Bin)
+	bin := p.Program(cfg.Bin)
 	// No probe on the way to the program's start: this binary's cached
 	// answers, or its release's flags (read from its package, listed by
 	// the provider or learned before); else the flags guessed for its
@@ -237,8 +237,8 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	}
 	// Auto mode under the guard starts the program asking (cliMode):
 	// every call then reaches the driver's policy, in auto mode.
-	l := providers.Launch{Prompt: o.Prompt, Model: o.Model, APIBase: o.APIBase, Mode: o.cliMode(),
-		Cwd: o.Cwd, Getenv: os.Getenv, Help: probe.Help, Started: time.Now(), Bin: bin}
+	l := providers.Launch{Prompt: cfg.Prompt, Model: cfg.Model, APIBase: cfg.APIBase, Mode: cfg.cliMode(),
+		Cwd: cfg.Cwd, Getenv: os.Getenv, Help: probe.Help, Started: time.Now(), Bin: bin}
 	switch {
 	case conv.handle() != "":
 		l.Session, l.Resume = conv.handle(), true
@@ -262,8 +262,8 @@ func launchTUI(ctx context.Context, o *StartOptions, profile *heuristics.Profile
 	if err != nil {
 		return tuiLaunch{}, err
 	}
-	if p.TUI.Cols > 0 && !o.colsSet {
-		o.Cols = p.TUI.Cols
+	if p.TUI.Cols > 0 && !cfg.ColsSet {
+		cfg.Cols = p.TUI.Cols
 	}
 	t := tuiLaunch{argv: append([]string{bin}, args...), session: l.Session, logAfterRun: p.TUI.LogAfterRun,
 		logEndsTurns: p.TUI.LogEndsTurns, probe: later}
@@ -317,16 +317,16 @@ func carries(argv []string, prompt string) bool {
 
 // commandLine is the program to run: "-- CMD ARGS…" wins, else the
 // profile's template with --bin as the program.
-func commandLine(o *StartOptions, p *heuristics.Profile) ([]string, error) {
-	if len(o.Command) > 0 {
-		return o.Command, nil
+func commandLine(cfg *Config, p *heuristics.Profile) ([]string, error) {
+	if len(cfg.Command) > 0 {
+		return cfg.Command, nil
 	}
 	if len(p.Command) == 0 {
-		return nil, fmt.Errorf("the %s profile does not say how to start %s: pass -- CMD ARGS…", p.Name, o.provider().Name)
+		return nil, fmt.Errorf("the %s profile does not say how to start %s: pass -- CMD ARGS…", p.Name, cfg.provider().Name)
 	}
-	argv := p.CommandLine(o.Prompt, o.Model) // one pass: a prompt's "{model}" stays text
-	if o.Bin != "" {
-		argv[0] = o.Bin
+	argv := p.CommandLine(cfg.Prompt, cfg.Model) // one pass: a prompt's "{model}" stays text
+	if cfg.Bin != "" {
+		argv[0] = cfg.Bin
 	}
 	return argv, nil
 }

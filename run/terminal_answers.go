@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"encoding/json"
@@ -16,8 +16,8 @@ import (
 // are still read, so a script at a terminal works as before.
 
 // answersInWords reports a person at a terminal answering questions.
-func answersInWords(o *StartOptions) bool {
-	return o.IO.InIsTerminal && !o.IO.InIsNull && o.PermissionMode == string(permission.Interactive)
+func answersInWords(cfg *Config) bool {
+	return cfg.IO.InIsTerminal && !cfg.IO.InIsNull && cfg.Permission == permission.Interactive
 }
 
 // sayQuestion asks a question in words on w.
@@ -36,9 +36,9 @@ func inWords(a emit.Asked) string {
 	str := func(k string) string { s, _ := in[k].(string); return s }
 	switch {
 	case a.Tool == "Bash" && str("command") != "":
-		q := fmt.Sprintf("Run `%s`?", clipLine(str("command"), 300))
+		q := fmt.Sprintf("Run `%s`?", ClipLine(str("command"), 300))
 		if d := str("description"); d != "" {
-			q += " (" + clipLine(d, 200) + ")"
+			q += " (" + ClipLine(d, 200) + ")"
 		}
 		return q
 	case (a.Tool == "Write" || a.Tool == "Edit" || a.Tool == "MultiEdit") && str("file_path") != "":
@@ -46,7 +46,7 @@ func inWords(a emit.Asked) string {
 		return fmt.Sprintf("%s %s?", verb, str("file_path"))
 	}
 	b, _ := json.Marshal(a.Input)
-	return fmt.Sprintf("Allow %s %s?", a.Tool, clipLine(string(b), 200))
+	return fmt.Sprintf("Allow %s %s?", a.Tool, ClipLine(string(b), 200))
 }
 
 // errNothingWaits: a y or n typed when no question waits.
@@ -68,7 +68,7 @@ func answerInWords(line string, w *emit.Writer) (c emit.Control, ok bool, err er
 		approve = true
 	case "n", "no", "":
 	default:
-		return emit.Control{}, true, fmt.Errorf("%q is not an answer: type y or n (n and a reason denies it saying why), or a JSON control frame such as %s", clipLine(t, 40), validFrame(w))
+		return emit.Control{}, true, fmt.Errorf("%q is not an answer: type y or n (n and a reason denies it saying why), or a JSON control frame such as %s", ClipLine(t, 40), validFrame(w))
 	}
 	a, waits := w.Waiting()
 	if !waits {
@@ -84,4 +84,13 @@ func validFrame(w *emit.Writer) string {
 		return fmt.Sprintf(`{"type":"tool_approval","id":%q,"approved":true}`, a.ToolUseID)
 	}
 	return `{"type":"user","content":"your prompt"}`
+}
+
+// ClipLine is s on one line, cut to n runes with an ellipsis.
+func ClipLine(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }

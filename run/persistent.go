@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"context"
@@ -18,34 +18,34 @@ import (
 // driver types each prompt into its input box); a structured provider is
 // run once per turn, resuming its own session.
 
-// persistent reports whether the options ask for a persistent session
+// persistent reports whether the run is a persistent session
 // (a program after -- runs once, except an ACP agent's, which is started
 // for each turn like a named one).
-func (o *StartOptions) persistent() bool {
-	return o.SessionID != "" && o.Prompt == "" && (len(o.Command) == 0 || o.Provider == providers.ACP)
+func (cfg *Config) persistent() bool {
+	return cfg.SessionID != "" && cfg.Prompt == "" && (len(cfg.Command) == 0 || cfg.Provider.Name == providers.ACP)
 }
 
 // runTurns runs a persistent session.
-func runTurns(ctx context.Context, o *StartOptions, w *emit.Writer, mode string, conv *conversation) (string, error) {
-	frames := readControls(ctx, o, w)
+func runTurns(ctx context.Context, cfg *Config, w *emit.Writer, mode string, conv *conversation) (string, error) {
+	frames := readControls(ctx, cfg, w)
 	if frames == nil {
 		return "", errors.New("a persistent session (--session-id without --prompt) reads its prompts as user frames on stdin, and stdin is not readable: pipe the frames in, or pass --prompt")
 	}
 	if mode == "pty" {
-		return runPTY(ctx, o, w, conv, frames)
+		return runPTY(ctx, cfg, w, conv, frames)
 	}
-	return runStructuredTurns(ctx, o, w, mode, conv, frames)
+	return runStructuredTurns(ctx, cfg, w, mode, conv, frames)
 }
 
 // runStructuredTurns runs the provider once per user frame, each run
 // resuming the provider's session of the last, and hands the frames that
 // come during a turn to it.
-func runStructuredTurns(ctx context.Context, o *StartOptions, w *emit.Writer, mode string, conv *conversation, frames <-chan emit.Control) (string, error) {
+func runStructuredTurns(ctx context.Context, cfg *Config, w *emit.Writer, mode string, conv *conversation, frames <-chan emit.Control) (string, error) {
 	w.SetDriveMode(mode)
-	if err := w.Init(o.PermissionMode, o.provider().Tools); err != nil {
+	if err := w.Init(string(cfg.Permission), cfg.provider().Tools); err != nil {
 		return "", err
 	}
-	policy := permission.New(permission.Mode(o.PermissionMode), true)
+	policy := permission.New(cfg.Permission, true)
 	handle := ""
 	for {
 		var f emit.Control
@@ -53,7 +53,7 @@ func runStructuredTurns(ctx context.Context, o *StartOptions, w *emit.Writer, mo
 		select {
 		case f, ok = <-frames:
 		case <-ctx.Done():
-			return handle, &exitError{1} // a signal ended the session
+			return handle, &ExitError{Code: 1} // a signal ended the session
 		}
 		if !ok {
 			return handle, nil // stdin ended: so does the session
@@ -66,13 +66,13 @@ func runStructuredTurns(ctx context.Context, o *StartOptions, w *emit.Writer, mo
 			}
 			for prompt := f.Text; prompt != ""; {
 				var more bool
-				handle, more, prompt = structuredTurn(ctx, o, w, mode, conv, prompt, frames)
+				handle, more, prompt = structuredTurn(ctx, cfg, w, mode, conv, prompt, frames)
 				if !more {
 					return handle, nil
 				}
 			}
 		case emit.ControlSetMode:
-			o.PermissionMode = string(f.Mode)
+			cfg.Permission = f.Mode
 			_ = w.Notice(policy.SetMode(f.Mode))
 		default:
 			_ = w.SystemError(fmt.Sprintf("%s: no turn is running (the last one has its result); send a user frame first", f.Kind))
@@ -83,10 +83,10 @@ func runStructuredTurns(ctx context.Context, o *StartOptions, w *emit.Writer, mo
 // structuredTurn runs one turn and forwards frames to it while it runs;
 // more is false once stdin has ended. A prompt sent after the turn's
 // result, while its provider is still exiting, is next.
-func structuredTurn(ctx context.Context, o *StartOptions, w *emit.Writer, mode string, conv *conversation, prompt string, frames <-chan emit.Control) (handle string, more bool, next string) {
+func structuredTurn(ctx context.Context, cfg *Config, w *emit.Writer, mode string, conv *conversation, prompt string, frames <-chan emit.Control) (handle string, more bool, next string) {
 	w.NewTurn()
 	conv.said(prompt)
-	turn := *o
+	turn := *cfg
 	turn.Prompt = prompt
 	in := make(chan emit.Control)
 	type ended struct {
@@ -129,7 +129,7 @@ func structuredTurn(ctx context.Context, o *StartOptions, w *emit.Writer, mode s
 
 // finishTurn makes sure the turn has its result and stores it.
 func finishTurn(w *emit.Writer, conv *conversation, mode, handle string, err error) string {
-	var ee *exitError
+	var ee *ExitError
 	if err != nil && !errors.As(err, &ee) {
 		_ = w.Fail(err) // Best effort: a no-op when the turn already ended.
 	}

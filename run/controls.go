@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"bufio"
@@ -17,15 +17,15 @@ import (
 // session (whose prompts come as frames).
 // The goroutine stops handing frames on once ctx ends (the session is
 // over and nobody reads the channel).
-func readControls(ctx context.Context, o *StartOptions, w *emit.Writer) <-chan emit.Control {
-	if !hasControlChannel(o) {
+func readControls(ctx context.Context, cfg *Config, w *emit.Writer) <-chan emit.Control {
+	if !hasControlChannel(cfg) {
 		return nil
 	}
 	ch := make(chan emit.Control)
 	go func() {
 		defer close(ch)
-		r := bufio.NewReaderSize(o.IO.In, 64<<10)
-		words := answersInWords(o)
+		r := bufio.NewReaderSize(cfg.IO.In, 64<<10)
+		words := answersInWords(cfg)
 		for n := 1; ; n++ {
 			line, long, err := readLine(r, maxControlLine)
 			switch {
@@ -38,7 +38,7 @@ func readControls(ctx context.Context, o *StartOptions, w *emit.Writer) <-chan e
 				if perr != nil {
 					_ = w.SystemError(fmt.Sprintf("stdin line %d: %v", n, perr)) // Best effort.
 					if words {
-						fmt.Fprintf(o.IO.ErrOut, "yume-cli: %v\n", perr)
+						fmt.Fprintf(cfg.IO.ErrOut, "yume-cli: %v\n", perr)
 					}
 					break
 				}
@@ -77,16 +77,16 @@ func waiting(w *emit.Writer) bool { _, ok := w.Waiting(); return ok }
 // hasControlChannel reports whether stdin may carry control frames: not
 // when there is none, when it is /dev/null (a one-turn run), nor when it
 // is a terminal that was not asked for.
-func hasControlChannel(o *StartOptions) bool {
+func hasControlChannel(cfg *Config) bool {
 	switch {
-	case o.IO.In == nil:
+	case cfg.IO.In == nil:
 		return false
-	case o.persistent():
+	case cfg.persistent():
 		return true
-	case o.IO.InIsNull:
+	case cfg.IO.InIsNull:
 		return false
 	}
-	return !o.IO.InIsTerminal || o.PermissionMode == string(permission.Interactive)
+	return !cfg.IO.InIsTerminal || cfg.Permission == permission.Interactive
 }
 
 // maxControlLine bounds one control frame (a user prompt may be long).

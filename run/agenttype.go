@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"strings"
@@ -19,7 +19,8 @@ var agentTypes = []struct{ name, role string }{
 	{"specialist", "do the domain-specific work the task calls for, with the expertise it needs"},
 }
 
-func agentTypeNames() []string {
+// AgentTypes are the roles' names, for --agent-type's help.
+func AgentTypes() []string {
 	var names []string
 	for _, a := range agentTypes {
 		names = append(names, a.name)
@@ -27,27 +28,23 @@ func agentTypeNames() []string {
 	return names
 }
 
-// checkAgentType takes a role by its name or as Yume's Rust side spells it
-// (yume-implementer); anything else is a usage error naming the roles.
-func (o *StartOptions) checkAgentType() error {
-	if o.AgentType == "" {
-		return nil
-	}
-	name := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(o.AgentType)), "yume-")
+// AgentTypeOf takes a role by its name or as Yume's Rust side spells it
+// (yume-implementer): the role's name, or false for none.
+func AgentTypeOf(given string) (string, bool) {
+	name := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(given)), "yume-")
 	for _, a := range agentTypes {
 		if a.name == name {
-			o.AgentType = name
-			return nil
+			return name, true
 		}
 	}
-	return usagef("invalid value %q for --agent-type: use one of %s (yume-%s and the like too)", o.AgentType, strings.Join(agentTypeNames(), ", "), agentTypes[0].name)
+	return "", false
 }
 
 // agentInstruction is what the agent is told of its role ("" without
 // --agent-type).
-func (o *StartOptions) agentInstruction() string {
+func (cfg *Config) agentInstruction() string {
 	for _, a := range agentTypes {
-		if a.name == o.AgentType {
+		if a.name == cfg.AgentType {
 			return "You are Yume's " + a.name + " agent, running in the background: nobody answers questions or approves anything while you work, so carry the task through on your own, and end with a short report of what you did and what is left. As the " +
 				a.name + ", " + a.role + "."
 		}
