@@ -3,9 +3,12 @@
 // provider lives in its descriptor — its binary and aliases, its PTY rule
 // profile, how to start its JSON and ACP modes and from which version, which
 // translator reads them, how its tool names map to Claude's, where its
-// credentials are and how to install it. Nothing else spells a provider's
-// name: adding a provider is one new file here plus its rule profile and
-// test fixtures.
+// credentials are and how to install it. A provider's whole file set (the
+// descriptor, its rule profile, the reading of its transcript, its
+// translators in structured) is listed in docs/providers.md's "A
+// provider's files", which TestProviderFiles holds against the registry:
+// adding a provider is its descriptor here, its rule profile, a row there,
+// and test fixtures.
 package providers
 
 import (

@@ -92,8 +92,9 @@ func TestCorpusPlaysInAsciinema(t *testing.T) {
 	}
 }
 
-// TestComplianceTranscripts checks the PROTOCOL_NORMALIZATION §7
-// transcripts beyond emit.Validate: each has the shape its name promises.
+// TestComplianceTranscripts checks the five compliance transcripts of Yume's
+// own PROTOCOL_NORMALIZATION.md §7 (github.com/aofp/yume) beyond
+// emit.Validate: each has the shape its name promises.
 func TestComplianceTranscripts(t *testing.T) {
 	found := map[string]bool{}
 	for _, cc := range corpus {
@@ -138,7 +139,7 @@ func TestComplianceTranscripts(t *testing.T) {
 		})
 	}
 	if len(found) != 5 {
-		t.Errorf("compliance transcripts: have %v, want the five of PROTOCOL_NORMALIZATION §7", found)
+		t.Errorf("compliance transcripts: have %v, want the five of Yume's PROTOCOL_NORMALIZATION.md §7", found)
 	}
 }
 

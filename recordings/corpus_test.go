@@ -35,7 +35,7 @@ type corpusCase struct {
 	approve    map[int]bool // nil: approve all
 	revise     map[int]bool
 	interrupt  string // interrupt when output containing this arrives
-	compliance string // the PROTOCOL_NORMALIZATION §7 transcript this is
+	compliance string // the transcript of Yume's PROTOCOL_NORMALIZATION.md §7 this is
 	// knownBug is a key mismatch the replay finds today: the test expects
 	// it, so the bug stays visible until the rules are fixed (then drop
 	// this and run -update).
