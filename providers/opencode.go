@@ -24,13 +24,15 @@ func init() {
 		name: "opencode", title: "opencode", env: "OPENCODE", config: ".config/opencode/opencode.json",
 		data:     ".local/share/opencode/auth.json",
 		install:  "install it with `npm install -g opencode-ai` (or the native package opencode-linux-x64, opencode-darwin-arm64, …)",
-		verified: [2]string{"1.18.32", "1.18.34"}, // e2e TestLiveAgents on 1.18.32, 1.18.33, 1.18.34, 2026-11-25
+		verified: [2]string{"1.18.32", "1.18.34"},     // e2e TestLiveAgents on 1.18.32, 1.18.33, 1.18.34, 2026-11-25
+		packages: []string{"opencode-ai", "opencode"}, // the npm wrapper; the native builds (opencode-linux-x64)
 	}))
 	register(openCodeFamily(openCodeSpec{
 		name: "kilo", title: "Kilo Code CLI", env: "KILO", config: ".config/kilo/kilo.json",
 		data:     ".local/share/kilo/auth.json",
 		install:  "install it with `npm install -g @kilocode/cli` (or the native package @kilocode/cli-linux-x64, …)",
 		verified: [2]string{"7.7.2", "7.7.9"}, // e2e TestLiveAgents on 7.7.2, 7.7.7, 7.7.9, 2026-11-25
+		packages: []string{"@kilocode/cli"},   // and its native builds (@kilocode/cli-linux-x64)
 	}))
 }
 
@@ -38,6 +40,7 @@ func init() {
 type openCodeSpec struct {
 	name, title, env, config, data, install string
 	verified                                [2]string
+	packages                                []string
 }
 
 func openCodeFamily(s openCodeSpec) *Provider {
@@ -72,6 +75,9 @@ func openCodeFamily(s openCodeSpec) *Provider {
 			return nil
 		},
 		Verified: s.verified,
+		// The release is read from the package (no process runs), and
+		// what yume-cli reads of --help is the same in every release.
+		Packages: s.packages, KnownHelp: openCodeKnownHelp,
 		// Its TUI keeps its transcript in a database, read from the TUI's own
 		// HTTP server (opencode_server.go; its CLI when the server does
 		// not answer, opencode_transcript.go): the transcript gives each call exactly,
@@ -150,6 +156,13 @@ func openCodeACP(name, prefix string) func(Request) Invocation {
 		return Invocation{Args: append([]string{"acp"}, openCodeLogs(r.Help)...), Env: env, KeepStdin: true}
 	}
 }
+
+// openCodeKnownHelp is `NAME --help`'s lines on the flags the command lines
+// use, as opencode 1.18.34 and Kilo 7.7.9 print them (Provider.KnownHelp):
+// with the release read from the package, a first run probes nothing.
+const openCodeKnownHelp = `      --print-logs    print logs to stderr                                                 [boolean]
+      --log-level     log level                 [string] [choices: "DEBUG", "INFO", "WARN", "ERROR"]
+`
 
 // openCodeLogs has the program print its log on stderr, where yume-cli
 // reads a failed model request ("stream error … error.error=…"): it

@@ -31,6 +31,7 @@ func init() {
 		MapTool:       geminiTool,
 		Verified:      [2]string{"0.24.2", "0.24.4"}, // e2e TestLiveAgents on 0.24.2, 0.24.3, 0.24.4, 2026-11-25
 		KnownHelp:     qwenKnownHelp,
+		Packages:      []string{"@qwen-code/qwen-code"},
 		// ACP, headless and TUI alike (0.24.4 lists it).
 		Instructions: func(text string) []string { return []string{"--append-system-prompt", text} },
 		// Its TUI's transcript has each call before it runs, with its

@@ -18,7 +18,12 @@ var selfUpdateOff = []string{
 	"KILO_DISABLE_AUTOUPDATE=true",     // Kilo Code CLI
 	"CLINE_NO_AUTO_UPDATE=1",           // Cline
 	"CONTINUE_CLI_AUTO_UPDATED=true",   // Continue's cn: "updated already", so it installs nothing
-	"NO_UPDATE_NOTIFIER=1",             // npm's update-notifier, used by many
+	// Qwen Code asks npm for a newer release at each start (an npm
+	// process, about a second of CPU) and may install it: the switch its
+	// own relaunch after an update sets (its settings' general.enableAutoUpdate
+	// false does the same).
+	"QWEN_CODE_SKIP_UPDATE_CHECK_ONCE=true",
+	"NO_UPDATE_NOTIFIER=1", // npm's update-notifier, used by many
 }
 
 // NoSelfUpdate is the environment that turns self-updates off, less the
