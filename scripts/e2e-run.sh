@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # e2e-run.sh: the live tests (make e2e), through scripts/testreport (each
 # failed test whole, the packages' summary lines, and the 20 slowest tests
-# at the end, where the suite's time goes); then once more each subtest
-# that failed, alone. The retry stays until three fresh-clone runs in a
-# row pass without it (issue "No second try"): E2E_MAX_RETRIES=0 runs the
-# suite as it will be, a failure failing. More than a few failures are no
-# flake: they are not retried.
+# at the end, where the suite's time goes). A failure fails: nothing is
+# retried (E2E_MAX_RETRIES=N, for a person chasing a flake, runs each
+# subtest that failed once more, alone, when no more than N failed; a
+# retry that passes is still a failure to find).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
-maxRetries=${E2E_MAX_RETRIES:-8}
+maxRetries=${E2E_MAX_RETRIES:-0}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 mkdir -p .scratch && "$GO" build -o .scratch/testreport ./scripts/testreport || exit 2
@@ -45,6 +44,12 @@ for name in "${failed[@]}"; do
 done
 if [ ${#leaves[@]} -eq 0 ]; then
   echo "e2e: the live run failed outside any test (see above)" >&2
+  exit 1
+fi
+if [ "$maxRetries" = 0 ]; then
+  seed=$(grep -oE 'E2E_SEED=[0-9]+' "$log" | head -1)
+  echo "e2e: ${#leaves[@]} live subtest(s) failed${seed:+ ($seed reproduces the generated ones)}:" >&2
+  printf '  %s\n' "${leaves[@]}" >&2
   exit 1
 fi
 if [ ${#leaves[@]} -gt "$maxRetries" ]; then
