@@ -7,8 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/yume-cli/yume-cli/internal/gobuild"
-	"github.com/yume-cli/yume-cli/internal/tracedoc"
 	"os"
 	"os/exec"
 	"strconv"
@@ -20,7 +18,9 @@ import (
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/internal/gobuild"
 	"github.com/yume-cli/yume-cli/internal/leakcheck"
+	"github.com/yume-cli/yume-cli/internal/tracedoc"
 	"github.com/yume-cli/yume-cli/permission"
 	"github.com/yume-cli/yume-cli/ptyhost"
 )

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/yume-cli/yume-cli/internal/tracedoc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/yume-cli/yume-cli/emit/emittest"
 	"github.com/yume-cli/yume-cli/internal/fakemodel"
 	"github.com/yume-cli/yume-cli/internal/fakemodel/offline"
+	"github.com/yume-cli/yume-cli/internal/tracedoc"
 )
 
 // runTimeout bounds one yume-cli run; a turn takes seconds.

@@ -49,24 +49,8 @@ type claudeTranscriptLine struct {
 	Message    *struct {
 		ID      string          `json:"id"`
 		Content json.RawMessage `json:"content"`
-		Usage   *struct {
-			InputTokens              int `json:"input_tokens"`
-			OutputTokens             int `json:"output_tokens"`
-			CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
-			CacheReadInputTokens     int `json:"cache_read_input_tokens"`
-		} `json:"usage"`
+		Usage   *ClaudeUsage    `json:"usage"`
 	} `json:"message"`
-}
-
-type claudeTranscriptBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     map[string]any  `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
 }
 
 // parseClaudeTranscript reads one line of a Claude Code transcript.
@@ -80,7 +64,7 @@ func parseClaudeTranscript(line []byte) []transcript.Event {
 	case l.Type == "system" && l.Subtype == "turn_duration":
 		return []transcript.Event{{Kind: transcript.TurnEnd}}
 	case (l.Type == "assistant" || l.Type == "user") && l.Message != nil:
-		var blocks []claudeTranscriptBlock
+		var blocks []ClaudeBlock
 		if json.Unmarshal(l.Message.Content, &blocks) != nil {
 			return nil // a prompt as a plain string
 		}
@@ -97,7 +81,9 @@ func parseClaudeTranscript(line []byte) []transcript.Event {
 			case l.Type == "assistant" && b.Type == "text" && b.Text != "":
 				out = append(out, transcript.Event{Kind: transcript.Text, Text: b.Text, Usage: usage})
 			case l.Type == "assistant" && b.Type == "tool_use":
-				out = append(out, transcript.Event{Kind: transcript.ToolCall, ID: b.ID, Name: b.Name, Input: b.Input})
+				var input map[string]any
+				_ = json.Unmarshal(b.Input, &input) // Best effort: a call with no input object is still the call.
+				out = append(out, transcript.Event{Kind: transcript.ToolCall, ID: b.ID, Name: b.Name, Input: input})
 			case l.Type == "user" && b.Type == "tool_result":
 				output := blocksOrString(b.Content)
 				if claudeNoOutput.MatchString(output) {

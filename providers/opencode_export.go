@@ -45,15 +45,8 @@ type openCodeExport struct {
 			} `json:"time"`
 			// Tokens and Cost are an assistant step's: one model
 			// request, input without the cache's tokens.
-			Tokens *struct {
-				Input  int `json:"input"`
-				Output int `json:"output"`
-				Cache  struct {
-					Read  int `json:"read"`
-					Write int `json:"write"`
-				} `json:"cache"`
-			} `json:"tokens"`
-			Cost float64 `json:"cost"`
+			Tokens *OpenCodeTokens `json:"tokens"`
+			Cost   float64         `json:"cost"`
 			// Error is a step the model's service failed (name
 			// "APIError", data.message and data.statusCode).
 			Error *struct {
@@ -64,32 +57,13 @@ type openCodeExport struct {
 				} `json:"data"`
 			} `json:"error"`
 		} `json:"info"`
-		Parts []openCodePart `json:"parts"`
+		Parts []OpenCodePart `json:"parts"`
 	} `json:"messages"`
-}
-
-type openCodePart struct {
-	ID        string `json:"id"`
-	Type      string `json:"type"`
-	Text      string `json:"text"`
-	Synthetic bool   `json:"synthetic"`
-	Ignored   bool   `json:"ignored"`
-	Time      *struct {
-		End int64 `json:"end"`
-	} `json:"time"`
-	Tool   string `json:"tool"`
-	CallID string `json:"callID"`
-	State  *struct {
-		Status string         `json:"status"`
-		Input  map[string]any `json:"input"`
-		Output string         `json:"output"`
-		Error  string         `json:"error"`
-	} `json:"state"`
 }
 
 // userText is a user message's own text: its text parts, without the
 // synthetic ones the TUI adds (an attached file's contents).
-func userText(parts []openCodePart) string {
+func userText(parts []OpenCodePart) string {
 	var text []string
 	for _, p := range parts {
 		if p.Type == "text" && !p.Synthetic {
@@ -190,7 +164,7 @@ func (s *openCodeSeen) events(x *openCodeExport) []transcript.Event {
 
 // call is a tool part's call (once its input is known: it is asked about,
 // runs, or ran) and result (once it ended).
-func (s *openCodeSeen) call(p openCodePart) []transcript.Event {
+func (s *openCodeSeen) call(p OpenCodePart) []transcript.Event {
 	st := p.State
 	var out []transcript.Event
 	switch st.Status {

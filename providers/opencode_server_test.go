@@ -3,7 +3,6 @@ package providers
 import (
 	"context"
 	"encoding/json"
-	"github.com/yume-cli/yume-cli/transcript"
 	"io"
 	"net"
 	"net/http"
@@ -14,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // fakeTUIServer serves a session list and one session's messages as the

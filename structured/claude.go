@@ -7,6 +7,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/modelerror"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // claudeTranslator translates `claude -p --output-format stream-json
@@ -52,12 +53,12 @@ type claudeLine struct {
 	Request   claudeControl `json:"request"`
 }
 
-type claudeUsage struct {
-	InputTokens              int `json:"input_tokens"`
-	OutputTokens             int `json:"output_tokens"`
-	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
-}
+// claudeUsage and claudeBlock are Claude's wire types, declared once in
+// providers (the transcript reads the same).
+type (
+	claudeUsage = providers.ClaudeUsage
+	claudeBlock = providers.ClaudeBlock
+)
 
 // claudeControl is the request of a control_request line.
 type claudeControl struct {
@@ -89,17 +90,6 @@ func (c *claudeContent) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	return json.Unmarshal(b, &c.Blocks)
-}
-
-type claudeBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
 }
 
 // claudeSkipped are event types Yume does not use; skipping them by prefix

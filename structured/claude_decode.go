@@ -63,15 +63,15 @@ func (m *claudeMessage) fastDecode(v []byte) bool {
 				return true
 			}
 			m.Usage = &claudeUsage{}
-			return m.Usage.fastDecode(v)
+			return decodeClaudeUsage(m.Usage, v)
 		}
 		return !foldsToField(key, esc, claudeMessageFields)
 	})
 }
 
-// fastDecode reads the four counts of a usage object; its other members
-// (details, tiers) are skipped.
-func (u *claudeUsage) fastDecode(v []byte) bool {
+// decodeClaudeUsage reads the four counts of a usage object; its other
+// members (details, tiers) are skipped.
+func decodeClaudeUsage(u *claudeUsage, v []byte) bool {
 	if v[0] != '{' {
 		return false
 	}
@@ -104,13 +104,14 @@ func (c *claudeContent) fastDecode(v []byte) bool {
 		c.Blocks = []claudeBlock{}
 		return jsonfast.EachElement(v, func(_ []byte, _ bool, el []byte) bool {
 			c.Blocks = append(c.Blocks, claudeBlock{})
-			return isNull(el) || c.Blocks[len(c.Blocks)-1].fastDecode(el)
+			return isNull(el) || decodeClaudeBlock(&c.Blocks[len(c.Blocks)-1], el)
 		})
 	}
 	return false
 }
 
-func (b *claudeBlock) fastDecode(v []byte) bool {
+// decodeClaudeBlock decodes one content block.
+func decodeClaudeBlock(b *claudeBlock, v []byte) bool {
 	if v[0] != '{' {
 		return false
 	}

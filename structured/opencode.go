@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/yume-cli/yume-cli/emit"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // openCodeTranslator translates `opencode run --format json` (and Kilo's
@@ -18,38 +19,17 @@ type openCodeTranslator struct {
 	cost float64 // the steps' cost in USD, as the program prices them
 }
 
-// openCodeTokens is a step's (or an assistant message's) tokens: input
-// leaves out the cache's reads and writes, as Claude's does.
-type openCodeTokens struct {
-	Input  int `json:"input"`
-	Output int `json:"output"`
-	Cache  struct {
-		Read  int `json:"read"`
-		Write int `json:"write"`
-	} `json:"cache"`
-}
-
-func (t openCodeTokens) usage() emit.Usage {
+// openCodeUsage is a step's tokens as Claude's usage.
+func openCodeUsage(t providers.OpenCodeTokens) emit.Usage {
 	return emit.Usage{InputTokens: t.Input, OutputTokens: t.Output, CacheReadInputTokens: t.Cache.Read, CacheCreationInputTokens: t.Cache.Write}
 }
 
+// openCodeLine is one line of `run --format json`: an event and its part.
 type openCodeLine struct {
-	Type      string `json:"type"`
-	SessionID string `json:"sessionID"`
-	Part      struct {
-		Text   string `json:"text"`
-		Tool   string `json:"tool"`
-		CallID string `json:"callID"`
-		State  struct {
-			Status string         `json:"status"`
-			Input  map[string]any `json:"input"`
-			Output string         `json:"output"`
-			Error  string         `json:"error"`
-		} `json:"state"`
-		Tokens *openCodeTokens `json:"tokens"`
-		Cost   float64         `json:"cost"`
-	} `json:"part"`
-	Error json.RawMessage `json:"error"`
+	Type      string                 `json:"type"`
+	SessionID string                 `json:"sessionID"`
+	Part      providers.OpenCodePart `json:"part"`
+	Error     json.RawMessage        `json:"error"`
 }
 
 // Line implements Translator.
@@ -69,7 +49,7 @@ func (o *openCodeTranslator) Line(line []byte) error {
 	case "step_finish":
 		// A step is one model request: its text (buffered) is its message.
 		if t := l.Part.Tokens; t != nil {
-			u := t.usage()
+			u := openCodeUsage(*t)
 			o.addUsage(u)
 			o.w.MessageUsage(&u)
 			err := o.flush()
@@ -90,6 +70,9 @@ func (o *openCodeTranslator) Line(line []byte) error {
 // setting rejected is a denial.
 func (o *openCodeTranslator) tool(l openCodeLine) error {
 	id, st := l.Part.CallID, l.Part.State
+	if st == nil {
+		st = &providers.OpenCodeToolState{} // a call with no state yet: nothing to say of it
+	}
 	name, input := o.mapTool(l.Part.Tool, st.Input)
 	if name == "" {
 		return nil

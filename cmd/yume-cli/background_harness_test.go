@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/yume-cli/yume-cli/internal/yumeagent"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/yume-cli/yume-cli/internal/yumeagent"
 )
 
 // The harness of the background agent tests (background_test.go): yume-cli
