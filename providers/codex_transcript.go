@@ -124,15 +124,16 @@ type codexRolloutLine struct {
 		// the session's so far (null in an event that only tells rate
 		// limits).
 		Info *struct {
-			Total codexTokens `json:"total_token_usage"`
-			Last  codexTokens `json:"last_token_usage"`
+			Total CodexTokens `json:"total_token_usage"`
+			Last  CodexTokens `json:"last_token_usage"`
 		} `json:"info"`
 	} `json:"payload"`
 }
 
-// codexTokens counts tokens the OpenAI way: input_tokens include the
-// cached ones.
-type codexTokens struct {
+// CodexTokens counts tokens the OpenAI way, input_tokens including the
+// cached ones: declared once, the rollout's token_count events and `codex
+// exec --json`'s turn.completed (structured) both carry it.
+type CodexTokens struct {
 	InputTokens           int `json:"input_tokens"`
 	CachedInputTokens     int `json:"cached_input_tokens"`
 	CacheWriteInputTokens int `json:"cache_write_input_tokens"`

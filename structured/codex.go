@@ -7,6 +7,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/modelerror"
+	"github.com/yume-cli/yume-cli/providers"
 )
 
 // codexTranslator translates `codex exec --json`. Codex numbers its items
@@ -26,12 +27,7 @@ type codexLine struct {
 	Error    *struct {
 		Message string `json:"message"`
 	} `json:"error"`
-	Usage *struct {
-		InputTokens           int `json:"input_tokens"`
-		CachedInputTokens     int `json:"cached_input_tokens"`
-		CacheWriteInputTokens int `json:"cache_write_input_tokens"`
-		OutputTokens          int `json:"output_tokens"`
-	} `json:"usage"`
+	Usage *providers.CodexTokens `json:"usage"`
 }
 
 type codexItem struct {
