@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/yume-cli/yume-cli/heuristics"
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // Keys toward a choice go one at a time, each confirmed on screen. An Ink
@@ -44,6 +45,7 @@ type keying struct {
 	// The last key: when it went, the screen then, and for a walk's move
 	// the option highlighted when it went.
 	sentAt  time.Duration
+	waiters ptyhost.Waiters // who waited for the last key as it went (readTheKey)
 	gen     uint64
 	waiting bool // the last key's effect is not seen yet
 	from    string
@@ -286,15 +288,24 @@ func (d *driver) keyTook(k *keying) (took bool, why string) {
 
 // readTheKey reports a key the program took without drawing anything (a
 // program that does not echo): a settle period after it, the program waits
-// for keys again; where the platform cannot tell, the screen stayed still
-// for moveAgain. Either way the next key arrives in a read of its own.
+// for keys again and a thread that waited for the key has run since (a
+// program still blocked reading, the key not handed on to it yet, read
+// "y" and Enter in one read on a loaded machine); where the platform
+// cannot tell, the screen stayed still for moveAgain. Either way the next
+// key arrives in a read of its own.
 func (d *driver) readTheKey(k *keying) bool {
 	since := d.now() - k.sentAt
 	if since < d.quiet {
 		return false
 	}
 	reads, known := d.src.readsKeys()
-	return reads || !known && since >= moveAgain && d.now()-d.lastOutput >= moveAgain
+	if known && !reads {
+		return false
+	}
+	if took, sure := d.src.tookKeys(k.waiters); known && sure {
+		return took
+	}
+	return since >= moveAgain && d.now()-d.lastOutput >= moveAgain
 }
 
 // keyNotYet waits for the screen, types a move again where the highlight
@@ -339,6 +350,7 @@ func (d *driver) typeKey(k *keying, s heuristics.Step) {
 	}
 	b, err := s.Bytes(d.screen)
 	if err == nil {
+		k.waiters = d.src.keyWaiters()
 		d.tr.keys(k.why, k.det.Rule.Name, b)
 		_, err = d.cfg.Term.Write(b)
 	}

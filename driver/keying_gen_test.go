@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/yume-cli/yume-cli/driver"
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/permission"
 )
@@ -60,6 +61,20 @@ func TestDriveKeyAgainUnderASpinner(t *testing.T) {
 	}
 }
 
+// TestDriveKeysHandedOnLate: keys reach a pty's program later than the
+// write returns (the kernel's worker hands on everything written by then
+// at once; on a loaded machine tens of milliseconds later). A program still
+// blocked reading looks as if it had read "y"; typing Enter then put "y"
+// and Enter in one read (CI, 2026-11-29). The Enter waits until a thread
+// that waited for the "y" has run.
+func TestDriveKeysHandedOnLate(t *testing.T) {
+	for _, approve := range []bool{true, false} {
+		c := keysCase{layout: "yn", read: "keys", style: "color", profile: "rule", options: optionSets["yn"][0],
+			approve: approve, late: 300 * time.Millisecond}
+		t.Run(c.name(), c.run)
+	}
+}
+
 // keysCase is one generated dialog and answer.
 type keysCase struct {
 	layout, read, style, profile string
@@ -68,6 +83,7 @@ type keysCase struct {
 	delay, slow                  time.Duration
 	animate, dropFor             time.Duration // a spinner above the dialog; drop mode's window (0: keytui's)
 	approve                      bool
+	late                         time.Duration // keys handed on this late (lateKeys)
 }
 
 func (c keysCase) name() string {
@@ -174,7 +190,15 @@ func (c keysCase) run(t *testing.T) {
 	if c.dropFor > 0 {
 		flags = append(flags, "-drop-for", c.dropFor.String())
 	}
-	r := driveProfile(t, dir, c.keysProfile(t), permission.Default, func(int, toolUse) bool { return c.approve }, nil, nil, keytuiArgv(flags...)...)
+	var tweak func(*driver.Config)
+	if c.late > 0 {
+		tweak = func(cfg *driver.Config) {
+			late := newLateKeys(cfg.Term, c.late)
+			t.Cleanup(late.stop) // before the leak check, registered earlier
+			cfg.Term = late
+		}
+	}
+	r := driveWith(t, dir, c.keysProfile(t), permission.Default, func(int, toolUse) bool { return c.approve }, nil, nil, tweak, keytuiArgv(flags...)...)
 	if r.err != nil {
 		t.Fatal(r.err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/ptyhost"
 )
 
 // clock is the session's time: wall time live, the recording's own time in
@@ -83,6 +84,13 @@ type source interface {
 	// readsKeys reports that the program waits for keys again, all its
 	// output taken (live, Linux); known is false where none can tell.
 	readsKeys() (reads, known bool)
+	// keyWaiters is who waits for the keys about to be typed (live,
+	// Linux), for tookKeys.
+	keyWaiters() ptyhost.Waiters
+	// tookKeys reports that keys typed after w was taken reached the
+	// program: a waiter in w has run since; known is false where none
+	// can tell (a replay, or nobody waited when they went).
+	tookKeys(w ptyhost.Waiters) (took, known bool)
 	// expectKeys asks to be told (evPaused) as soon as the program reads
 	// its terminal: a question waits while it runs (live, Linux).
 	expectKeys()

@@ -287,6 +287,18 @@ func (s *liveSource) readsKeys() (reads, known bool) {
 	return idle && !s.reader.Held() && ptyhost.UnreadOf(s.term) == 0, true
 }
 
+func (s *liveSource) keyWaiters() ptyhost.Waiters { return ptyhost.WaitersOf(s.term) }
+
+// tookKeys: the keys are not even written while the key writer holds
+// them; written, they reach the program only when the kernel hands them
+// on, and then a waiter wakes.
+func (s *liveSource) tookKeys(w ptyhost.Waiters) (took, known bool) {
+	if kw, ok := ptyhost.As[*ptyhost.KeyWriter](s.term); ok && kw.Pending() > 0 {
+		return false, true
+	}
+	return ptyhost.WokeSince(s.term, w)
+}
+
 // onCPU reports that the program is running right now.
 func (s *liveSource) onCPU() bool { return s.inputWait() == ptyhost.InputRunning }
 

@@ -377,6 +377,10 @@ func (s *replaySource) onCPU() bool { return false }
 // cpuTime is unknown: a recording does not say.
 func (s *replaySource) cpuTime() (uint64, bool) { return 0, false }
 
+// keyWaiters and tookKeys: a recording does not say.
+func (s *replaySource) keyWaiters() ptyhost.Waiters                 { return ptyhost.Waiters{} }
+func (s *replaySource) tookKeys(ptyhost.Waiters) (took, known bool) { return false, false }
+
 // readsKeys: a recording does not say.
 func (s *replaySource) readsKeys() (reads, known bool) { return false, false }
 

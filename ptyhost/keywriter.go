@@ -94,5 +94,12 @@ func (k *KeyWriter) Close() error {
 	return k.Terminal.Close()
 }
 
+// Pending is how many bytes wait to be written to the terminal.
+func (k *KeyWriter) Pending() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.pending
+}
+
 // Unwrap is the terminal the keys go to.
 func (k *KeyWriter) Unwrap() Terminal { return k.Terminal }
