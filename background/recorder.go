@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/yume-cli/yume-cli/emit"
 )
 
 // Recorder reads yume-cli's own event stream, one JSON line per Write as
@@ -75,42 +77,25 @@ type streamLine struct {
 	Type    string          `json:"type"`
 	Subtype string          `json:"subtype"`
 	Message json.RawMessage `json:"message"`
-	streamBlock
-	Usage    *streamUsage `json:"usage"`
-	IsError  bool         `json:"is_error"`
-	NumTurns int          `json:"num_turns"`
-	Result   string       `json:"result"`
-	Errors   []string     `json:"errors"`
+	emit.Block
+	Usage    *emit.Usage `json:"usage"`
+	IsError  bool        `json:"is_error"`
+	NumTurns int         `json:"num_turns"`
+	Result   string      `json:"result"`
+	Errors   []string    `json:"errors"`
 	// The flat protocol's usage line.
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
 }
 
 type streamMessage struct {
-	Content []streamBlock `json:"content"`
-	Usage   *streamUsage  `json:"usage"`
+	Content []emit.Block `json:"content"`
+	Usage   *emit.Usage  `json:"usage"`
 }
 
-type streamBlock struct {
-	Type      string         `json:"type"`
-	Text      string         `json:"text"`
-	Content   any            `json:"content"`
-	ID        string         `json:"id"`
-	Name      string         `json:"name"`
-	Input     map[string]any `json:"input"`
-	ToolUseID string         `json:"tool_use_id"`
-	IsError   bool           `json:"is_error"`
-}
-
-type streamUsage struct {
-	InputTokens   int `json:"input_tokens"`
-	OutputTokens  int `json:"output_tokens"`
-	CacheCreation int `json:"cache_creation_input_tokens"`
-	CacheRead     int `json:"cache_read_input_tokens"`
-}
-
-func (u *streamUsage) total() int {
-	return u.InputTokens + u.OutputTokens + u.CacheCreation + u.CacheRead
+// total is every token a request used.
+func total(u *emit.Usage) int {
+	return u.InputTokens + u.OutputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
 }
 
 func (r *Recorder) line(b []byte) {
@@ -136,13 +121,13 @@ func (r *Recorder) line(b []byte) {
 			return
 		}
 		if l.Type == "assistant" && m.Usage != nil {
-			r.turnTokensSeen(m.Usage.total())
+			r.turnTokensSeen(total(m.Usage))
 		}
 		for _, bl := range m.Content {
 			r.block(bl)
 		}
 	case "text", "tool_use", "tool_result": // the flat protocol
-		bl := l.streamBlock
+		bl := l.Block
 		bl.Type, bl.IsError = l.Type, l.IsError // the line's own fields take these keys
 		r.block(bl)
 	case "usage": // the tokens of the turn so far
@@ -167,11 +152,11 @@ func (r *Recorder) turnTokensSeen(n int) {
 	}
 }
 
-func (r *Recorder) block(b streamBlock) {
+func (r *Recorder) block(b emit.Block) {
 	switch b.Type {
 	case "text":
 		text := b.Text
-		if s, ok := b.Content.(string); ok && text == "" {
+		if s, ok := b.ContentString(); ok && text == "" {
 			text = s
 		}
 		if text == "" {
@@ -188,10 +173,11 @@ func (r *Recorder) block(b streamBlock) {
 	case "tool_use":
 		r.startTurn()
 		last := &r.history[len(r.history)-1]
-		last.ToolCalls = append(last.ToolCalls, ToolCall{ID: b.ID, Name: b.Name, Input: b.Input})
-		r.say(action(b.Name, b.Input))
+		input := b.InputObject()
+		last.ToolCalls = append(last.ToolCalls, ToolCall{ID: b.ID, Name: b.Name, Input: input})
+		r.say(action(b.Name, input))
 	case "tool_result":
-		s, _ := b.Content.(string)
+		s, _ := b.ContentString()
 		r.history = append(r.history, Message{Role: "tool", Content: keep(s), ToolCallID: b.ToolUseID, IsError: b.IsError})
 		r.endTurn()
 	}
@@ -230,8 +216,8 @@ func (r *Recorder) result(l streamLine) {
 	if u := l.Usage; u != nil {
 		r.usage.InputTokens += u.InputTokens
 		r.usage.OutputTokens += u.OutputTokens
-		r.usage.CacheReadTokens += u.CacheRead
-		r.usage.CacheCreationTokens += u.CacheCreation
+		r.usage.CacheReadTokens += u.CacheReadInputTokens
+		r.usage.CacheCreationTokens += u.CacheCreationInputTokens
 	}
 	r.failed = l.IsError
 	if l.IsError {

@@ -37,7 +37,7 @@ func TestAppendersMatchEncodingJSON(t *testing.T) {
 	for _, s := range trickyStrings {
 		events = append(events,
 			messageLine{head{"assistant"}, assistantMessage{ID: "msg_" + s, Type: "message", Role: "assistant", Model: s,
-				Content: []any{textBlock{"text", s}}, StopReason: &stop, Usage: &usageJSON{-1, 2, 3, 4}}, null, s, s},
+				Content: []any{textBlock{"text", s}}, StopReason: &stop, Usage: &Usage{-1, 2, 3, 4}}, null, s, s},
 			messageLine{head{"assistant"}, assistantMessage{ID: s, Content: []any{textBlock{"text", s}}}, null, s, s},
 			messageLine{head{"user"}, userMessage{Role: "user", Content: []toolResultBlock{{"tool_result", s, s, true}, {"tool_result", "b", "", false}}}, null, s, s},
 			messageLine{head{"user"}, userMessage{Role: "user"}, &stop, s, s},

@@ -80,7 +80,7 @@ func (w *Writer) MessageUsage(u *Usage) {
 	defer w.mu.Unlock()
 	w.msgUsage = nil
 	if u != nil {
-		w.msgUsage = u.json()
+		w.msgUsage = u.wire()
 	}
 }
 

@@ -70,7 +70,7 @@ type assistantMessage struct {
 	// Usage is the model request's tokens where the provider reports them
 	// with the message (MessageUsage); left out where it does not. The
 	// turn's usage is result.usage.
-	Usage *usageJSON `json:"usage,omitempty"`
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 type userMessage struct {
@@ -151,24 +151,17 @@ type bareLine struct {
 
 type resultLine struct {
 	head
-	Subtype           string     `json:"subtype"`
-	IsError           bool       `json:"is_error"`
-	SessionID         string     `json:"session_id"`
-	DurationMS        int64      `json:"duration_ms"`
-	NumTurns          *int       `json:"num_turns,omitempty"`
-	Result            string     `json:"result"`
-	TotalCostUSD      *float64   `json:"total_cost_usd,omitempty"`
-	Usage             *usageJSON `json:"usage,omitempty"`
-	PermissionDenials []denial   `json:"permission_denials"`
-	Errors            []string   `json:"errors,omitempty"`
-	UUID              string     `json:"uuid"`
-}
-
-type usageJSON struct {
-	InputTokens              int `json:"input_tokens"`
-	OutputTokens             int `json:"output_tokens"`
-	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	Subtype           string   `json:"subtype"`
+	IsError           bool     `json:"is_error"`
+	SessionID         string   `json:"session_id"`
+	DurationMS        int64    `json:"duration_ms"`
+	NumTurns          *int     `json:"num_turns,omitempty"`
+	Result            string   `json:"result"`
+	TotalCostUSD      *float64 `json:"total_cost_usd,omitempty"`
+	Usage             *Usage   `json:"usage,omitempty"`
+	PermissionDenials []denial `json:"permission_denials"`
+	Errors            []string `json:"errors,omitempty"`
+	UUID              string   `json:"uuid"`
 }
 
 // denial is one entry of result.permission_denials.

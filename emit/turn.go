@@ -46,8 +46,10 @@ type Result struct {
 // written to the cache, so cache reads + cache creation + input is the
 // whole prompt (Yume's context gauge).
 type Usage struct {
-	InputTokens, OutputTokens                      int
-	CacheCreationInputTokens, CacheReadInputTokens int
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
 }
 
 // Add is the sum of u and v.
@@ -75,8 +77,9 @@ func Split(prompt, output, cacheRead, cacheWrite int) Usage {
 // Cost is a known total_cost_usd, for Result.CostUSD.
 func Cost(usd float64) *float64 { return &usd }
 
-func (u Usage) json() *usageJSON {
-	return &usageJSON{max(u.InputTokens, 0), max(u.OutputTokens, 0), max(u.CacheCreationInputTokens, 0), max(u.CacheReadInputTokens, 0)}
+// wire is u as written: no count below 0.
+func (u Usage) wire() *Usage {
+	return &Usage{max(u.InputTokens, 0), max(u.OutputTokens, 0), max(u.CacheCreationInputTokens, 0), max(u.CacheReadInputTokens, 0)}
 }
 
 // Result ends the turn: it writes the result line and then message_stop.
@@ -117,7 +120,7 @@ func (w *Writer) resultLocked(r Result) error {
 		line.TotalCostUSD = Cost(max(*r.CostUSD, 0))
 	}
 	if r.Usage != nil && (!r.Usage.Compaction() || r.Compacted) {
-		line.Usage = r.Usage.json()
+		line.Usage = r.Usage.wire()
 	}
 	if r.Compacted {
 		// Claude's own mark of a compaction, before the result Yume reads

@@ -79,7 +79,7 @@ type Writer struct {
 	onAsk      func(Asked)
 	open       map[string]bool // tool_use ids written without a result yet
 	denials    []denial        // this turn's denied tools
-	msgUsage   *usageJSON      // the usage of the assistant messages written now (MessageUsage)
+	msgUsage   *Usage          // the usage of the assistant messages written now (MessageUsage)
 	afterInit  [][2]string     // system messages (subtype, message) waiting for init (SystemAfterInit)
 	scratch    []byte          // reused to encode each line (see encodeLine)
 }

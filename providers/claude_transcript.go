@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/internal/lazyre"
 
 	"github.com/yume-cli/yume-cli/transcript"
@@ -49,7 +50,7 @@ type claudeTranscriptLine struct {
 	Message    *struct {
 		ID      string          `json:"id"`
 		Content json.RawMessage `json:"content"`
-		Usage   *ClaudeUsage    `json:"usage"`
+		Usage   *emit.Usage     `json:"usage"`
 	} `json:"message"`
 }
 
@@ -64,7 +65,7 @@ func parseClaudeTranscript(line []byte) []transcript.Event {
 	case l.Type == "system" && l.Subtype == "turn_duration":
 		return []transcript.Event{{Kind: transcript.TurnEnd}}
 	case (l.Type == "assistant" || l.Type == "user") && l.Message != nil:
-		var blocks []ClaudeBlock
+		var blocks []emit.Block
 		if json.Unmarshal(l.Message.Content, &blocks) != nil {
 			return nil // a prompt as a plain string
 		}

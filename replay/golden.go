@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/emit"
 )
 
 // A golden file is a replay's stream-json events as they were when its
@@ -82,16 +84,6 @@ type event struct {
 	Message json.RawMessage `json:"message"` // an object in assistant and user events
 }
 
-type block struct {
-	Type      string          `json:"type"`
-	Name      string          `json:"name"`
-	ID        string          `json:"id"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-}
-
 // facts lists a stream's tool_use, tool_result and result events, each
 // as one line of text.
 func facts(stream []byte) ([]string, error) {
@@ -114,7 +106,7 @@ func facts(stream []byte) ([]string, error) {
 			var msg struct {
 				Content json.RawMessage `json:"content"`
 			}
-			var blocks []block
+			var blocks []emit.Block
 			if json.Unmarshal(e.Message, &msg) != nil || json.Unmarshal(msg.Content, &blocks) != nil {
 				continue // a user's plain-text prompt
 			}

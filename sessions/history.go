@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/yume-cli/yume-cli/emit"
 )
 
 // ReadHistory reads a conversation Yume hands over with --history-file: a
@@ -50,17 +52,6 @@ type message struct {
 	Content json.RawMessage `json:"content"`
 }
 
-type block struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text"`
-	Name      string          `json:"name"`
-	ID        string          `json:"id"`
-	Input     map[string]any  `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-}
-
 func parseEntry(r json.RawMessage) ([]Entry, error) {
 	var m message
 	if err := json.Unmarshal(r, &m); err != nil {
@@ -77,7 +68,7 @@ func parseEntry(r json.RawMessage) ([]Entry, error) {
 		m.Entry.Text = s
 		return []Entry{m.Entry}, nil
 	}
-	var blocks []block
+	var blocks []emit.Block
 	if err := json.Unmarshal(m.Content, &blocks); err != nil {
 		return nil, fmt.Errorf(`"content" is neither text nor a list of blocks`)
 	}
@@ -87,11 +78,11 @@ func parseEntry(r json.RawMessage) ([]Entry, error) {
 		case "text":
 			out = append(out, Entry{Role: m.Role, Time: m.Time, Text: b.Text})
 		case "tool_use":
-			out = append(out, Entry{Role: "tool_use", Time: m.Time, Tool: b.Name, Input: b.Input, ID: b.ID})
+			out = append(out, Entry{Role: "tool_use", Time: m.Time, Tool: b.Name, Input: b.InputObject(), ID: b.ID})
 		case "tool_result":
 			var text string
 			if json.Unmarshal(b.Content, &text) != nil {
-				var parts []block
+				var parts []emit.Block
 				_ = json.Unmarshal(b.Content, &parts) // Anything else is left empty.
 				for _, p := range parts {
 					text += p.Text

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/yume-cli/yume-cli/emit"
 )
 
 // maxKept bounds a tool result or text kept in the history: its head and
@@ -38,21 +40,10 @@ func (t *Tap) Write(p []byte) (int, error) {
 type tapLine struct {
 	Type    string `json:"type"`
 	Message *struct {
-		Content []tapBlock `json:"content"`
+		Content []emit.Block `json:"content"`
 	} `json:"message"`
-	tapBlock
+	emit.Block
 	Usage *Usage `json:"usage"`
-}
-
-type tapBlock struct {
-	Type      string         `json:"type"`
-	Text      string         `json:"text"`
-	Content   any            `json:"content"`
-	ID        string         `json:"id"`
-	Name      string         `json:"name"`
-	Input     map[string]any `json:"input"`
-	ToolUseID string         `json:"tool_use_id"`
-	IsError   bool           `json:"is_error"`
 }
 
 // line keeps what b holds; it reports whether b was a result.
@@ -71,7 +62,7 @@ func (t *Tap) line(b []byte) bool {
 			}
 		}
 	case "text", "tool_use", "tool_result": // the flat protocol
-		t.block(l.tapBlock)
+		t.block(l.Block)
 	case "result":
 		if l.Usage != nil {
 			t.usage.InputTokens += l.Usage.InputTokens
@@ -82,19 +73,19 @@ func (t *Tap) line(b []byte) bool {
 	return false
 }
 
-func (t *Tap) block(b tapBlock) {
+func (t *Tap) block(b emit.Block) {
 	now := time.Now().UTC()
 	switch b.Type {
 	case "text":
 		text := b.Text
-		if s, ok := b.Content.(string); ok && text == "" {
+		if s, ok := b.ContentString(); ok && text == "" {
 			text = s
 		}
 		t.entries = append(t.entries, Entry{Role: "assistant", Time: now, Text: keep(text)})
 	case "tool_use":
-		t.entries = append(t.entries, Entry{Role: "tool_use", Time: now, Tool: b.Name, Input: b.Input, ID: b.ID})
+		t.entries = append(t.entries, Entry{Role: "tool_use", Time: now, Tool: b.Name, Input: b.InputObject(), ID: b.ID})
 	case "tool_result":
-		s, _ := b.Content.(string)
+		s, _ := b.ContentString()
 		t.entries = append(t.entries, Entry{Role: "tool_result", Time: now, ID: b.ToolUseID, Text: keep(s), IsError: b.IsError})
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/modelerror"
-	"github.com/yume-cli/yume-cli/providers"
 )
 
 // claudeTranslator translates `claude -p --output-format stream-json
@@ -54,10 +53,11 @@ type claudeLine struct {
 }
 
 // claudeUsage and claudeBlock are Claude's wire types, declared once in
-// providers (the transcript reads the same).
+// emit: the stream yume-cli writes is the one Claude Code writes, and its
+// transcript reads the same.
 type (
-	claudeUsage = providers.ClaudeUsage
-	claudeBlock = providers.ClaudeBlock
+	claudeUsage = emit.Usage
+	claudeBlock = emit.Block
 )
 
 // claudeControl is the request of a control_request line.

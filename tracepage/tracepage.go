@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/recordings"
 )
 
@@ -240,30 +241,18 @@ func (c *Collector) streamLine(line []byte) {
 	}
 }
 
-// block is a tool_use or tool_result: a content block of the Claude
-// protocol's messages, or a whole line of the flat protocol.
-type block struct {
-	Type      string          `json:"type"`
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-	ToolUseID string          `json:"tool_use_id"`
-	Content   json.RawMessage `json:"content"`
-	IsError   bool            `json:"is_error"`
-}
-
 // toolsOf reads the tool events of one stream line, in either protocol.
 func toolsOf(line []byte) []Tool {
 	var ev struct {
-		block
-		Message struct {
+		emit.Block // a whole line of the flat protocol
+		Message    struct {
 			Content json.RawMessage `json:"content"`
 		} `json:"message"`
 	}
 	if json.Unmarshal(line, &ev) != nil {
 		return nil
 	}
-	blocks := []block{ev.block}
+	blocks := []emit.Block{ev.Block}
 	if ev.Type == "assistant" || ev.Type == "user" {
 		blocks = nil
 		_ = json.Unmarshal(ev.Message.Content, &blocks) // a string content holds no tool
