@@ -8,17 +8,10 @@ import (
 
 // RulesError collects every problem found in one rules file, so a user fixes
 // them all in one pass instead of one per run.
-type RulesError struct {
-	File     string
-	Problems []Problem
-}
+type RulesError = fileerr.Error
 
 // Problem is one mistake in a rules file, located for a caret display.
 type Problem = fileerr.Problem
-
-// Error prints, per problem, "file:line:col: message", the source line and
-// a caret line under the bad token.
-func (e *RulesError) Error() string { return fileerr.Format(e.File, e.Problems) }
 
 // problems accumulates Problems against the lines of one source file.
 type problems struct{ *fileerr.List }
@@ -51,9 +44,4 @@ func (ps *problems) locate(line, col int, token string) (int, int) {
 }
 
 // err returns the collected problems as a *RulesError, or nil.
-func (ps *problems) err(file string) error {
-	if len(ps.Problems) == 0 {
-		return nil
-	}
-	return &RulesError{File: file, Problems: ps.Sorted()}
-}
+func (ps *problems) err(file string) error { return ps.Err(file) }

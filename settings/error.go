@@ -9,17 +9,10 @@ import (
 
 // Error is every problem found in one settings file, so a user fixes
 // them all in one pass.
-type Error struct {
-	File     string
-	Problems []Problem
-}
+type Error = fileerr.Error
 
 // Problem is one mistake, located for a caret display.
 type Problem = fileerr.Problem
-
-// Error prints, per problem, "file:line:col: message", the source line
-// and a caret under the bad token.
-func (e *Error) Error() string { return fileerr.Format(e.File, e.Problems) }
 
 // problems collects Problems against the lines of one file.
 type problems struct{ *fileerr.List }
@@ -45,9 +38,4 @@ func (ps *problems) yamlError(err error) {
 }
 
 // err returns the problems in file order as an *Error, or nil.
-func (ps *problems) err(file string) error {
-	if len(ps.Problems) == 0 {
-		return nil
-	}
-	return &Error{File: file, Problems: ps.Sorted()}
-}
+func (ps *problems) err(file string) error { return ps.Err(file) }

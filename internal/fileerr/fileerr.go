@@ -38,6 +38,26 @@ func (l *List) Add(line, col, n int, format string, args ...any) {
 	l.Problems = append(l.Problems, p)
 }
 
+// Error is every problem found in one file, so a user fixes them all in
+// one pass.
+type Error struct {
+	File     string
+	Problems []Problem
+}
+
+// Error prints, per problem, "file:line:col: message", the source line and
+// a caret line under the bad token.
+func (e *Error) Error() string { return Format(e.File, e.Problems) }
+
+// Err is the problems in file order as an *Error, or nil when there are
+// none.
+func (l *List) Err(file string) error {
+	if len(l.Problems) == 0 {
+		return nil
+	}
+	return &Error{File: file, Problems: l.Sorted()}
+}
+
 // Sorted is the problems in file order (nil when there are none).
 func (l *List) Sorted() []Problem {
 	sort.SliceStable(l.Problems, func(i, j int) bool {
