@@ -33,8 +33,9 @@ func writeFile(t *testing.T, path, content string) {
 
 func exists(path string) bool { _, err := os.Stat(path); return err == nil }
 
-// TestDriveCoreutils drives rm -i and cp -i: GNU's questions carry no y/n
-// hint, and the command is the program's own command line.
+// TestDriveCoreutils drives rm -i, cp -i, find -ok and xargs -p: GNU's
+// questions carry no y/n hint, and the command is the program's own
+// command line.
 func TestDriveCoreutils(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -67,10 +68,25 @@ func TestDriveCoreutils(t *testing.T) {
 					t.Errorf("denied cp: victim.txt = %q", b)
 				}
 			}},
+		// findutils: the question shows the utility and the file, and
+		// the command is the program's own command line.
+		{"find -ok approve", []string{"find", ".", "-name", "victim.txt", "-ok", "rm", "{}", ";"}, approveAll, "< rm ... ./victim.txt > ?",
+			func(t *testing.T, dir string) {
+				if exists(filepath.Join(dir, "victim.txt")) {
+					t.Error("approved find -ok left the file")
+				}
+			}},
+		{"xargs -p deny", []string{"xargs", "-p", "-a", "list.txt", "rm"}, denyAll, "rm victim.txt?...",
+			func(t *testing.T, dir string) {
+				if !exists(filepath.Join(dir, "victim.txt")) {
+					t.Error("denied xargs -p removed the file")
+				}
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "list.txt"), "victim.txt\n")
 			writeFile(t, filepath.Join(dir, "victim.txt"), "old\n")
 			writeFile(t, filepath.Join(dir, "new.txt"), "new\n")
 			r := drive(t, dir, "generic", permission.Default, tt.decide, tt.argv...)

@@ -10,7 +10,9 @@ type RuleMiss struct {
 
 // Nearest names the question rules of p that came closest to matching v,
 // at most n, the closest first: those whose pattern matched the most of
-// its parts somewhere (as a share of its parts), in profile order on a
+// the text it spells out somewhere (as a share of its parts that hold
+// literal text: a rule whose wildcards matched a row but none of its
+// words is not near), then the most of its parts, in profile order on a
 // tie. A screen that asks something no rule recognised is explained by
 // them: the rule that should have fired is usually the first.
 func Nearest(v View, p *Profile, n int) []RuleMiss {
@@ -27,11 +29,26 @@ func Nearest(v View, p *Profile, n int) []RuleMiss {
 			out = append(out, RuleMiss{Rule: r, Miss: m})
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Miss.reach() > out[j].Miss.reach() })
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Miss, out[j].Miss
+		if sa, sb := a.saidShare(), b.saidShare(); sa != sb {
+			return sa > sb
+		}
+		return a.reach() > b.reach()
+	})
 	if len(out) > n {
 		out = out[:n]
 	}
 	return out
+}
+
+// saidShare is the share of the pattern's worded parts that matched
+// before the one that failed (0 where none matched, or it has none).
+func (m *Miss) saidShare() float64 {
+	if len(m.Near) == 0 || m.worded == 0 {
+		return 0
+	}
+	return float64(m.said) / float64(m.worded)
 }
 
 // reach is the share of the pattern's parts that matched before the one

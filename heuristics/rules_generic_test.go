@@ -30,6 +30,10 @@ var genericCases = []genericCase{
 		rule: "overwrite", prompt: "cp: overwrite 'b'?", approve: "y\r", deny: "n\r"},
 	{name: "mv replace read-only", screen: "mv: replace 'b', overriding mode 0444 (r--r--r--)? ",
 		rule: "overwrite", prompt: "mv: replace 'b', overriding mode 0444 (r--r--r--)?", approve: "y\r", deny: "n\r"},
+	{name: "find -ok", screen: "$ find . -name '*.tmp' -ok rm {} \\;\n< rm ... ./a.tmp > ? ",
+		rule: "find-ok", prompt: "< rm ... ./a.tmp > ?", approve: "y\r", deny: "n\r"},
+	{name: "xargs -p", screen: "$ ls *.tmp | xargs -p rm\nrm a.tmp b.tmp?...",
+		rule: "xargs-prompt", prompt: "rm a.tmp b.tmp?...", approve: "y\r", deny: "n\r"},
 	{name: "apt continue", screen: `Reading package lists... Done
 Building dependency tree... Done
 Reading state information... Done

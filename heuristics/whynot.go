@@ -25,6 +25,9 @@ type Miss struct {
 	// Near are the rows where the parts before it matched (the bottom-most
 	// first, at most three), with how much of each they matched.
 	Near []NearRow
+	// said, of worded: the parts before Part that hold some literal text,
+	// of all such parts (Nearest: a run of wildcards is no evidence).
+	said, worded int
 }
 
 // NearRow is a row a rule's pattern matched part of.
@@ -103,6 +106,14 @@ func whyNotIn(lt *lookText, r *Rule) *Miss {
 			hi = mid
 		}
 	}
+	for k, w := range c.worded {
+		if w {
+			m.worded++
+			if k < lo {
+				m.said++
+			}
+		}
+	}
 	if lo > 0 {
 		m.Part, m.Index, m.Group = parts[lo], lo+1, groups[lo]
 		m.Near = nearRows(lt, best)
@@ -126,12 +137,27 @@ func zeroWidth(re *syntax.Regexp) bool {
 	return false
 }
 
+// hasLiteral reports a part that spells some text out: "rm: remove " or
+// "\?" does, "\S.*" does not.
+func hasLiteral(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpLiteral {
+		return true
+	}
+	for _, s := range re.Sub {
+		if hasLiteral(s) {
+			return true
+		}
+	}
+	return false
+}
+
 // cut is a rule's pattern cut into its parts, with each run of them from
 // the start compiled (prefixes[k]: the first k parts; nil where a run is
 // no pattern of its own). Rules do not change: cut once, kept.
 type cut struct {
 	parts    []string // each part as a pattern
 	zero     []bool   // each part an anchor alone
+	worded   []bool   // each part holds literal text (not only classes and anchors)
 	groups   []string
 	prefixes []*regexp.Regexp
 }
@@ -157,9 +183,9 @@ func cutRule(r *Rule) *cut {
 			c.prefixes[k], _ = regexp.Compile(prefix.String()) // nil: no pattern of its own
 		}
 	}
-	c.zero = make([]bool, len(parts))
+	c.zero, c.worded = make([]bool, len(parts)), make([]bool, len(parts))
 	for k, p := range parts {
-		c.zero[k] = zeroWidth(p)
+		c.zero[k], c.worded[k] = zeroWidth(p), hasLiteral(p)
 	}
 	cuts.Store(r.Match.String(), c)
 	return c

@@ -82,3 +82,36 @@ rules:
 		t.Errorf("Nearest(…, 1) gave %d rules", len(one))
 	}
 }
+
+// TestNearestWeighsWords: a rule whose wildcards cover a whole row but
+// none of whose words matched (xargs -p's "…?..." is any line ending in
+// "?...") is not nearer than the rule whose words matched up to the part
+// that changed: the one to fix comes first.
+func TestNearestWeighsWords(t *testing.T) {
+	yaml := `name: t
+description: t
+rules:
+  - name: catch-all
+    match: '(?m)^(?P<prompt>\S.*\?\.\.\.)$'
+    kind: confirm
+    approve: 'y<Enter>'
+    deny: 'n<Enter>'
+  - name: rm-remove
+    match: '(?m)^rm: remove (?P<prompt>.+\?) \[y/N\]\s*$'
+    kind: confirm
+    approve: 'y<Enter>'
+    deny: 'n<Enter>'
+`
+	p, err := ParseProfile("t.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Nearest(screenText(80, 6, "$ rm -i notes.txt\nrm: remove regular file 'notes.txt'? "), p, 2)
+	if len(got) == 0 || got[0].Rule.Name != "rm-remove" {
+		var names []string
+		for _, rm := range got {
+			names = append(names, rm.Rule.Name)
+		}
+		t.Fatalf("nearest %v, want rm-remove first", names)
+	}
+}
