@@ -49,13 +49,18 @@ bench:
 	YUME_E2E=1 E2E_BIN="$(E2E_BIN)" PATH="$(E2E_BIN):$$PATH" $(GO) test -run '^$$' -bench StartToToolUse -benchtime $(START_RUNS)x -timeout 60m ./e2e
 
 # Each fuzz target runs for FUZZTIME (go test allows one -fuzz target per run).
+# The targets are found in the sources (a Fuzz function in a _test.go
+# file), not by go test -list, which builds every package's tests first:
+# that build was most of CI's fuzz step.
 fuzz:
-	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
-	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	    echo "fuzz $$pkg $$f"; \
-	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	@grep -rHo --include='*_test.go' '^func Fuzz[A-Za-z0-9_]*' \
+	  --exclude-dir=.e2e --exclude-dir=.scratch --exclude-dir=node_modules --exclude-dir=testdata . | \
+	  sed 's|^\./||; s|/[^/]*:func | |' | sort -u | { \
+	  n=0; while read -r dir f; do \
+	    n=$$((n+1)); echo "fuzz ./$$dir $$f"; \
+	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) ./$$dir </dev/null || exit 1; \
 	  done; \
-	done
+	  [ $$n -gt 0 ] || { echo "fuzz: no Fuzz function found" >&2; exit 1; }; }
 
 # The bundled demo: yume-cli drives an offline stand-in for `gh copilot
 # suggest`, and a scripted "GUI" approves the command it suggests.
