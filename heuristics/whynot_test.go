@@ -63,15 +63,7 @@ rules:
     approve: 'y<Enter>'
     deny: 'n<Enter>'
 `
-	p, err := ParseProfile("t.yaml", []byte(yaml))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := Nearest(screenText(80, 6, "$ rm -i notes.txt\nrm: remove regular file 'notes.txt'? "), p, 5)
-	var names []string
-	for _, rm := range got {
-		names = append(names, rm.Rule.Name)
-	}
+	p, got, names := nearestOn(t, yaml, "$ rm -i notes.txt\nrm: remove regular file 'notes.txt'? ", 5)
 	if strings.Join(names, ",") != "close,never" {
 		t.Fatalf("nearest %v, want close,never", names)
 	}
@@ -102,16 +94,23 @@ rules:
     approve: 'y<Enter>'
     deny: 'n<Enter>'
 `
+	if _, _, names := nearestOn(t, yaml, "$ rm -i notes.txt\nrm: remove regular file 'notes.txt'? ", 2); len(names) == 0 || names[0] != "rm-remove" {
+		t.Fatalf("nearest %v, want rm-remove first", names)
+	}
+}
+
+// nearestOn parses a profile and names the n rules Nearest finds on a
+// screen showing text.
+func nearestOn(t *testing.T, yaml, text string, n int) (*Profile, []RuleMiss, []string) {
+	t.Helper()
 	p, err := ParseProfile("t.yaml", []byte(yaml))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := Nearest(screenText(80, 6, "$ rm -i notes.txt\nrm: remove regular file 'notes.txt'? "), p, 2)
-	if len(got) == 0 || got[0].Rule.Name != "rm-remove" {
-		var names []string
-		for _, rm := range got {
-			names = append(names, rm.Rule.Name)
-		}
-		t.Fatalf("nearest %v, want rm-remove first", names)
+	got := Nearest(screenText(80, 6, text), p, n)
+	var names []string
+	for _, rm := range got {
+		names = append(names, rm.Rule.Name)
 	}
+	return p, got, names
 }
