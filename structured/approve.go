@@ -154,7 +154,7 @@ func (a *approver) handle(c emit.Control) {
 		a.release("interrupted by the user")
 	case emit.ControlSetMode:
 		a.mu.Lock()
-		notice := a.policy.SetMode(permission.Mode(c.Mode))
+		notice := a.policy.SetMode(c.Mode)
 		a.mu.Unlock()
 		_ = a.w.Notice(notice) // Best effort: stdout errors surface in the main loop.
 	case emit.ControlUser:
