@@ -93,11 +93,6 @@ type streamMessage struct {
 	Usage   *emit.Usage  `json:"usage"`
 }
 
-// total is every token a request used.
-func total(u *emit.Usage) int {
-	return u.InputTokens + u.OutputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
-}
-
 func (r *Recorder) line(b []byte) {
 	var l streamLine
 	if json.Unmarshal(b, &l) != nil {
@@ -121,7 +116,7 @@ func (r *Recorder) line(b []byte) {
 			return
 		}
 		if l.Type == "assistant" && m.Usage != nil {
-			r.turnTokensSeen(total(m.Usage))
+			r.turnTokensSeen(m.Usage.Total())
 		}
 		for _, bl := range m.Content {
 			r.block(bl)

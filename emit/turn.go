@@ -58,6 +58,11 @@ func (u Usage) Add(v Usage) Usage {
 		u.CacheCreationInputTokens + v.CacheCreationInputTokens, u.CacheReadInputTokens + v.CacheReadInputTokens}
 }
 
+// Total is every token the request used, of every kind.
+func (u Usage) Total() int {
+	return u.InputTokens + u.OutputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+}
+
 // IsZero reports whether u counts no token at all.
 func (u Usage) IsZero() bool { return u == Usage{} }
 

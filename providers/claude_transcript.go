@@ -71,7 +71,7 @@ func parseClaudeTranscript(line []byte) []transcript.Event {
 		}
 		var out []transcript.Event
 		var usage *transcript.Usage // the line's request's, for its text too
-		if u := l.Message.Usage; l.Type == "assistant" && u != nil && !l.IsAPIError && u.InputTokens+u.OutputTokens+u.CacheReadInputTokens+u.CacheCreationInputTokens > 0 {
+		if u := l.Message.Usage; l.Type == "assistant" && u != nil && !l.IsAPIError && u.Total() > 0 {
 			usage = &transcript.Usage{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}
 			out = append(out, transcript.Event{Kind: transcript.Tokens, ID: l.Message.ID, At: stamp(l.Timestamp), Usage: usage})
 		}
