@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/yume-cli/yume-cli/internal/gobuild"
 	"github.com/yume-cli/yume-cli/run"
 )
 
@@ -61,6 +63,24 @@ func TestNewerFlagIgnoredRuns(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "yume-cli: ignored --new-ui-thing on: this yume-cli") ||
 		!strings.Contains(stdout, `"subtype":"notice","message":"yume-cli: ignored --new-ui-thing on`) {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+}
+
+// Only an ignored flag, as a process: the run goes on with no argument
+// (cobra is given none, not nil, which it takes for "read os.Args
+// again", and then failed on the flag it was told to ignore) and says
+// what it lacks. In-process, cobra does not read a test binary's os.Args.
+func TestNewerFlagAlone(t *testing.T) {
+	bin, err := gobuild.Command(t.TempDir(), "cmd/yume-cli", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(bin, "--new-ui-thing")
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 2 || strings.Contains(stderr.String(), "unknown flag") || !strings.Contains(stderr.String(), "no provider") {
+		t.Errorf("exit %d (%v), stderr %s", code, err, stderr.String())
 	}
 }
 

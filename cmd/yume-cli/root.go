@@ -27,7 +27,9 @@ func Main(args []string, ios *run.IOStreams) int {
 			opts.Newer = append(opts.Newer, note)
 			fmt.Fprintln(ios.ErrOut, note)
 		}
-		root.SetArgs(kept)
+		// Not nil where every argument was ignored: cobra reads os.Args
+		// again for nil, and fails on the flag it was told to ignore.
+		root.SetArgs(append([]string{}, kept...))
 		if c, cerr := root.ExecuteC(); c != nil {
 			ran, err = c, cerr
 		} else {
