@@ -72,6 +72,10 @@ func (d *driver) agentDialog(det *heuristics.Detection) {
 	}
 }
 
+// askUserQuestion is Claude's tool for a question to the person: a dialog
+// that names no call.
+const askUserQuestion = "AskUserQuestion"
+
 // dialogCall is the call a dialog read by its shape is about: a Write or
 // Edit of the file it names, a Bash command it draws, or else its
 // question with its options (AskUserQuestion): never text it does not show.
@@ -103,7 +107,7 @@ func dialogCall(dl *heuristics.Dialog, desc string) (tool string, input map[stri
 	}
 	tool = dl.Tool
 	if tool == "" {
-		tool = "AskUserQuestion"
+		tool = askUserQuestion
 	}
 	return tool, input, about
 }

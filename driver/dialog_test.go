@@ -4,6 +4,7 @@ package driver_test
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/yume-cli/yume-cli/heuristics"
 	"github.com/yume-cli/yume-cli/internal/testchild"
 	"github.com/yume-cli/yume-cli/permission"
+	"github.com/yume-cli/yume-cli/transcript"
 )
 
 // keytuiArgv runs internal/keytui, a dialog read key by key, as this
@@ -128,5 +130,65 @@ func TestDriveEndsOnAScreenNothingExplains(t *testing.T) {
 	msg := res.str("result")
 	if res["is_error"] != true || !strings.Contains(msg, "fakeagent") || !strings.Contains(msg, "Keep the old one") {
 		t.Errorf("result = %v, want an error naming the profile and carrying the screen", res)
+	}
+}
+
+// loggedOnAnswer is a transcript that logs its call, and the call's
+// result, once the GUI has answered the question on screen.
+type loggedOnAnswer struct {
+	mu       sync.Mutex
+	answered bool
+	handed   bool
+}
+
+func (l *loggedOnAnswer) Path() string { return "the fake agent's log" }
+
+func (l *loggedOnAnswer) answer(int, toolUse) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.answered = true
+	return true
+}
+
+func (l *loggedOnAnswer) Poll() ([]transcript.Event, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.answered || l.handed {
+		return nil, nil
+	}
+	l.handed = true
+	return []transcript.Event{
+		{Kind: transcript.ToolCall, ID: "c1", Name: "Bash", Input: map[string]any{"command": "echo made > made.txt"}},
+		{Kind: transcript.ToolResult, ID: "c1", Output: "made"},
+	}, nil
+}
+
+// TestDriveOwnQuestionTakesNoCall: a dialog that names no call (the
+// program's own question: Kilo asks "disable Snapshots?" when its start is
+// slow) with nothing waiting in the transcript, then a call the transcript
+// logs after it was answered: the call is reported as itself, with its
+// result, not as the dialog (which hid the turn's command behind the
+// dialog's answer: CI, TestLiveAgentsTUI/kilo/two-at-once under load).
+func TestDriveOwnQuestionTakesNoCall(t *testing.T) {
+	prof, err := heuristics.ParseProfile("fakeagent.yaml", []byte(fakeAgentProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := []string{"-layout", "custom", "-style", "reverse", "-pointer", "", "-frame", " ||0", "-options", "1. Continue with snapshots|2. Disable for this project",
+		"-above", " Do you want to disable Snapshots for this repository?"}
+	log := &loggedOnAnswer{}
+	r := driveWith(t, t.TempDir(), prof, permission.Default, log.answer, nil, nil,
+		func(c *driver.Config) { c.Transcript = log }, keytuiArgv(own...)...)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if len(r.uses) != 2 || r.uses[0].Name != "AskUserQuestion" || r.uses[1].Name != "Bash" || r.uses[1].Command != "echo made > made.txt" {
+		t.Fatalf("tool_uses = %+v, want the dialog's question, then the logged Bash call", r.uses)
+	}
+	if res := r.results[r.uses[0].ID]; !strings.Contains(res.str("content"), "Answered: 1. Continue with snapshots") {
+		t.Errorf("the question's result %v, want the answer typed", res)
+	}
+	if res := r.results[r.uses[1].ID]; res.str("content") != "made" {
+		t.Errorf("the call's result %v, want its logged output", res)
 	}
 }

@@ -107,6 +107,13 @@ func (d *driver) ask(det *heuristics.Detection) {
 		}
 		command = describeCall(c.ev.Name, p.input)
 		d.tr.state(fmt.Sprintf("question %d: the call comes from the provider's transcript (%s %s)", p.n, c.ev.Name, c.ev.ID))
+	} else if p.tool == askUserQuestion && d.cfg.Transcript != nil {
+		// A dialog that names no call and none waits in the log: the
+		// program's own question (Kilo's "disable Snapshots?" when its
+		// start is slow). A call logged after it is reported as itself,
+		// not as this question (that hid the turn's command behind the
+		// dialog's answer); nothing it showed could match one.
+		d.tr.state(fmt.Sprintf("question %d names no call, and the transcript holds none waiting: the program's own question", p.n))
 	} else if d.cfg.Transcript != nil {
 		d.tr.state(fmt.Sprintf("question %d: the call comes from the screen (nothing in the transcript yet)", p.n))
 		d.log.orphans = append(d.log.orphans, orphan{toolUse: p.id, tool: p.tool, command: command})
@@ -252,7 +259,7 @@ func (d *driver) approve(p *pending) {
 	}
 	typed := d.answerKeys(p, "approve", p.det.Rule.Approve, func(k *keying) {
 		d.t.verdict = approved
-		if p.tool == "AskUserQuestion" {
+		if p.tool == askUserQuestion {
 			// A question, not a call: its result is the answer typed; what
 			// the program draws next is its own next step.
 			d.emitErr(d.out.ToolResult(p.id, "Answered: "+strings.TrimSpace(p.det.Option), false))
