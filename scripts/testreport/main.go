@@ -1,7 +1,9 @@
 // Command testreport reads `go test -json` on stdin and prints what a person
 // reads of a test run: each package's ok/FAIL line, the whole output of every
 // test that failed (and of a package that failed outside its tests), and at
-// the end the slowest tests, so that the suite's time is seen where it goes.
+// the end the slowest tests, so that the suite's time is seen where it goes,
+// and why each test failed, its own report lines again (a log cut to its
+// tail, as CI's is, keeps them).
 //
 //	go test -json ./... | go run ./scripts/testreport -slowest 20
 //
@@ -15,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -38,7 +41,21 @@ type report struct {
 	failed  bool
 	w       io.Writer
 	skipped int
+	why     []failure // each failed test's report lines, in the order they failed
 }
+
+// failure is a failed test and the first line of each message it reported.
+type failure struct {
+	name  string
+	lines []string
+}
+
+// reportLine is a test's own message (t.Error, t.Log): "    x_test.go:12: …".
+var reportLine = regexp.MustCompile(`^\s+[\w.-]+\.go:\d+: \S`)
+
+// whyLines caps what the end repeats of each failure: the reasons, not the
+// dumps a harness logs after them.
+const whyLines, whyWidth = 6, 300
 
 type timed struct {
 	name    string
@@ -55,6 +72,7 @@ func main() {
 		os.Exit(2)
 	}
 	r.slowest(*slowest)
+	r.failures()
 	if r.failed {
 		os.Exit(1)
 	}
@@ -106,8 +124,44 @@ func (r *report) take(e event) {
 			r.failed = true
 			if held != nil { // a subtest's own lines, then its parent's as it ends
 				fmt.Fprint(r.w, held.String())
+				r.why = append(r.why, failure{t.name, reasons(held.String())})
 			}
 		}
+	}
+}
+
+// reasons are the first lines of the messages in a test's output.
+func reasons(out string) []string {
+	var lines []string
+	for _, line := range strings.Split(out, "\n") {
+		if !reportLine.MatchString(line) {
+			continue
+		}
+		line = strings.TrimSpace(line)
+		if len(line) > whyWidth {
+			line = line[:whyWidth] + " …"
+		}
+		if lines = append(lines, line); len(lines) == whyLines {
+			break
+		}
+	}
+	return lines
+}
+
+// failures repeats, last, why each test failed.
+func (r *report) failures() {
+	var b strings.Builder
+	for _, f := range r.why {
+		if len(f.lines) == 0 {
+			continue // a parent failed by its subtests, named above it
+		}
+		fmt.Fprintf(&b, "  %s\n", f.name)
+		for _, l := range f.lines {
+			fmt.Fprintf(&b, "      %s\n", l)
+		}
+	}
+	if b.Len() > 0 {
+		fmt.Fprintf(r.w, "\nwhy the failed tests failed (their first report lines):\n%s", b.String())
 	}
 }
 

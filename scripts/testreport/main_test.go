@@ -27,8 +27,9 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.slowest(1)
+	r.failures()
 	got := out.String()
-	for _, want := range []string{"b_test.go:3: it broke", "sub detail", "FAIL\tp\t4.1s", "ok  \tq\t0.1s", "# q [build failed]", "the 1 slowest of 2 tests", "2.5s  p TestB  FAIL", "the 1 slowest of 1 cases", "0.5s  p TestB/sub  FAIL"} {
+	for _, want := range []string{"b_test.go:3: it broke", "sub detail", "FAIL\tp\t4.1s", "ok  \tq\t0.1s", "# q [build failed]", "the 1 slowest of 2 tests", "2.5s  p TestB  FAIL", "the 1 slowest of 1 cases", "0.5s  p TestB/sub  FAIL", "why the failed tests failed"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks %q:\n%s", want, got)
 		}
@@ -40,5 +41,11 @@ func TestReport(t *testing.T) {
 	}
 	if !r.failed {
 		t.Error("a failed test did not fail the report")
+	}
+	// The reasons come again at the very end, where a log cut to its tail
+	// still has them; a detail line that is no report line does not.
+	why := got[strings.LastIndex(got, "why the failed tests failed"):]
+	if !strings.Contains(why, "p TestB\n      b_test.go:3: it broke") || strings.Contains(why, "sub detail") {
+		t.Errorf("the end does not repeat TestB's reason alone:\n%s", why)
 	}
 }
