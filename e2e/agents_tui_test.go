@@ -54,6 +54,10 @@ func TestLiveAgentsTUI(t *testing.T) {
 		})
 		if agent != "qwen" { // Qwen's TUI takes our session id
 			t.Run(agent+"/two-at-once", func(t *testing.T) {
+				// Kilo is opencode's fork, claimed the same way: the short
+				// suite runs this on one of them (make stress runs twins
+				// twenty times).
+				cell(t, ai, n, 7, 8)
 				cliPath(t, agent)
 				testAgentTUITwoAtOnce(t, newHome(t, agent), agent)
 			})
