@@ -59,11 +59,10 @@ func TestLiveAgents(t *testing.T) {
 		{"auto", "auto", nil, true},
 		{"deny-mode", "deny", nil, false},
 	}
-	for ai, agent := range agents {
-		n := len(agents)
+	for _, agent := range agents {
 		for ri, ar := range runs {
 			t.Run(agent+"/"+ar.name, func(t *testing.T) {
-				cell(t, ai, n, ri, len(runs)+6)
+				cellOf(t, agent, agents, ri, len(runs)+6)
 				cliPath(t, agent)
 				h := newHome(t, agent)
 				r := h.run(t, agentScript(agent), agentGUI(t, ar), "--permission-mode", ar.perm, "--prompt", "make the file")
@@ -71,19 +70,19 @@ func TestLiveAgents(t *testing.T) {
 			})
 		}
 		t.Run(agent+"/edit", func(t *testing.T) {
-			cell(t, ai, n, len(runs), len(runs)+6)
+			cellOf(t, agent, agents, len(runs), len(runs)+6)
 			cliPath(t, agent)
 			testAgentEdit(t, newHome(t, agent), agent)
 		})
 		t.Run(agent+"/conversation", func(t *testing.T) {
-			cell(t, ai, n, len(runs)+1, len(runs)+6)
+			cellOf(t, agent, agents, len(runs)+1, len(runs)+6)
 			cliPath(t, agent)
 			testAgentConversation(t, newHome(t, agent), agent)
 		})
 		t.Run(agent+"/config-allows", func(t *testing.T) {
 			// The user's own config lets every command run: yume-cli's
 			// setting wins, and the command is still asked about.
-			cell(t, ai, n, len(runs)+2, len(runs)+6)
+			cellOf(t, agent, agents, len(runs)+2, len(runs)+6)
 			cliPath(t, agent)
 			h := newHome(t, agent)
 			allowInConfig(t, h, agent)
@@ -91,17 +90,17 @@ func TestLiveAgents(t *testing.T) {
 			checkAgentRun(t, r, runs[0], agent)
 		})
 		t.Run(agent+"/persistent", func(t *testing.T) {
-			cell(t, ai, n, len(runs)+3, len(runs)+6)
+			cellOf(t, agent, agents, len(runs)+3, len(runs)+6)
 			cliPath(t, agent)
 			testAgentPersistent(t, newHome(t, agent))
 		})
 		t.Run(agent+"/interrupt", func(t *testing.T) {
-			cell(t, ai, n, len(runs)+4, len(runs)+6)
+			cellOf(t, agent, agents, len(runs)+4, len(runs)+6)
 			cliPath(t, agent)
 			testAgentInterrupt(t, newHome(t, agent))
 		})
 		t.Run(agent+"/api-base", func(t *testing.T) {
-			cell(t, ai, n, len(runs)+5, len(runs)+6)
+			cellOf(t, agent, agents, len(runs)+5, len(runs)+6)
 			cliPath(t, agent)
 			h := newHome(t, agent)
 			// The sandbox's own endpoint goes nowhere: only --api-base
@@ -114,18 +113,17 @@ func TestLiveAgents(t *testing.T) {
 	}
 	// opencode and Kilo in `run --format json` and headless Qwen Code,
 	// which cannot ask: auto and deny mode only.
-	for ai, agent := range agents {
-		n := len(agents)
+	for _, agent := range agents {
 		for ri, ar := range []agentRun{runs[2], runs[3]} {
 			t.Run(agent+"/json/"+ar.name, func(t *testing.T) {
-				cell(t, ai, n, ri, 4)
+				cellOf(t, agent, agents, ri, 4)
 				cliPath(t, agent)
 				r := newHome(t, agent).run(t, agentScript(agent), agentGUI(t, ar), "--mode", "json", "--permission-mode", ar.perm, "--prompt", "make the file")
 				checkAgentRun(t, r, ar, agent)
 			})
 		}
 		t.Run(agent+"/json/default-refused", func(t *testing.T) {
-			cell(t, ai, n, 2, 4)
+			cellOf(t, agent, agents, 2, 4)
 			cliPath(t, agent)
 			r := newHome(t, agent).run(t, agentScript(agent), agentGUI(t, runs[0]), "--mode", "json", "--prompt", "make the file")
 			if f := r.final(); f == nil || f["is_error"] != true || !strings.Contains(string(r.raw), "cannot ask before a command") || r.exit != 1 {
@@ -133,7 +131,7 @@ func TestLiveAgents(t *testing.T) {
 			}
 		})
 		t.Run(agent+"/json/conversation", func(t *testing.T) {
-			cell(t, ai, n, 3, 4)
+			cellOf(t, agent, agents, 3, 4)
 			cliPath(t, agent)
 			testAgentConversation(t, newHome(t, agent), agent, "--mode", "json", "--permission-mode", "auto")
 		})
@@ -144,7 +142,7 @@ func TestLiveAgents(t *testing.T) {
 		argv []string
 		env  string
 	}{
-		"opencode": {[]string{"opencode", "acp"}, `OPE4ODE_PERMISSION={"bash":"ask","edit":"ask"}`},
+		"opencode": {[]string{"opencode", "acp"}, `OPENCODE_PERMISSION={"bash":"ask","edit":"ask"}`},
 		"qwen":     {[]string{"qwen", "--acp", "--approval-mode", "default"}, ""},
 	}
 	for ai, agent := range []string{"opencode", "qwen"} {

@@ -84,6 +84,7 @@ func TestLiveAsYume(t *testing.T) {
 			t.Run(provider+"/"+c.name, func(t *testing.T) {
 				if ci >= 2 { // ordinary and guarded: every CLI, short suite or not
 					cell(t, pi, len(offline.Providers), ci-2, len(asYumeCases)-2)
+					twinSkip(t, provider)
 				}
 				if c.parallel {
 					t.Parallel()

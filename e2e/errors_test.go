@@ -63,6 +63,7 @@ func TestLiveModelErrors(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/%d", mode, provider, status), func(t *testing.T) {
 					// The short suite: each CLI and mode, one status, in turn.
 					cell(t, (pi+mi)%len(statuses), len(statuses), si, len(statuses))
+					twinSkip(t, provider)
 					cliPath(t, provider)
 					t.Parallel()
 					msg := fmt.Sprintf("fake error %d", status)

@@ -1,6 +1,9 @@
 package e2e
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // CI's live suite is the short one (make e2e: go test -short): a table of
 // CLIs × cases runs each case once, on one CLI, the CLIs taking turns
@@ -15,4 +18,43 @@ func cell(t *testing.T, cli, clis, c, cases int) {
 	if testing.Short() && c%clis != cli && cli%cases != c {
 		t.Skip("the short suite runs this case on another CLI (make e2e-full runs every cell)")
 	}
+}
+
+// The short suite leaves Kilo out of the tables of structured modes,
+// usage and model errors. Kilo is opencode's fork: yume-cli reads both
+// with one code path (providers/opencode*.go, the variables' prefix
+// aside), and a Kilo start costs twice opencode's CPU (`kilo run hi`
+// against the fake model: 22 s of CPU, opencode 10 s; the live suite is
+// CPU-bound). opencode carries those cases; the short suite keeps Kilo's
+// own: its TUI (TestLiveAgentsTUI), its start as Yume starts it
+// (TestLiveAsYume ordinary and guarded), a first ACP run in a bare home
+// (TestLiveACPAgentsBare), a failed start and its --help. make e2e-full
+// runs every cell.
+const familyTwin = "kilo"
+
+// twinSkip skips cli's case in the short suite when cli is the twin.
+func twinSkip(t *testing.T, cli string) {
+	t.Helper()
+	if testing.Short() && cli == familyTwin {
+		t.Skip("the short suite runs this case on opencode, whose fork Kilo is (make e2e-full runs Kilo too)")
+	}
+}
+
+// rotation is clis as the short suite takes turns over them: without the
+// twin. rotated(t, cli, clis) is cli's place in it and its length, for cell.
+func rotated(t *testing.T, cli string, clis []string) (int, int) {
+	t.Helper()
+	twinSkip(t, cli)
+	if !testing.Short() {
+		return slices.Index(clis, cli), len(clis)
+	}
+	rot := slices.DeleteFunc(slices.Clone(clis), func(c string) bool { return c == familyTwin })
+	return slices.Index(rot, cli), len(rot)
+}
+
+// cellOf is cell with cli's place in the short suite's rotation of clis.
+func cellOf(t *testing.T, cli string, clis []string, c, cases int) {
+	t.Helper()
+	i, n := rotated(t, cli, clis)
+	cell(t, i, n, c, cases)
 }

@@ -32,6 +32,7 @@ func TestLiveUsage(t *testing.T) {
 	for _, provider := range append(slices.Clone(providers), agents...) {
 		for _, mode := range usageModes[provider] {
 			t.Run(provider+"/"+mode, func(t *testing.T) {
+				twinSkip(t, provider)
 				cliPath(t, provider)
 				t.Parallel()
 				call := shellCall(provider, "echo hi", "say hi")
