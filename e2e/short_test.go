@@ -40,8 +40,8 @@ func twinSkip(t *testing.T, cli string) {
 	}
 }
 
-// rotation is clis as the short suite takes turns over them: without the
-// twin. rotated(t, cli, clis) is cli's place in it and its length, for cell.
+// rotated is cli's place among clis as the short suite takes turns over
+// them (without the twin, whose cases it skips) and their number, for cell.
 func rotated(t *testing.T, cli string, clis []string) (int, int) {
 	t.Helper()
 	twinSkip(t, cli)
