@@ -34,22 +34,30 @@ const parentPoll = 200 * time.Millisecond
 
 // GUIWatch watches stdout's reader and yume-cli's parent.
 type GUIWatch struct {
-	out  *os.File // kept, so its descriptor stays open while watched
-	fd   int      // out's descriptor; -1: not watched
-	ppid int      // the parent at start; 1 or less: not watched (started detached)
+	ppid int // the parent at start; 1 or less: not watched (started detached)
 	once sync.Once
 	done chan struct{}
 	why  string // set before done is closed
+
+	// mu guards fd: look polls it while the watch may be releasing it.
+	mu sync.Mutex
+	// fd is the watch's own duplicate of out's descriptor (-1: not
+	// watched, or released once the watch ended). Never out's own
+	// number: its owner may close it while a poll waits on it, and the
+	// number's next file (a socket another part of the program opened)
+	// would then be polled and held open after its own close.
+	fd int
+	// wakeR turns readable when wakeW is closed (Lost): the watch stops
+	// waiting and releases fd. Nil where nothing is polled.
+	wakeR, wakeW *os.File
 }
 
 // WatchGUI starts watching out (stdout) for its reader going away, and the
 // parent of this process for its exit. Call it once, early in main.
 func WatchGUI(out *os.File) *GUIWatch {
-	g := &GUIWatch{out: out, fd: -1, ppid: os.Getppid(), done: make(chan struct{})}
+	g := &GUIWatch{fd: -1, ppid: os.Getppid(), done: make(chan struct{})}
 	if out != nil && !regular(out) {
-		if rc, err := out.SyscallConn(); err == nil {
-			_ = rc.Control(func(fd uintptr) { g.fd = int(fd) }) // Control fails only on a closed file: unwatched.
-		}
+		g.own(out)
 	}
 	go g.watch()
 	return g
@@ -110,6 +118,9 @@ func (g *GUIWatch) Lost(why string) {
 	g.once.Do(func() {
 		g.why = why
 		close(g.done)
+		if g.wakeW != nil {
+			g.wakeW.Close() // the watch stops waiting and lets its descriptor go
+		}
 	})
 }
 

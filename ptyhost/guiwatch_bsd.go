@@ -19,6 +19,7 @@ import (
 
 // watch waits for the GUI to go and records how.
 func (g *GUIWatch) watch() {
+	defer g.release()
 	kq, err := unix.Kqueue()
 	if err != nil {
 		g.pollParent()
@@ -51,6 +52,13 @@ func (g *GUIWatch) watch() {
 			changes = nil // not a pipe or socket: writes failing still end the session
 		}
 	}
+	if wake := g.wakeFd(); wake >= 0 {
+		var ev unix.Kevent_t
+		unix.SetKevent(&ev, wake, unix.EVFILT_READ, unix.EV_ADD)
+		// Not one of changes: it ends the wait, it watches nothing. Not
+		// registered, the watch waits on until its own events.
+		_, _ = unix.Kevent(kq, []unix.Kevent_t{ev}, nil, nil)
+	}
 	var timeout *unix.Timespec
 	if g.ppid > 1 && !parentEvent {
 		ts := unix.NsecToTimespec(int64(parentPoll / time.Nanosecond))
@@ -59,7 +67,7 @@ func (g *GUIWatch) watch() {
 	if len(changes) == 0 && !parentEvent && timeout == nil {
 		return // nothing to watch
 	}
-	events := make([]unix.Kevent_t, 2)
+	events := make([]unix.Kevent_t, 3)
 	for {
 		n, err := unix.Kevent(kq, nil, events, timeout)
 		if err != nil && !errors.Is(err, unix.EINTR) {
@@ -74,6 +82,8 @@ func (g *GUIWatch) watch() {
 			case ev.Filter == unix.EVFILT_PROC:
 				g.Lost(whyParentExited)
 				return
+			case ev.Filter == unix.EVFILT_READ:
+				return // gone, found some other way
 			}
 		}
 		if g.parentGone() {
@@ -90,7 +100,12 @@ func (g *GUIWatch) pollParent() {
 	}
 	t := time.NewTicker(parentPoll)
 	defer t.Stop()
-	for range t.C {
+	for {
+		select {
+		case <-t.C:
+		case <-g.done:
+			return
+		}
 		if g.parentGone() {
 			g.Lost(whyParentExited)
 			return
@@ -104,11 +119,7 @@ func (g *GUIWatch) look() string {
 	if g.parentGone() {
 		return whyParentExited
 	}
-	if g.fd < 0 {
-		return ""
-	}
-	fds := []unix.PollFd{{Fd: int32(g.fd), Events: unix.POLLOUT}}
-	if n, _ := unix.Poll(fds, 0); n > 0 && fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0 {
+	if g.readerGone(unix.POLLOUT) {
 		return whyReaderClosed
 	}
 	return ""

@@ -15,6 +15,7 @@ import (
 
 // watch waits for the GUI to go and records how.
 func (g *GUIWatch) watch() {
+	defer g.release()
 	pidfd := -1
 	if g.ppid > 1 {
 		if fd, err := unix.PidfdOpen(g.ppid, 0); err == nil {
@@ -28,7 +29,8 @@ func (g *GUIWatch) watch() {
 			return
 		}
 	}
-	fds := []unix.PollFd{{Fd: int32(g.fd)}, {Fd: int32(pidfd), Events: unix.POLLIN}} // a negative fd is skipped
+	// A negative fd is skipped; the wake pipe turns readable on Lost.
+	fds := []unix.PollFd{{Fd: int32(g.fd)}, {Fd: int32(pidfd), Events: unix.POLLIN}, {Fd: int32(g.wakeFd()), Events: unix.POLLIN}}
 	timeout := -1
 	if pidfd < 0 && g.ppid > 1 {
 		timeout = int(parentPoll / time.Millisecond)
@@ -41,15 +43,12 @@ func (g *GUIWatch) watch() {
 		if err != nil && !errors.Is(err, unix.EINTR) {
 			return // cannot poll: writes failing still end the session
 		}
-		switch {
-		case fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0:
+		if fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0 {
 			g.Lost(whyReaderClosed)
 			return
-		case fds[0].Revents&unix.POLLNVAL != 0:
-			fds[0].Fd = -1 // stdout is closed: only the parent is left to watch
-			if pidfd < 0 && timeout < 0 {
-				return
-			}
+		}
+		if fds[2].Revents != 0 {
+			return // gone, found some other way
 		}
 		if fds[1].Revents != 0 || g.parentGone() {
 			g.Lost(whyParentExited)
@@ -63,11 +62,7 @@ func (g *GUIWatch) look() string {
 	if g.parentGone() {
 		return whyParentExited
 	}
-	if g.fd < 0 {
-		return ""
-	}
-	fds := []unix.PollFd{{Fd: int32(g.fd)}}
-	if n, _ := unix.Poll(fds, 0); n > 0 && fds[0].Revents&(unix.POLLERR|unix.POLLHUP) != 0 {
+	if g.readerGone(0) {
 		return whyReaderClosed
 	}
 	return ""

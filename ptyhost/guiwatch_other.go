@@ -3,6 +3,7 @@
 package ptyhost
 
 import (
+	"os"
 	"runtime"
 	"time"
 )
@@ -18,13 +19,21 @@ func (g *GUIWatch) watch() {
 	}
 	t := time.NewTicker(parentPoll)
 	defer t.Stop()
-	for range t.C {
+	for {
+		select {
+		case <-t.C:
+		case <-g.done:
+			return
+		}
 		if g.parentGone() {
 			g.Lost(whyParentExited)
 			return
 		}
 	}
 }
+
+// own: no descriptor is watched here.
+func (g *GUIWatch) own(*os.File) {}
 
 // look checks now: only the parent can be looked at.
 func (g *GUIWatch) look() string {

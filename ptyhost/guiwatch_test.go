@@ -108,6 +108,71 @@ func TestGUIWatchSeesTheReaderGo(t *testing.T) {
 	})
 }
 
+// TestGUIWatchOwnsWhatItPolls: the watched file's owner may close it while
+// the watch waits, and the next file opened takes its number. The watch
+// polls a descriptor of its own: it neither holds that next file open
+// after its own close (a -race -count=50 run saw a socket's reader close
+// go unseen for a second, held by a poll of a number no longer the
+// watch's) nor loses the file it watches, and it lets its descriptor go
+// once the GUI is gone. Rounds, because the watch's goroutine may be
+// anywhere when the owner closes.
+func TestGUIWatchOwnsWhatItPolls(t *testing.T) {
+	for round := 0; round < 50; round++ {
+		r1, w1, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		g1 := WatchGUI(w1)
+		n := w1.Fd()
+		w1.Close() // n is free: the socket pair below takes it
+		syscall.ForkLock.RLock()
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+		if err == nil {
+			syscall.CloseOnExec(fds[0])
+			syscall.CloseOnExec(fds[1])
+		}
+		syscall.ForkLock.RUnlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if uintptr(fds[0]) == n {
+			fds[0], fds[1] = fds[1], fds[0] // the reader is the one on n
+		}
+		out, reader := os.NewFile(uintptr(fds[0]), "out"), os.NewFile(uintptr(fds[1]), "reader")
+		g2 := WatchGUI(out)
+		held := holders(reader)
+		reader.Close()
+		if !goneWithin(g2, time.Second) {
+			t.Fatalf("round %d: a socket's reader closed on the number a closed pipe's watch had: Gone false 1s after; the reader is still held by: %s", round, held())
+		}
+		out.Close()
+		r1.Close()
+		if !goneWithin(g1, time.Second) {
+			t.Fatalf("round %d: the pipe its owner closed: Gone false 1s after its reader closed too", round)
+		}
+		for _, g := range []*GUIWatch{g1, g2} {
+			if !releasedWithin(g, time.Second) {
+				t.Fatalf("round %d: the watch still holds its descriptor 1s after the GUI went", round)
+			}
+		}
+	}
+}
+
+// releasedWithin waits until the watch has let its descriptor go.
+func releasedWithin(g *GUIWatch, d time.Duration) bool {
+	for end := time.Now().Add(d); ; time.Sleep(time.Millisecond) {
+		g.mu.Lock()
+		fd := g.fd
+		g.mu.Unlock()
+		if fd < 0 {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+	}
+}
+
 // TestGUIWatchLost: a failed write says the GUI went away; the first
 // reason stays. A nil watch never goes.
 func TestGUIWatchLost(t *testing.T) {
