@@ -27,6 +27,12 @@ const (
 	// logWait is how long a question waits for its call to reach the
 	// transcript before the screen's text is used.
 	logWait = 600 * time.Millisecond
+	// logWaitUnsure is logWait for a question whose command the screen
+	// cannot give exactly (read over wrapped rows, or cut), in a
+	// transcript found for this session: there the call will come, and
+	// only late on a loaded machine (Claude Code logged one 940 ms after
+	// drawing its dialog, beside two other live tests on two cores).
+	logWaitUnsure = 5 * time.Second
 	// logWaitEvery is how often the log is read while a question waits
 	// for its call: a program writes it within milliseconds of drawing
 	// its dialog, and every read is a look at a file's new bytes.
@@ -266,6 +272,9 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 	wait := logWait
 	if s, ok := transcript.As[interface{ QuestionWait() time.Duration }](d.cfg.Transcript); ok && s.QuestionWait() > 0 {
 		wait = s.QuestionWait() // at most, in a log read in the background; 0: logWait
+	} else if (det.Wrapped || det.Dialog != nil && det.Dialog.Cut) && d.logBegun() {
+		wait = logWaitUnsure
+		d.tr.state("the screen's command is wrapped or cut, a guess: waiting longer for the transcript's own")
 	}
 	d.t.log.waiting, d.t.log.waitEnd, d.t.log.askedAt = det, d.now()+wait, asked
 	d.at[timerLog] = d.now() + logWaitEvery

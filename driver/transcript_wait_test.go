@@ -294,3 +294,77 @@ func traceAt(trace, text string) float64 {
 	}
 	return -1
 }
+
+// lateLog is a transcript found at once that logs its call late: delay
+// after its first read.
+type lateLog struct {
+	delay time.Duration
+	call  transcript.Event
+
+	mu       sync.Mutex
+	first    time.Time
+	reported bool
+}
+
+func (l *lateLog) Path() string { return "late log" }
+
+func (l *lateLog) Poll() ([]transcript.Event, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.first.IsZero() {
+		l.first = time.Now()
+	}
+	if l.reported || time.Since(l.first) < l.delay {
+		return nil, nil
+	}
+	l.reported = true
+	return []transcript.Event{l.call}, nil
+}
+
+// TestWrappedCommandWaitsForTheLog: a command the screen shows over
+// wrapped rows is the screen reader's guess (Claude Code wraps at spaces
+// and draws none at the break): the question waits for the transcript's
+// exact call though it comes late, as Claude Code's did on a loaded
+// machine (940 ms after its dialog). A command on one row is exact on
+// screen and waits no longer than before: it goes before the late call.
+func TestWrappedCommandWaitsForTheLog(t *testing.T) {
+	prof, err := heuristics.ParseProfile("wrap.yaml", []byte(`name: wrap
+description: a dialog that wraps its command at a space
+quit: '<C-c>'
+rules:
+  - name: dialog
+    match: '(?m)^Shell command\n  \$ (?P<command>(?:.+\n)+?)> 1\. Yes$'
+    kind: menu
+    approve: 'y<Enter>'
+    deny: 'n<Enter>'
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const exact = "echo alpha beta-gamma delta"
+	tests := []struct {
+		name, rows, logged, want string
+	}{
+		// Drawn over two rows, the break where a space was: the join
+		// cannot tell "beta-gamma" from "beta- gamma".
+		{"wrapped", `  $ echo alpha beta-\n    gamma delta\n`, exact, exact},
+		// The log's copy differs, to tell which the tool_use came from:
+		// the screen's, asked before the late log.
+		{"one row", `  $ echo alpha beta-gamma delta\n`, exact + " --logged", exact},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			log := &lateLog{delay: 2500 * time.Millisecond, call: transcript.Event{Kind: transcript.ToolCall, ID: "c1", Name: "Bash",
+				Input: map[string]any{"command": tt.logged}}}
+			script := `printf 'Shell command\n` + tt.rows + `> 1. Yes\n'; read a; echo "answer $a"`
+			r := driveWith(t, t.TempDir(), prof, permission.Default, approveAll, nil, nil,
+				func(c *driver.Config) { c.Transcript = log }, "sh", "-c", script)
+			if len(r.uses) != 1 {
+				t.Fatalf("got %d tool_uses, want 1", len(r.uses))
+			}
+			if got := r.uses[0].Command; got != tt.want {
+				t.Errorf("tool_use %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

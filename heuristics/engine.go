@@ -33,6 +33,10 @@ type Detection struct {
 	// Key identifies the prompt for "never fires twice": rule, normalised
 	// matched text and absolute row (View.Retired()+row).
 	Key string
+	// Wrapped: the command was read over more than one row and joined as
+	// the program seems to have wrapped it (a space dropped at a break, or
+	// a line break kept, is a guess); a transcript's copy is exact.
+	Wrapped bool
 }
 
 // TraceStep says what one rule did during an evaluation.
@@ -340,6 +344,7 @@ func detectIn(v View, r *Rule, lt *lookText, from, to int) (*Detection, []int) {
 		if name == "command" {
 			// Read as drawn: joined the way the program wrapped it.
 			d.Command = drawnCommand(raw, lt.text[lineStart:loc[2*i]], v.Cols())
+			d.Wrapped = strings.Contains(strings.TrimSpace(raw), "\n")
 			continue
 		}
 		// A group that starts mid-row ("● answer…") has later rows indented
