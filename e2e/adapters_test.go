@@ -62,6 +62,7 @@ var acpAgents = []acpAgent{
 // and its tool_result is what it printed; denied, it does not run. A file
 // written is a Write of that file, asked about, written once approved.
 func TestLiveACPAgents(t *testing.T) {
+	live(t)
 	yes, no := true, false
 	for ai, ag := range acpAgents {
 		for ri, ar := range []agentRun{{"approve", "default", &yes, true}, {"deny", "default", &no, false}} {
@@ -145,6 +146,7 @@ func lastLines(s string, n int) string {
 // permission setting says, which yume-cli sets to ask. Each command is
 // asked about; denied, it does not run.
 func TestLiveACPAgentsBare(t *testing.T) {
+	live(t)
 	yes, no := true, false
 	bare := map[string][]string{"opencode": {"opencode", "acp"}, "kilo": {"kilo", "acp"}, "qwen": {"qwen", "--acp"}}
 	for ai, agent := range agents {

@@ -52,6 +52,7 @@ type agentRun struct {
 // does not run and is an error; auto mode runs it unasked and says who
 // approved it; a file edit is a Write; a two-turn chat keeps its memory.
 func TestLiveAgents(t *testing.T) {
+	live(t)
 	yes, no := true, false
 	runs := []agentRun{
 		{"approve", "default", &yes, true},

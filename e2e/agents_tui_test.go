@@ -30,6 +30,7 @@ var tuiOutput = map[string][]string{
 // two opencode or Kilo TUIs at once in one workspace each read their own
 // session.
 func TestLiveAgentsTUI(t *testing.T) {
+	live(t)
 	yes, no := true, false
 	runs := []agentRun{
 		{"approve", "default", &yes, true},

@@ -79,6 +79,7 @@ type asYumeCase struct {
 // as main has them; the rest waits for branch usage (awaitUsage,
 // awaitErrors).
 func TestLiveAsYume(t *testing.T) {
+	live(t)
 	for pi, provider := range offline.Providers {
 		for ci, c := range asYumeCases {
 			t.Run(provider+"/"+c.name, func(t *testing.T) {

@@ -217,6 +217,7 @@ const (
 // and is said where it does not. Then four agents at once, each in its
 // own workspace, finish with their own outputs.
 func TestLiveBackground(t *testing.T) {
+	live(t)
 	for _, provider := range []string{"claude", "gemini", "codex"} {
 		t.Run(provider, func(t *testing.T) {
 			cliPath(t, provider)

@@ -17,6 +17,7 @@ import (
 // session_id of the first init. The model must see turn 1 in turn 2's
 // request, in the TUI (PTY) and in the provider's JSON mode.
 func TestLiveConversation(t *testing.T) {
+	live(t)
 	forEachMode(t, func(t *testing.T, h *home, provider, mode string) {
 		word := "pineapple-" + mode
 		first := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Noted the word."}}}, gui{},
@@ -63,6 +64,7 @@ func TestLiveConversation(t *testing.T) {
 // TestLiveResumeErrors: a --resume yume-cli cannot honour is an error
 // that names the id, one error result and exit 1, and nothing is stored.
 func TestLiveResumeErrors(t *testing.T) {
+	live(t)
 	h := newHome(t, "gemini")
 	first := h.run(t, fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Hi."}}}, gui{}, "--mode", "json", "--prompt", "hello")
 	id := first.initSession()
@@ -142,6 +144,7 @@ func (h *home) storedSession(t *testing.T, id string) (s struct {
 // reaches a provider session that never saw it, as context before the
 // prompt, in the TUI and in the JSON mode.
 func TestLiveHistoryFile(t *testing.T) {
+	live(t)
 	forEachMode(t, func(t *testing.T, h *home, provider, mode string) {
 		word := "mango-" + provider + "-" + mode
 		hist := filepath.Join(t.TempDir(), "history.json")
@@ -171,6 +174,7 @@ func TestLiveHistoryFile(t *testing.T) {
 // TUI and in JSON mode (Claude and Gemini take it from the variable the
 // sandbox also uses, so the sandbox's own server must see nothing).
 func TestLiveAPIBase(t *testing.T) {
+	live(t)
 	for pi, provider := range []string{"claude", "gemini"} {
 		for mi, mode := range []string{"pty", "json"} {
 			t.Run(provider+"/"+mode, func(t *testing.T) {
@@ -198,6 +202,7 @@ func TestLiveAPIBase(t *testing.T) {
 // turn killed while the model answers still leaves a session that the
 // next message resumes, and the model sees the killed turn's prompt.
 func TestLiveResumeAfterKill(t *testing.T) {
+	live(t)
 	forEachMode(t, func(t *testing.T, h *home, provider, mode string) {
 		word := "plum-" + provider + "-" + mode
 		h.srv.SetScript(fakemodel.Script{Replies: []fakemodel.Reply{{Text: "Thinking about it.", Stall: true}}})

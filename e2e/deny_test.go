@@ -17,6 +17,7 @@ import (
 // the answer goes in a write of its own, and the turn is not reported
 // as a command that ran although denied.
 func TestLiveDenialNeverRuns(t *testing.T) {
+	live(t)
 	oldest, err := filepath.Abs(filepath.Join(binDir(t), "..", "oldest", "bin"))
 	if err != nil {
 		t.Fatal(err)

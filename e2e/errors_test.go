@@ -55,6 +55,7 @@ var errorModes = map[string][]string{
 // happened and what to do, then one error result, and yume-cli exits
 // non-zero. Each run logs its times (TIMING lines).
 func TestLiveModelErrors(t *testing.T) {
+	live(t)
 	all := append(slices.Clone(providers), agents...)
 	statuses := []int{401, 429, 500}
 	for pi, provider := range all {

@@ -29,6 +29,7 @@ func writeCall(provider, ws, name, content string) fakemodel.ToolCall {
 // a Write tool_use with the file and its content, an approval writes it
 // and a denial does not.
 func TestLiveFileWrite(t *testing.T) {
+	live(t)
 	for pi, provider := range providers {
 		for ai, approve := range []bool{true, false} {
 			t.Run(provider+map[bool]string{true: "/approve", false: "/deny"}[approve], func(t *testing.T) {
@@ -45,6 +46,7 @@ func TestLiveFileWrite(t *testing.T) {
 // dialogs differ (Claude Code 2.1.197 asks "Do you want to create NAME?"
 // and logs the call only once it ran).
 func TestLiveFileWriteOldest(t *testing.T) {
+	live(t)
 	bin, err := filepath.Abs(filepath.Join(binDir(t), "..", "oldest", "bin"))
 	if err != nil {
 		t.Fatal(err)

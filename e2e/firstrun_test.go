@@ -19,6 +19,7 @@ import (
 // says how to log in (the login step is reported even when another first-run
 // screen, such as folder trust, is the one on screen), never a stall.
 func TestLiveFirstRun(t *testing.T) {
+	live(t)
 	for pi, provider := range providers {
 		for mi, mode := range []string{"pty", "json"} {
 			t.Run(provider+"/"+mode, func(t *testing.T) {

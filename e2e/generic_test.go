@@ -21,6 +21,7 @@ import (
 // approval runs the command and a denial does not, and the turn ends (an
 // input box on a still screen) with no provider profile.
 func TestLiveGenericProfile(t *testing.T) {
+	live(t)
 	for pi, provider := range providers {
 		for ai, approve := range []bool{true, false} {
 			t.Run(provider+map[bool]string{true: "/approve", false: "/deny"}[approve], func(t *testing.T) {

@@ -56,6 +56,7 @@ func scenarioCount() int {
 // result, the time bound and that nothing is left running: a fresh seed
 // each run, then the scenarios earlier seeds failed on.
 func TestLiveGenerated(t *testing.T) {
+	live(t)
 	sd := seed(t)
 	t.Logf("E2E_SEED=%d", sd)
 	for pi, provider := range providers {

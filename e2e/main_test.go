@@ -51,3 +51,9 @@ func cliPath(t *testing.T, provider string) string {
 	}
 	return p
 }
+
+// live lets a live test run beside another (go test -parallel: GOMAXPROCS
+// by default). One at a time, the suite kept 1.3 of two cores busy: a turn
+// waits on its CLI's timers and the fake model as much as it computes.
+// A test that must have the machine to itself does not call it.
+func live(t *testing.T) { t.Parallel() }

@@ -13,6 +13,7 @@ import (
 // reported with its exact command and whole output, and who let it run.
 // deny: the CLI asks, yume-cli refuses, the command never runs.
 func TestLivePermissionModes(t *testing.T) {
+	live(t)
 	for _, provider := range providers {
 		t.Run(provider+"/auto", func(t *testing.T) {
 			asked := gui{answer: func(int) bool {

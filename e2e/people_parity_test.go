@@ -133,6 +133,7 @@ func differences(live, replay []call) []string {
 // question approved once and denied once, then replays the recording, and
 // holds the replay's tool_uses and tool_results to the live run's.
 func TestLiveReplayParity(t *testing.T) {
+	live(t)
 	mismatched := 0
 	cases := 0
 	for _, provider := range providers {
@@ -214,6 +215,7 @@ const noOutputResult = "(the program showed no output for this command, and the 
 // the program's transcript never showed, which the replay must say it
 // lacks.
 func TestLivePeopleParity(t *testing.T) {
+	live(t)
 	mismatched, departures, cases := 0, 0, 0
 	for _, p := range peopleTUIs {
 		t.Run(p.cast, func(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 // frame in the wrong state gets an error and changes nothing; stdin's end
 // ends the session with exit 0. In the TUI the program stays open.
 func TestLivePersistent(t *testing.T) {
+	live(t)
 	forEachMode(t, func(t *testing.T, h *home, provider, mode string) {
 		word := "kiwi-" + provider + "-" + mode
 		// Turn 3 is interrupted: in the TUI at its question, in JSON

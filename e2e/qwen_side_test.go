@@ -119,6 +119,7 @@ const memoryPrompt = "# auto memory"
 // ask), and over ACP, named or as a command after --, where Qwen exits at
 // stdin's end and would cut them off, a call run and never logged.
 func TestLiveQwenSide(t *testing.T) {
+	live(t)
 	yolo := []string{"--", "qwen", "--acp", "--approval-mode", "yolo"}
 	ask := []string{"--", "qwen", "--acp", "--approval-mode", "default"}
 	for _, c := range []struct {
@@ -206,6 +207,7 @@ func TestLiveQwenSide(t *testing.T) {
 // administrator set there still holds (here the name of the context
 // file), and their own "on" does not win over yume-cli's "off".
 func TestLiveQwenSideSystemSettings(t *testing.T) {
+	live(t)
 	h := sideHome(t)
 	sys := filepath.Join(h.sb.Home, "system-settings.json")
 	settings := `{
@@ -240,6 +242,7 @@ func TestLiveQwenSideSystemSettings(t *testing.T) {
 // are off in the TUI in every permission mode: no side request is made
 // between a persistent session's turns, and none is reported.
 func TestLiveQwenSidePTY(t *testing.T) {
+	live(t)
 	for _, perm := range []string{"default", "auto"} {
 		t.Run(perm, func(t *testing.T) {
 			h := sideHome(t)

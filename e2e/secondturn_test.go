@@ -12,6 +12,7 @@ import (
 // WARNING: Untrusted Command Flags Detected", two options): every CLI's
 // second turn still asks, runs what was approved and ends.
 func TestLiveSecondTurnReusesOutput(t *testing.T) {
+	live(t)
 	const first = "printf '<untrusted_context>use grep -n to number the lines</untrusted_context>\\n'"
 	const second = "printf 'alpha\\nbeta\\n' > made.txt && grep -n alpha made.txt"
 	for _, provider := range providers {

@@ -40,21 +40,13 @@ func twinSkip(t *testing.T, cli string) {
 	}
 }
 
-// rotated is cli's place among clis as the short suite takes turns over
-// them (without the twin, whose cases it skips) and their number, for cell.
-func rotated(t *testing.T, cli string, clis []string) (int, int) {
-	t.Helper()
-	twinSkip(t, cli)
-	if !testing.Short() {
-		return slices.Index(clis, cli), len(clis)
-	}
-	rot := slices.DeleteFunc(slices.Clone(clis), func(c string) bool { return c == familyTwin })
-	return slices.Index(rot, cli), len(rot)
-}
-
-// cellOf is cell with cli's place in the short suite's rotation of clis.
+// cellOf is cell with cli's place among clis as the short suite takes
+// turns over them: without the twin, whose cases it skips.
 func cellOf(t *testing.T, cli string, clis []string, c, cases int) {
 	t.Helper()
-	i, n := rotated(t, cli, clis)
-	cell(t, i, n, c, cases)
+	twinSkip(t, cli)
+	if testing.Short() {
+		clis = slices.DeleteFunc(slices.Clone(clis), func(c string) bool { return c == familyTwin })
+	}
+	cell(t, slices.Index(clis, cli), len(clis), c, cases)
 }

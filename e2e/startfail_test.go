@@ -41,6 +41,7 @@ var escRe = regexp.MustCompile(`\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07]*\x07|.)`)
 // Kilo print), names its exit status, and says it rejected its command
 // line.
 func TestLiveStartFailsInItsWords(t *testing.T) {
+	live(t)
 	cases := []struct {
 		name, sandbox, provider, program string
 		modes                            []string

@@ -21,6 +21,7 @@ func oneCommandScript(provider string) fakemodel.Script {
 // the call's output (which Gemini does not send over ACP) must be in the
 // tool_result.
 func TestLiveEarlyApproval(t *testing.T) {
+	live(t)
 	for _, provider := range []string{"copilot", "gemini"} {
 		t.Run(provider, func(t *testing.T) {
 			cliPath(t, provider)
@@ -47,6 +48,7 @@ func TestLiveEarlyApproval(t *testing.T) {
 // its sandbox without a word in its JSON stream; yume-cli reports it from
 // the rollout.
 func TestLiveCodexExecRefused(t *testing.T) {
+	live(t)
 	cliPath(t, "codex")
 	r := runYume(t, "codex", oneCommandScript("codex"), gui{answer: func(int) bool { return true }},
 		"--mode", "json", "--prompt", "make the file")

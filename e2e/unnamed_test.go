@@ -127,6 +127,7 @@ func (ag unnamedAgent) script() fakemodel.Script {
 // daemon must not outlive yume-cli; nanocoder's trust question, on a
 // workspace it does not trust, reaches the GUI as a question.
 func TestLiveUnnamedAgents(t *testing.T) {
+	live(t)
 	for ai, ag := range unnamedAgents {
 		for vi, approve := range []bool{true, false} {
 			verdict := map[bool]string{true: "approve", false: "deny"}[approve]

@@ -27,6 +27,7 @@ var lastRequestOnly = map[string]bool{"opencode/acp": true, "kilo/acp": true}
 // transcript. No result and no assistant message carries a usage of input
 // and output both 0.
 func TestLiveUsage(t *testing.T) {
+	live(t)
 	first := fakemodel.Reply{Text: "Running it.", InputTokens: 101, OutputTokens: 11, CacheReadTokens: 1001, CacheWriteTokens: 201}
 	answer := fakemodel.Reply{Text: "Done: it said hi.", InputTokens: 102, OutputTokens: 12, CacheReadTokens: 1002, CacheWriteTokens: 202}
 	for _, provider := range append(slices.Clone(providers), agents...) {
