@@ -35,18 +35,7 @@ func TestGUIWatchSeesTheReaderGo(t *testing.T) {
 			return w, r
 		}},
 		{"socket", func(t *testing.T) (*os.File, *os.File) {
-			// Close-on-exec, as os.Pipe's are: a child another goroutine
-			// forks meanwhile must not keep the reader for its whole life.
-			syscall.ForkLock.RLock()
-			fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
-			if err == nil {
-				syscall.CloseOnExec(fds[0])
-				syscall.CloseOnExec(fds[1])
-			}
-			syscall.ForkLock.RUnlock()
-			if err != nil {
-				t.Fatal(err)
-			}
+			fds := socketPair(t)
 			return os.NewFile(uintptr(fds[0]), "out"), os.NewFile(uintptr(fds[1]), "reader")
 		}},
 	}
@@ -125,16 +114,7 @@ func TestGUIWatchOwnsWhatItPolls(t *testing.T) {
 		g1 := WatchGUI(w1)
 		n := w1.Fd()
 		w1.Close() // n is free: the socket pair below takes it
-		syscall.ForkLock.RLock()
-		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
-		if err == nil {
-			syscall.CloseOnExec(fds[0])
-			syscall.CloseOnExec(fds[1])
-		}
-		syscall.ForkLock.RUnlock()
-		if err != nil {
-			t.Fatal(err)
-		}
+		fds := socketPair(t)
 		if uintptr(fds[0]) == n {
 			fds[0], fds[1] = fds[1], fds[0] // the reader is the one on n
 		}
@@ -156,6 +136,23 @@ func TestGUIWatchOwnsWhatItPolls(t *testing.T) {
 			}
 		}
 	}
+}
+
+// socketPair is a connected pair of Unix sockets, close-on-exec as
+// os.Pipe's are: a child another goroutine forks meanwhile must not keep
+// an end for its whole life.
+func socketPair(t *testing.T) [2]int {
+	syscall.ForkLock.RLock()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.CloseOnExec(fds[0])
+		syscall.CloseOnExec(fds[1])
+	}
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fds
 }
 
 // releasedWithin waits until the watch has let its descriptor go.
