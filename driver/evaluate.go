@@ -72,7 +72,11 @@ func (d *driver) evaluate(settled bool) {
 	// One screen may hold several detections (a suggestion, then the menu
 	// below it): evaluate until nothing fires or a question waits.
 	fired := false
-	for i := 0; i < maxDetectionsPerScreen && d.st != stateEnded && d.fault == nil; i++ {
+	// The transcript read above may have ended the turn: then only leaving
+	// matters, as for every later screen (an input rule's Ctrl-O typed
+	// after the quit keys, live but not in the replay, where the log's end
+	// came at another screen).
+	for i := 0; i < maxDetectionsPerScreen && d.st != stateEnded && d.st != stateQuitting && d.fault == nil; i++ {
 		det, steps := d.engine.Evaluate(d.screen, settled)
 		if settled || det != nil {
 			d.tr.evaluate(settled, steps)

@@ -368,3 +368,52 @@ rules:
 		})
 	}
 }
+
+// endingLog is a transcript whose turn ends once a file exists.
+type endingLog struct {
+	marker string
+	ended  bool
+}
+
+func (l *endingLog) Path() string { return "ending log" }
+
+func (l *endingLog) Poll() ([]transcript.Event, error) {
+	if _, err := os.Stat(l.marker); err != nil || l.ended {
+		return nil, nil
+	}
+	l.ended = true
+	return []transcript.Event{{Kind: transcript.TurnEnd}}, nil
+}
+
+// TestNoRuleFiresOnceTheLogEndsTheTurn: the transcript read as a screen
+// settles ends the turn (Copilot CLI's turn_end) while that screen shows
+// what an input rule answers (its folded output's Ctrl-O): only the quit
+// keys are typed, as on every screen after the turn is done. CI saw the
+// Ctrl-O typed after the first quit key live, and a replay that read the
+// log's end at another screen typed none: keys differ.
+func TestNoRuleFiresOnceTheLogEndsTheTurn(t *testing.T) {
+	prof, err := heuristics.ParseProfile("fold.yaml", []byte(`name: fold
+description: a TUI that folds a command's output
+quit: '<C-c>'
+rules:
+  - name: unfold
+    match: '(?m)^\$ Shell .* 3 lines…'
+    kind: input
+    approve: '<C-o>'
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := 0; round < 5; round++ {
+		dir := t.TempDir()
+		log := &endingLog{marker: dir + "/ended"}
+		script := `printf '$ Shell Show the files 3 lines…\n'; touch ` + log.marker + `; while read -r x; do :; done`
+		r := driveWith(t, dir, prof, permission.Default, approveAll, nil, nil,
+			func(c *driver.Config) { c.Transcript = log }, "sh", "-c", script)
+		for _, k := range r.keys {
+			if !strings.HasPrefix(k, "quit ") {
+				t.Fatalf("round %d: typed %s once the transcript ended the turn; keys: %q", round, k, r.keys)
+			}
+		}
+	}
+}
