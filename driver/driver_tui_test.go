@@ -20,11 +20,12 @@ import (
 // draws on the alternate screen, shows a permission dialog, redraws the
 // whole screen with the command's output in a block of its own, then sits
 // idle until Ctrl-C is pressed twice ("press Ctrl-C again to exit"). With
-// NOBLOCK set it shows no output block.
-const fakeTUI = `trap 'n=$((n+1)); [ "$n" -ge 2 ] && exit 0' INT
-n=0
-printf '\033[?1049h\033[H\033[2J* Working...\n\nShell command\n  $ echo hi && echo there\n> 1. Yes\n'
+// NOBLOCK set it shows no output block. Like the TUIs it reads Ctrl-C as a
+// byte (no ISIG), not as SIGINT: two signals sent before a starved shell
+// runs its trap arrive as one, and the program would wait for a third.
+const fakeTUI = `printf '\033[?1049h\033[H\033[2J* Working...\n\nShell command\n  $ echo hi && echo there\n> 1. Yes\n'
 IFS= read -r a
+stty -icanon -isig -echo min 1
 printf '\033[H\033[2J'
 if [ "$a" = y ]; then
   [ -z "$NOBLOCK" ] && printf '* Ran echo hi && echo there\n  │ hi\n  │ there\n\n'
@@ -32,7 +33,14 @@ if [ "$a" = y ]; then
 else
   printf '* Cancelled.\n\nIDLE\n'
 fi
-while :; do sleep 0.05; done
+n=0
+ctrlc=$(printf '\003')
+while c=$(dd bs=1 count=1 2>/dev/null) && [ -n "$c" ]; do
+  [ "$c" = "$ctrlc" ] || continue
+  n=$((n+1))
+  [ "$n" -ge 2 ] && exit 0
+  printf '\nPress Ctrl-C again to exit'
+done
 `
 
 const fakeTUIProfile = `name: faketui
