@@ -52,15 +52,14 @@ func cliPath(t *testing.T, provider string) string {
 	return p
 }
 
-// live lets a live test run beside another when E2E_PARALLEL=1 (go test
-// -parallel: GOMAXPROCS by default). One at a time, the suite keeps 1.3 of
-// two cores busy: a turn waits on its CLI's timers and the fake model as
+// live lets a live test run beside another (go test -parallel: GOMAXPROCS
+// by default), unless E2E_PARALLEL=0. One at a time, the suite keeps 1.3
+// of two cores busy: a turn waits on its CLI's timers and the fake model as
 // much as it computes; two at a time the short suite took 1,100 s, not
-// 1,700. CI runs them one at a time until what two at a time showed is
-// fixed (a Gemini ACP call's output read from its log after a fixed 2 s).
-// A test that must have the machine to itself does not call it.
+// 1,700, each test beside another, as on a person's busy laptop. A test
+// that must have the machine to itself does not call it.
 func live(t *testing.T) {
-	if os.Getenv("E2E_PARALLEL") == "1" {
+	if os.Getenv("E2E_PARALLEL") != "0" {
 		t.Parallel()
 	}
 }

@@ -2,6 +2,7 @@ package structured
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"os"
@@ -22,9 +23,11 @@ import (
 // as its program, or (provider "acp") as the command after --.
 type agentRun struct {
 	provider, kind, perm, resume string
-	answer                       *bool               // the GUI's answer to every question; nil: no control channel
-	custom                       *providers.Provider // instead of provider's own descriptor
-	cwd                          string              // the workspace (made when empty)
+	answer                       *bool                     // the GUI's answer to every question; nil: no control channel
+	custom                       *providers.Provider       // instead of provider's own descriptor
+	cwd                          string                    // the workspace (made when empty)
+	home                         string                    // the agent's HOME (made when empty)
+	seen                         func(line map[string]any) // each line written, as it is
 }
 
 func (a *agentRun) run(t *testing.T) (string, []byte, error) {
@@ -33,15 +36,20 @@ func (a *agentRun) run(t *testing.T) (string, []byte, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	home := t.TempDir()
+	home := cmp.Or(a.home, t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tap := &lineTap{}
+	tap := &lineTap{gui: a.seen}
 	var controls chan emit.Control
 	if a.answer != nil {
 		controls = make(chan emit.Control, 4)
 		defer close(controls)
-		tap.gui = func(m map[string]any) { approveWith(*a.answer)(m, controls, cancel) }
+		tap.gui = func(m map[string]any) {
+			if a.seen != nil {
+				a.seen(m)
+			}
+			approveWith(*a.answer)(m, controls, cancel)
+		}
 	}
 	if a.cwd == "" {
 		a.cwd = t.TempDir()
@@ -306,6 +314,65 @@ func TestACPModesAndClient(t *testing.T) {
 			}
 			if t.Failed() {
 				t.Logf("stdout:\n%s", out)
+			}
+		})
+	}
+}
+
+// recordLate is how long after a call's end the "record-late" agent
+// records its output: well past transcriptWait as the test sets it.
+const recordLate = 500 * time.Millisecond
+
+// recordSource is the fake agent's transcript: the output of its call c1,
+// once the agent has recorded it in $HOME/record.
+type recordSource struct{ path string }
+
+func (r recordSource) Poll() ([]transcript.Event, error) {
+	b, err := os.ReadFile(r.path)
+	if err != nil {
+		return nil, nil // not recorded yet
+	}
+	return []transcript.Event{{Kind: transcript.ToolResult, ID: "c1", Output: string(b)}}, nil
+}
+func (r recordSource) Path() string { return r.path }
+
+// TestACPOutputFromTheTranscript: a call whose output ACP leaves out
+// (Gemini's shell calls) gets it from the agent's transcript, which the
+// agent writes after it sent the call's end: as soon as it is there,
+// without waiting for the agent to speak again; and however late it is
+// written, before the agent's next word (Gemini records a call before it
+// asks its model again), never "completed" for want of a fixed wait.
+func TestACPOutputFromTheTranscript(t *testing.T) {
+	wait := transcriptWait
+	transcriptWait = recordLate / 5
+	t.Cleanup(func() { transcriptWait = wait })
+	for _, kind := range []string{"record-late", "record-then-wait"} {
+		t.Run(kind, func(t *testing.T) {
+			p := *prov("gemini")
+			tui := *p.TUI
+			tui.Transcript = func(l providers.Launch) transcript.Source {
+				return recordSource{filepath.Join(l.Getenv("HOME"), "record")}
+			}
+			p.TUI = &tui
+			home := t.TempDir()
+			var results []string
+			ar := agentRun{provider: "gemini", kind: kind, perm: "auto", custom: &p, home: home, seen: func(m map[string]any) {
+				if m["type"] != "user" {
+					return
+				}
+				for _, b := range m["message"].(map[string]any)["content"].([]any) {
+					if b := b.(map[string]any); b["type"] == "tool_result" {
+						results = append(results, b["content"].(string))
+						_ = os.WriteFile(filepath.Join(home, "result-seen"), nil, 0o600) // the agent waits for it
+					}
+				}
+			}}
+			got, _, err := ar.run(t)
+			if err != nil || !strings.HasSuffix(got, "result:c1:ok | text:Done. | end:success") {
+				t.Errorf("run %q, %v; want the call's result, then the agent's answer", got, err)
+			}
+			if len(results) != 1 || results[0] != "hi-from-the-record" {
+				t.Errorf("tool_results %q, want the transcript's output once", results)
 			}
 		})
 	}

@@ -86,7 +86,7 @@ func (a *acpTranslator) noteOutput(u acpUpdate) *callOutput {
 // and its tool_use is written (an end heard before the call waits with
 // it, track); a late frame of a call already reported is not news.
 func (a *acpTranslator) maybeResult(u acpUpdate) error {
-	if a.tools.finished(u.ToolCallID) || u.Status != "completed" && u.Status != "failed" || !a.tools.seen(u.ToolCallID) {
+	if a.tools.finished(u.ToolCallID) || a.isAwaited(u.ToolCallID) || u.Status != "completed" && u.Status != "failed" || !a.tools.seen(u.ToolCallID) {
 		return nil
 	}
 	return a.result(u)
@@ -159,13 +159,22 @@ func (a *acpTranslator) result(u acpUpdate) error {
 		out, ok = exited, true
 	}
 	if !ok && a.fromTranscript != nil {
-		out, ok = a.fromTranscript(id)
+		if out, ok = a.fromTranscript(id); !ok {
+			a.await(id, u.Status, o.raw, failed) // the agent records it once it sent its end
+			return nil
+		}
 	}
+	return a.writeResult(id, u.Status, out, ok, o.raw, failed)
+}
+
+// writeResult writes the tool_result of a call that ended with status:
+// out, what it printed, where it was found (ok).
+func (a *acpTranslator) writeResult(id, status, out string, ok bool, raw json.RawMessage, failed bool) error {
 	switch out = strings.TrimRight(out, "\n"); {
 	case !ok:
-		out = noOutput(u.Status, o.raw)
+		out = noOutput(status, raw)
 	case out == "":
-		out = u.Status // it printed nothing
+		out = status // it printed nothing
 	}
 	return a.toolResult(id, out, failed)
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"time"
 )
 
 // fakeAgent is an ACP agent that behaves like opencode (kind "opencode"):
@@ -149,6 +151,11 @@ func fakeAgent(kind string, readLine func() map[string]any) int {
 			}
 			if kind == "terminal-unasked" || kind == "terminal-hidden" {
 				terminalTurn(kind, update, ask, request)
+				send(map[string]any{"id": id, "result": map[string]any{"stopReason": "end_turn"}})
+				continue
+			}
+			if kind == "record-late" || kind == "record-then-wait" {
+				recordTurn(kind, update)
 				send(map[string]any{"id": id, "result": map[string]any{"stopReason": "end_turn"}})
 				continue
 			}
@@ -332,4 +339,37 @@ func terminalTurn(kind string, update func(map[string]any), ask func(int, map[st
 		update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed"})
 	}
 	update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": text("Done.")})
+}
+
+// recordTurn is a turn of an agent that, like Gemini, sends no output
+// for a shell call over ACP, only its end, and records the output in its
+// own transcript ($HOME/record) after the end. "record-late" records it
+// slowly (a starved agent), then speaks; "record-then-wait" records it at
+// once and speaks only once yume-cli has reported the result
+// ($HOME/result-seen, made by the test).
+func recordTurn(kind string, update func(map[string]any)) {
+	text := func(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
+	say := func(s string) { update(map[string]any{"sessionUpdate": "agent_message_chunk", "content": text(s)}) }
+	home := os.Getenv("HOME")
+	update(map[string]any{"sessionUpdate": "tool_call", "toolCallId": "c1", "title": "echo hi", "kind": "execute", "status": "pending", "rawInput": map[string]any{"command": "echo hi"}})
+	update(map[string]any{"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "completed", "content": []any{}})
+	if kind == "record-late" {
+		time.Sleep(recordLate) // starved: it records long after the call's end
+	}
+	if err := os.WriteFile(filepath.Join(home, "record"), []byte("hi-from-the-record\n"), 0o600); err != nil {
+		say("RECORD FAILED")
+		return
+	}
+	if kind == "record-then-wait" {
+		seen := false
+		for deadline := time.Now().Add(10 * time.Second); !seen && time.Now().Before(deadline); {
+			_, err := os.Stat(filepath.Join(home, "result-seen"))
+			seen = err == nil
+			time.Sleep(5 * time.Millisecond) // Polling a file the test makes.
+		}
+		if !seen {
+			say("RESULT NOT SEEN. ")
+		}
+	}
+	say("Done.")
 }

@@ -86,7 +86,7 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 			src = &tallied{Source: src, tally: &s.tally}
 		}
 		s.mu.Lock()
-		s.transcript, s.tr.fromTranscript = src, transcriptOutput(src)
+		s.transcript, s.tr.fromTranscript, s.tr.lookForOutputs = src, transcriptOutput(src), s.lookForOutputs
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
@@ -115,7 +115,13 @@ func (s *acpSession) prompt(turnCtx context.Context, cwd string, interrupted *at
 	if u := pr.usage(s.mode.InputOmitsCache); u != nil {
 		s.tr.setUsage(*u)
 	}
+	// The outputs the transcript is awaited for are read now, so that the
+	// background look has nothing left to read beside the usage's.
+	_, err = s.tr.writeAwaited(true)
 	s.mu.Unlock()
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errWrite, err)
+	}
 	if s.mode.UsageFromTranscript {
 		s.usageFromTranscript()
 	}

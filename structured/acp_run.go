@@ -63,6 +63,9 @@ type acpSession struct {
 	// transcript is the agent's own, read for outputs ACP leaves out;
 	// closed at the end, so no read it runs outlives yume-cli.
 	transcript transcript.Source
+	// pollStop ends the background look for outputs the transcript does
+	// not have yet (acp_awaited_output.go); nil when none runs.
+	pollStop chan struct{}
 }
 
 func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mode, inv providers.Invocation, path, note string) error {
@@ -149,6 +152,11 @@ func runACP(ctx context.Context, opts Options, w *emit.Writer, mode providers.Mo
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if serr == nil && s.tr.fromTranscript != nil {
+		if _, err := s.tr.writeAwaited(true); err != nil {
+			return err // the calls' results come before the turn's
+		}
+	}
 	switch {
 	case serr != nil:
 		return serr // stdout failed

@@ -23,6 +23,12 @@ type acpTranslator struct {
 	// of the session, for an agent that sends none over ACP (Gemini's
 	// shell calls); nil when there is no transcript.
 	fromTranscript func(id string) (string, bool)
+	// awaiting are the ended calls whose output the transcript does not
+	// have yet (acp_awaited_output.go); lookForOutputs starts the
+	// background look for them, awaitErr is its failure to write.
+	awaiting       []awaited
+	lookForOutputs func()
+	awaitErr       error
 	// calls are the tool calls announced whose tool_use waits for what
 	// they do (acp_calls.go).
 	calls map[string]*acpCall
@@ -107,6 +113,9 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 		return err
 	}
 	u := n.Update
+	if _, err := a.writeAwaited(true); err != nil {
+		return err // the agent moved on: what it recorded is read first
+	}
 	switch u.SessionUpdate {
 	case "agent_message_chunk":
 		var c struct{ Type, Text string }
@@ -132,8 +141,8 @@ func (a *acpTranslator) update(params json.RawMessage) error {
 		if u.ToolCallID == "" {
 			return nil // no call to pair it with
 		}
-		if a.tools.finished(u.ToolCallID) {
-			delete(a.outputs, u.ToolCallID) // reported (denied): a late frame
+		if a.tools.finished(u.ToolCallID) || a.isAwaited(u.ToolCallID) {
+			delete(a.outputs, u.ToolCallID) // reported (denied), or its output awaited: a late frame
 		} else {
 			a.noteOutput(u)
 		}
@@ -173,7 +182,12 @@ func (a *acpTranslator) statusLine(text string) {
 
 // use writes the tool_use of an ACP tool call now, with what is known of
 // it (its permission request is being asked).
-func (a *acpTranslator) use(u acpUpdate) error { return a.track(u, true) }
+func (a *acpTranslator) use(u acpUpdate) error {
+	if _, err := a.writeAwaited(true); err != nil {
+		return err
+	}
+	return a.track(u, true)
+}
 
 // track adds what u says about its tool call and writes the call's
 // tool_use: now (force: its permission request is being asked); in auto
@@ -301,7 +315,7 @@ func (a *acpTranslator) terminalFor(id, term string) {
 
 // stop ends the turn from the prompt's stop reason.
 func (a *acpTranslator) stop(reason string) error {
-	if err := a.flushCalls(); err != nil {
+	if err := a.settle(); err != nil {
 		return err
 	}
 	switch reason {
