@@ -151,3 +151,23 @@ func (g *GUIWatch) Context(parent context.Context) (context.Context, context.Can
 
 // GUIGone reports whether ctx ended because the GUI went away.
 func GUIGone(ctx context.Context) bool { return errors.Is(context.Cause(ctx), ErrGUIGone) }
+
+// pollParent looks at the parent every parentPoll, where no event comes.
+func (g *GUIWatch) pollParent() {
+	if g.ppid <= 1 {
+		return
+	}
+	t := time.NewTicker(parentPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+		case <-g.done:
+			return
+		}
+		if g.parentGone() {
+			g.Lost(whyParentExited)
+			return
+		}
+	}
+}

@@ -93,26 +93,6 @@ func (g *GUIWatch) watch() {
 	}
 }
 
-// pollParent looks at the parent every parentPoll, where no event comes.
-func (g *GUIWatch) pollParent() {
-	if g.ppid <= 1 {
-		return
-	}
-	t := time.NewTicker(parentPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-		case <-g.done:
-			return
-		}
-		if g.parentGone() {
-			g.Lost(whyParentExited)
-			return
-		}
-	}
-}
-
 // look checks now, without waiting: poll(2) reports POLLHUP for a pipe or
 // socket whose reader is gone when asked for POLLOUT.
 func (g *GUIWatch) look() string {

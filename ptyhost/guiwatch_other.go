@@ -5,7 +5,6 @@ package ptyhost
 import (
 	"os"
 	"runtime"
-	"time"
 )
 
 // Elsewhere no event says that stdout's reader is gone: a failed write
@@ -14,21 +13,8 @@ import (
 
 // watch looks at the parent until it is gone.
 func (g *GUIWatch) watch() {
-	if g.ppid <= 1 || runtime.GOOS == "windows" {
-		return
-	}
-	t := time.NewTicker(parentPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-		case <-g.done:
-			return
-		}
-		if g.parentGone() {
-			g.Lost(whyParentExited)
-			return
-		}
+	if runtime.GOOS != "windows" {
+		g.pollParent()
 	}
 }
 
