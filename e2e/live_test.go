@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -157,7 +158,16 @@ func checkGenerated(t *testing.T, r *run, sc genScenario) {
 		if !ran(r, c) {
 			t.Errorf("call %d approved but %s is not there", i+1, c.Marker)
 		}
-		if got, want := normalize(out.Content), normalize(c.Output); got != want && !(want == "" && isNoOutput(got)) {
+		got, want := normalize(out.Content), normalize(c.Output)
+		if want != "" && isNoOutput(got) && !toldModel(r, c.Command, want) {
+			// The CLI itself got nothing: its model was never told the
+			// output (Gemini's shell, node-pty, drops a fast command's
+			// output when the exit is seen before the data under load).
+			// What the program got is the result.
+			t.Logf("call %d: the CLI lost the output itself: its model was not told it either; the result %q says so", i+1, got)
+			continue
+		}
+		if got != want && !(want == "" && isNoOutput(got)) {
 			t.Errorf("call %d: tool_result\n got %q\nwant %q", i+1, tail(got, 300), tail(want, 300))
 		}
 	}
@@ -170,6 +180,46 @@ func checkGenerated(t *testing.T, r *run, sc genScenario) {
 	if n := count(r.texts(), sc.Final); n != 1 {
 		t.Errorf("the final answer %q was said %d times, want once (texts %q)", sc.Final, n, r.texts())
 	}
+}
+
+// toldModel reports whether the CLI told its model output, the output of
+// command: in any string of any request it sent, other than where it
+// repeats the command (which holds the output's text as a literal).
+func toldModel(r *run, command, output string) bool {
+	for _, req := range r.srv.Requests() {
+		var body any
+		if json.Unmarshal(req.Body, &body) != nil {
+			if strings.Contains(strings.ReplaceAll(string(req.Body), command, ""), output) {
+				return true
+			}
+			continue
+		}
+		if anyString(body, func(s string) bool { return strings.Contains(strings.ReplaceAll(s, command, ""), output) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyString reports whether f holds for any string in a decoded JSON value.
+func anyString(v any, f func(string) bool) bool {
+	switch v := v.(type) {
+	case string:
+		return f(v)
+	case []any:
+		for _, e := range v {
+			if anyString(e, f) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range v {
+			if anyString(e, f) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // refusedByCLI recognises a CLI's own refusal to run a command it was
