@@ -116,7 +116,7 @@ func (d *driver) ask(det *heuristics.Detection) {
 		d.tr.state(fmt.Sprintf("question %d names no call, and the transcript holds none waiting: the program's own question", p.n))
 	} else if d.cfg.Transcript != nil {
 		d.tr.state(fmt.Sprintf("question %d: the call comes from the screen (nothing in the transcript yet)", p.n))
-		d.log.orphans = append(d.log.orphans, orphan{toolUse: p.id, tool: p.tool, command: command})
+		d.log.orphans = append(d.log.orphans, orphan{toolUse: p.id, tool: p.tool, command: command, exact: wholeOnScreen(det)})
 	}
 	for _, m := range ptyhost.All[ptyhost.Marker](d.cfg.Term) {
 		m.Mark(fmt.Sprintf("question %d: %s", p.n, command))

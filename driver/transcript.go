@@ -3,6 +3,7 @@ package driver
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,6 +90,18 @@ type backgroundLog interface{ ReadSince(t time.Time) bool }
 type orphan struct {
 	toolUse, tool, command string
 	denied                 bool
+	// exact: the command is the screen's whole and exact (wholeOnScreen),
+	// so only a call that ran it is this question's: a call the program
+	// ran without asking, logged in the same write, is not.
+	exact bool
+}
+
+// wholeOnScreen reports whether det shows its call's whole input exactly:
+// its rule says the question shows it all (whole_call), and the command is
+// on one row, the description not cut short with an ellipsis.
+func wholeOnScreen(det *heuristics.Detection) bool {
+	return det.Rule != nil && det.Rule.WholeCall && det.Command != "" && !det.Wrapped &&
+		(det.Dialog == nil || !det.Dialog.Cut) && !strings.HasSuffix(det.Description, "…") && !strings.HasSuffix(det.Description, "...")
 }
 
 // logFound reports whether the transcript is found and read.
@@ -261,6 +274,10 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 	if d.pendingCall() != nil {
 		return false
 	}
+	if wholeOnScreen(det) {
+		d.tr.state("the dialog shows its call whole, the command on one row: asked from the screen now; the transcript's call is matched to it when it comes")
+		return false
+	}
 	if d.logFound() {
 		d.tr.state("the question is not in the provider's transcript yet: waiting for it")
 	} else {
@@ -289,17 +306,23 @@ func (d *driver) logReadSinceAsked() bool {
 }
 
 // adopt links a newly logged call to the oldest question asked from the
-// screen before the log had it, and says so if the screen showed a
+// screen before the log had it that it can be (any, for a question read
+// as the screen showed it; for one that showed its call whole, only the
+// call that ran its command), and says so if the screen showed a
 // different command than the one that ran.
 func (d *driver) adopt(c *logCall) {
-	if len(d.log.orphans) == 0 {
+	ran := describeCall(c.ev.Name, c.ev.Input)
+	i := slices.IndexFunc(d.log.orphans, func(o orphan) bool {
+		return !o.exact || o.tool == c.ev.Name && (sameCall(ran, o.command) || strings.Join(strings.Fields(ran), " ") == strings.Join(strings.Fields(o.command), " "))
+	})
+	if i < 0 {
 		return
 	}
-	o := d.log.orphans[0]
-	d.log.orphans = d.log.orphans[1:]
+	o := d.log.orphans[i]
+	d.log.orphans = slices.Delete(d.log.orphans, i, i+1)
 	c.toolUse, c.denied = o.toolUse, o.denied
 	d.tr.state(fmt.Sprintf("the transcript's %s %s is the question %s", c.ev.Name, c.ev.ID, o.toolUse))
-	if ran := describeCall(c.ev.Name, c.ev.Input); o.tool == c.ev.Name && !sameCall(ran, o.command) && !c.denied {
+	if o.tool == c.ev.Name && !sameCall(ran, o.command) && !c.denied {
 		d.emitErr(d.out.Notice(fmt.Sprintf("the program ran %q; its screen had shown %q", ran, o.command)))
 	}
 }

@@ -247,6 +247,12 @@ type Rule struct {
 	// Once: an input rule types the prompt at its first question only; a
 	// later one (a REPL's next prompt) is the user's turn again.
 	Once bool
+	// WholeCall: the question shows its call's whole input (its command
+	// and description groups), so with the command on one row it is
+	// asked from the screen at once; the program's transcript, which may
+	// be written hundreds of milliseconds after the dialog (Copilot
+	// CLI's), is matched to it when it comes.
+	WholeCall bool
 	// Hint says what to do about a fail rule's screen ("run `claude` once
 	// and log in").
 	Hint string

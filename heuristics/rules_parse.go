@@ -16,7 +16,7 @@ import (
 // Field names of a profile and of a rule, in the order messages list them.
 var (
 	profileFields = []string{"name", "description", "command", "quiet_ms", "ready", "busy", "ran", "echo", "quit", "quit_also", "interrupt", "newline", "context_rows", "keeps_running", "drops_keys", "dialog_end", "view_keys", "rules"}
-	ruleFields    = []string{"name", "look", "match", "kind", "tool", "cursor", "approve", "approve_also", "deny", "deny_also", "revise", "followup", "once", "hint"}
+	ruleFields    = []string{"name", "look", "match", "kind", "tool", "cursor", "approve", "approve_also", "deny", "deny_also", "revise", "followup", "once", "whole_call", "hint"}
 	groupNames    = []string{"command", "prompt", "description", "text", "option", "output", "context", "file", "content"}
 )
 
@@ -52,6 +52,7 @@ var (
 //	    deny_also: ['N<Enter>']
 //	    followup: false    # confirm, menu: answered with the previous decision
 //	    once: true         # input: type the prompt at the first such question only (a REPL's prompt)
+//	    whole_call: true   # confirm, menu: the question shows its call whole (command and description groups): with the command on one row it goes to the GUI at once, not after the program's transcript has the call
 //	    hint: 'run …'      # fail: what the user should do about the screen
 //	    tool: Write        # confirm, menu: the Claude tool the question is about (default Bash; Write and Edit read the file group)
 //

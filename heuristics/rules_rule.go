@@ -88,8 +88,8 @@ func parseRule(ps *problems, n *yaml.Node, source string) *Rule {
 			default:
 				ps.add(v.Line, v.Column, max(1, len(r.Tool)), "unknown tool %q: use Bash, Write or Edit", r.Tool)
 			}
-		case "followup", "once":
-			set := map[string]*bool{"followup": &r.Followup, "once": &r.Once}[key]
+		case "followup", "once", "whole_call":
+			set := map[string]*bool{"followup": &r.Followup, "once": &r.Once, "whole_call": &r.WholeCall}[key]
 			switch s := scalar(ps, v, key); s {
 			case "true":
 				*set = true
@@ -161,6 +161,10 @@ func checkRule(ps *problems, r *Rule, n *yaml.Node, nodes map[string]*yaml.Node)
 	if r.Followup && r.Kind != KindConfirm && r.Kind != KindMenu {
 		l, c, w := at("followup")
 		ps.add(l, c, w, "followup is only for confirm and menu rules")
+	}
+	if r.WholeCall && (r.Kind != KindConfirm && r.Kind != KindMenu || !has("command") || r.Tool != "" && r.Tool != "Bash") {
+		l, c, w := at("whole_call")
+		ps.add(l, c, w, "whole_call is only for confirm and menu rules about a command, with a (?P<command>...) group")
 	}
 	if (r.Approve.NeedsPrompt() || r.Deny.NeedsPrompt()) && r.Kind != KindInput {
 		l, c, w := at("approve")

@@ -66,6 +66,9 @@ func TestRulesErrorProblems(t *testing.T) {
 		{"field twice", "name: a\nname: b\nrules: []\n", []Problem{{Line: 2, Col: 1, Len: 4, Msg: `"name" given twice`}}},
 		{"quiet range", "quiet_ms: 0\n", []Problem{{Line: 1, Col: 11, Len: 1, Msg: "quiet_ms must be"}}},
 		{"followup on text", "rules:\n  - name: a\n    match: '(?P<text>a)'\n    kind: text\n    followup: true\n", []Problem{{Line: 5, Col: 15, Len: 4, Msg: "followup is only for confirm and menu"}}},
+		{"whole_call on text", "rules:\n  - name: a\n    match: '(?P<text>a)'\n    kind: text\n    whole_call: true\n", []Problem{{Line: 5, Col: 17, Len: 4, Msg: "whole_call is only for confirm and menu rules about a command"}}},
+		{"whole_call without a command", "rules:\n  - name: a\n    match: '(?P<prompt>a\\?)'\n    kind: confirm\n    approve: y\n    deny: n\n    whole_call: true\n", []Problem{{Line: 7, Col: 17, Len: 4, Msg: "whole_call is only for confirm and menu rules about a command"}}},
+		{"whole_call not a bool", "rules:\n  - name: a\n    match: '(?P<command>a)'\n    kind: confirm\n    approve: y\n    deny: n\n    whole_call: yes\n", []Problem{{Line: 7, Col: 17, Len: 3, Msg: "whole_call must be true or false"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
