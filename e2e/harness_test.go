@@ -118,6 +118,11 @@ func newHomeIn(t testing.TB, provider, bin string) *home {
 	return &home{provider: provider, sb: sb, srv: srv}
 }
 
+// untraced runs yume-cli without --trace-file, as users run it: a
+// benchmark's timings, not a test's evidence. Benchmarks run one at a
+// time, so a benchmark may set it around its runs.
+var untraced bool
+
 // run is one yume-cli process in the home, the model answering from script.
 func (h *home) run(t testing.TB, script fakemodel.Script, g gui, flags ...string) *run {
 	t.Helper()
@@ -132,7 +137,10 @@ func (h *home) runAsSet(t testing.TB, g gui, flags ...string) *run {
 	r := &run{sb: sb, srv: srv, results: map[string]result{}}
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
 	args := append([]string{"--provider", provider, "--model", sb.Model, "--cwd", sb.Workspace,
-		"--output-format", "stream-json", "--verbose", "--trace-file", trace}, flags...)
+		"--output-format", "stream-json", "--verbose"}, flags...)
+	if !untraced {
+		args = append(args, "--trace-file", trace)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, yumeBin, args...)
