@@ -136,11 +136,12 @@ func (h *home) runAsSet(t testing.TB, g gui, flags ...string) *run {
 	sb, srv, provider := h.sb, h.srv, h.provider
 	r := &run{sb: sb, srv: srv, results: map[string]result{}}
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
-	args := append([]string{"--provider", provider, "--model", sb.Model, "--cwd", sb.Workspace,
-		"--output-format", "stream-json", "--verbose"}, flags...)
+	args := []string{"--provider", provider, "--model", sb.Model, "--cwd", sb.Workspace,
+		"--output-format", "stream-json", "--verbose"}
 	if !untraced {
 		args = append(args, "--trace-file", trace)
 	}
+	args = append(args, flags...) // last: they may end with -- and the program's own
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, yumeBin, args...)
