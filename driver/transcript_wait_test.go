@@ -407,7 +407,10 @@ rules:
 	for round := 0; round < 5; round++ {
 		dir := t.TempDir()
 		log := &endingLog{marker: dir + "/ended"}
-		script := `printf '$ Shell Show the files 3 lines…\n'; touch ` + log.marker + `; while read -r x; do :; done`
+		// The log's end is written before the screen is drawn: the other
+		// way round, a loaded machine ran touch after the screen had
+		// settled, and Ctrl-O was rightly typed on a turn not yet ended.
+		script := `touch ` + log.marker + `; printf '$ Shell Show the files 3 lines…\n'; while read -r x; do :; done`
 		r := driveWith(t, dir, prof, permission.Default, approveAll, nil, nil,
 			func(c *driver.Config) { c.Transcript = log }, "sh", "-c", script)
 		for _, k := range r.keys {
