@@ -182,14 +182,19 @@ func fileTurn(provider, file string) fakemodel.Script {
 }
 
 // recordedTurn runs one PTY turn of script, approved, with --record; it
-// returns the run and its recording (kept in $YUME_BENCH_CASTS if set),
-// nil if the turn asked nothing.
+// returns the run and its recording (kept in $YUME_BENCH_CASTS if set,
+// with its trace when traced), nil if the turn asked nothing.
 func recordedTurn(b *testing.B, h *home, script fakemodel.Script) (*run, *recordings.Cast) {
 	path := filepath.Join(b.TempDir(), "turn.cast")
 	if dir := os.Getenv("YUME_BENCH_CASTS"); dir != "" { // kept, to see what a TUI drew when
 		path = filepath.Join(dir, fmt.Sprintf("%s-%s.cast", strings.ReplaceAll(b.Name(), "/", "_"), time.Now().Format("150405.000000")))
 	}
 	r := h.run(b, script, gui{answer: func(int) bool { return true }}, "--mode", "pty", "--record", path, "--prompt", "make a file")
+	if os.Getenv("YUME_BENCH_CASTS") != "" && r != nil && r.trace != "" { // and its trace, when traced
+		if err := os.WriteFile(strings.TrimSuffix(path, ".cast")+".trace", []byte(r.trace), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
 	if len(r.uses) == 0 {
 		return r, nil // no question asked: measured says so
 	}

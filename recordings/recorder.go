@@ -61,18 +61,33 @@ func (r *Recorder) flushHeld() {
 	}
 }
 
-// redactOutput returns the output to write now, redacted, keeping the
-// unfinished last word in r.held.
-func (r *Recorder) redactOutput(at time.Duration, s string) (time.Duration, string) {
-	if r.held != "" {
-		s, at = r.held+s, r.heldAt
-	}
+// redactOutput writes a chunk of output that came at at, redacted, and
+// holds back its unfinished last word. A word held from the chunk before
+// is written at the time it came, apart from this chunk, unless a secret
+// is in the two joined: then they go as one, at this chunk's time, when
+// the secret was whole. (Joined at the word's time, every frame of a TUI,
+// which ends in an escape sequence, took the time of the frame before: a
+// dialog drawn after five quiet seconds was recorded five seconds early.)
+func (r *Recorder) redactOutput(at time.Duration, s string) {
+	held, heldAt := r.held, r.heldAt
 	r.held = ""
+	s = held + s
 	cut := strings.LastIndexAny(s, " \t\r\n\x1b\a") + 1
 	if tail := len(s) - cut; tail > 0 && tail <= maxHeld {
 		r.held, r.heldAt, s = s[cut:], at, s[:cut]
+		if cut == 0 && held != "" {
+			r.heldAt = heldAt // the same word goes on: it began then
+		}
 	}
-	return at, r.redact(s)
+	if s == "" {
+		return
+	}
+	red := r.redact(s)
+	if held != "" && len(s) > len(held) && red == s {
+		r.write(heldAt, CodeOutput, held)
+		red = s[len(held):]
+	}
+	r.write(at, CodeOutput, red)
 }
 
 // NewRecorder writes h as a v2 header to w and returns a recorder for the
@@ -106,10 +121,10 @@ func (r *Recorder) Output(at time.Duration, p []byte) {
 	}
 	r.seen = max(r.seen, at)
 	s := r.out.decode(p)
-	if r.redact != nil && s != "" {
-		at, s = r.redactOutput(at, s)
-	}
-	if s != "" {
+	switch {
+	case r.redact != nil && s != "":
+		r.redactOutput(at, s)
+	case s != "":
 		r.write(at, CodeOutput, s)
 	}
 }
@@ -174,10 +189,14 @@ func (r *Recorder) Close(exitCode int) error {
 	r.closed = true
 	end := max(r.seen, r.last)
 	if s := r.held + r.out.flush(); s != "" {
+		at := end
+		if r.held != "" {
+			at = r.heldAt // the held word came then
+		}
 		if r.redact != nil {
 			s = r.redact(s)
 		}
-		r.write(end, CodeOutput, s)
+		r.write(at, CodeOutput, s)
 	}
 	if s := r.in.flush(); s != "" {
 		r.write(end, CodeInput, s)

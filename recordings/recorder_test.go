@@ -249,3 +249,72 @@ func TestRecorderRedacts(t *testing.T) {
 		t.Errorf("the question must come before its answer:\n%s", got)
 	}
 }
+
+// TestRecorderKeepsEachChunksTime: with redaction on, a chunk is written
+// at the time it came, not at the time of the word held back from the
+// chunk before (a TUI's frames end in an escape sequence, so each frame
+// took its predecessor's time); only a secret that runs across the two
+// joins them, at the time it was whole.
+func TestRecorderKeepsEachChunksTime(t *testing.T) {
+	secret := "ghp_" + strings.Repeat("aB3dE5gH7j", 4)
+	type chunk struct {
+		at   time.Duration
+		text string
+	}
+	tests := []struct {
+		name   string
+		chunks []chunk
+		want   map[string]time.Duration // text → the time of the event holding it
+	}{
+		{"frames ending in an escape sequence", []chunk{
+			{1 * time.Second, "\x1b[?2026hstart\x1b[?2026l"},
+			{6 * time.Second, "\x1b[?2026hdialog\x1b[?2026l"},
+			{7 * time.Second, "\x1b[?2026hafter\x1b[?2026l"},
+		}, map[string]time.Duration{"start": time.Second, "dialog": 6 * time.Second, "after": 7 * time.Second}},
+		{"a word over two chunks", []chunk{
+			{1 * time.Second, "Run th"},
+			{2 * time.Second, "is? (y/n)"},
+		}, map[string]time.Duration{"Run": time.Second, "is?": 2 * time.Second}},
+		{"a secret over two chunks, whole at the second", []chunk{
+			{1 * time.Second, "token " + secret[:10]},
+			{3 * time.Second, secret[10:] + " done\r\n"},
+		}, map[string]time.Duration{"token": time.Second, "[REDACTED]": 3 * time.Second, "done": 3 * time.Second}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			rec, err := NewRecorder(&buf, Header{Version: 2, Width: 80, Height: 24}, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.Redact(func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") })
+			var sent strings.Builder
+			for _, c := range tt.chunks {
+				rec.Output(c.at, []byte(c.text))
+				sent.WriteString(c.text)
+			}
+			if err := rec.Close(0); err != nil {
+				t.Fatal(err)
+			}
+			c, err := Read(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got strings.Builder
+			for _, e := range c.Events {
+				if e.Code != CodeOutput {
+					continue
+				}
+				got.WriteString(e.Data)
+				for text, at := range tt.want {
+					if strings.Contains(e.Data, text) && e.Time != at {
+						t.Errorf("%q recorded at %v, want %v (event %q)", text, e.Time, at, e.Data)
+					}
+				}
+			}
+			if want := strings.ReplaceAll(sent.String(), secret, "[REDACTED]"); got.String() != want {
+				t.Errorf("output %q, want %q", got.String(), want)
+			}
+		})
+	}
+}
