@@ -74,10 +74,7 @@ func (r *Recorder) redactOutput(at time.Duration, s string) {
 	s = held + s
 	cut := strings.LastIndexAny(s, " \t\r\n\x1b\a") + 1
 	if tail := len(s) - cut; tail > 0 && tail <= maxHeld {
-		r.held, r.heldAt, s = s[cut:], at, s[:cut]
-		if cut == 0 && held != "" {
-			r.heldAt = heldAt // the same word goes on: it began then
-		}
+		r.held, r.heldAt, s = s[cut:], at, s[:cut] // at: its last piece came now
 	}
 	if s == "" {
 		return
