@@ -73,6 +73,9 @@ func (r *Recorder) redactOutput(at time.Duration, s string) {
 	r.held = ""
 	s = held + s
 	cut := strings.LastIndexAny(s, " \t\r\n\x1b\a") + 1
+	if cut > 0 && s[cut-1] == '\x1b' {
+		cut-- // an escape sequence is held whole, not cut after its ESC
+	}
 	if tail := len(s) - cut; tail > 0 && tail <= maxHeld {
 		r.held, r.heldAt, s = s[cut:], at, s[:cut] // at: its last piece came now
 	}
@@ -80,11 +83,13 @@ func (r *Recorder) redactOutput(at time.Duration, s string) {
 		return
 	}
 	red := r.redact(s)
-	if held != "" && len(s) > len(held) && red == s {
+	if held != "" && red == s {
 		r.write(heldAt, CodeOutput, held)
 		red = s[len(held):]
 	}
-	r.write(at, CodeOutput, red)
+	if red != "" {
+		r.write(at, CodeOutput, red)
+	}
 }
 
 // NewRecorder writes h as a v2 header to w and returns a recorder for the
