@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/yume-cli/yume-cli/internal/lazyre"
 
@@ -28,20 +30,51 @@ func codexTranscript(l Launch) transcript.Source {
 	if home == "" {
 		home = filepath.Join(l.Getenv("HOME"), ".codex")
 	}
-	pattern := filepath.Join(home, "sessions", "*", "*", "*", "rollout-*.jsonl")
+	sessions := filepath.Join(home, "sessions")
 	locate := func() (string, bool) {
 		if l.Resume {
-			return firstMatch(filepath.Join(home, "sessions", "*", "*", "*", "rollout-*"+l.Session+".jsonl"))
+			return firstMatch(filepath.Join(sessions, "*", "*", "*", "rollout-*"+l.Session+".jsonl"))
 		}
-		return newestFor(pattern, l, codexCwd)
+		var patterns []string
+		for _, dir := range codexDayDirs(sessions, l.Started, time.Now(), time.Local, time.UTC) {
+			patterns = append(patterns, filepath.Join(dir, "rollout-*.jsonl"))
+		}
+		return newestFor(patterns, l, codexCwd)
 	}
 	return transcript.NewTail(locate, ofRun(l, parseCodexTranscript))
 }
 
-// newestFor is the newest file matching pattern, modified since the
-// program started, whose first line says cwd is l.Cwd.
-func newestFor(pattern string, l Launch, cwdOf func(first []byte) string) (string, bool) {
-	paths, _ := filepath.Glob(pattern)
+// codexDayDirs are the directories, sessions/YYYY/MM/DD, where a rollout
+// of a session begun between from and to is: Codex files a session under
+// the day it began, in local time (UTC where it cannot read the offset),
+// so each day in each of zones. Every day's directory ("*/*/*") was globbed, and
+// each rollout ever written stat'ed, on every read until the session was
+// found: a cost that grew with a person's history, in the first second.
+// Past a week, or with no start time, every day's.
+func codexDayDirs(sessions string, from, to time.Time, zones ...*time.Location) []string {
+	if from.IsZero() || to.Sub(from) > 7*24*time.Hour {
+		return []string{filepath.Join(sessions, "*", "*", "*")}
+	}
+	var dirs []string
+	for _, loc := range zones {
+		f, t := from.In(loc), to.In(loc)
+		for day := time.Date(f.Year(), f.Month(), f.Day(), 0, 0, 0, 0, loc); !day.After(t); day = day.AddDate(0, 0, 1) {
+			if dir := filepath.Join(sessions, day.Format("2006"), day.Format("01"), day.Format("02")); !slices.Contains(dirs, dir) {
+				dirs = append(dirs, dir)
+			}
+		}
+	}
+	return dirs
+}
+
+// newestFor is the newest file matching one of patterns, modified since
+// the program started, whose first line says cwd is l.Cwd.
+func newestFor(patterns []string, l Launch, cwdOf func(first []byte) string) (string, bool) {
+	var paths []string
+	for _, pattern := range patterns {
+		m, _ := filepath.Glob(pattern)
+		paths = append(paths, m...)
+	}
 	type cand struct {
 		path string
 		mod  int64
