@@ -23,6 +23,7 @@ import (
 	"github.com/yume-cli/yume-cli/permission"
 	provreg "github.com/yume-cli/yume-cli/providers"
 	"github.com/yume-cli/yume-cli/ptyhost"
+	"github.com/yume-cli/yume-cli/recordings"
 	"github.com/yume-cli/yume-cli/vt"
 )
 
@@ -45,7 +46,9 @@ import (
 // YUME_START_BASE=path/to/yume-cli measures another build (the previous
 // one) in the same ops, in a YUME_HOME of its own: base-warm-x,
 // base-cold-x, base-restarts, and base-failed (its runs with no tool_use,
-// left out of its figures).
+// left out of its figures). YUME_BENCH_CASTS=dir keeps a recording of
+// each run, the CLI's alone and yume-cli's (--record, which costs it a
+// little), to see where a start's time went.
 //
 //	PATH=$PWD/.e2e/bin:$PATH YUME_E2E=1 go test -run '^$' -bench StartToToolUse -benchtime 3x ./e2e
 //
@@ -156,8 +159,12 @@ func (y startBuild) run(b *testing.B, h *home, provider, name string, cold bool)
 	defer cancel()
 	// --verbose: a second start is said on stderr. A long idle timeout: on
 	// a loaded machine a CLI's first request may take more than 5 s.
-	cmd := exec.CommandContext(ctx, y.path, "--provider", provider, "--model", h.sb.Model, "--cwd", h.sb.Workspace,
-		"--output-format", "stream-json", "--mode", "pty", "--verbose", "--idle-timeout", "60s", "--prompt", "make a file")
+	args := []string{"--provider", provider, "--model", h.sb.Model, "--cwd", h.sb.Workspace,
+		"--output-format", "stream-json", "--mode", "pty", "--verbose", "--idle-timeout", "60s", "--prompt", "make a file"}
+	if dir := os.Getenv("YUME_BENCH_CASTS"); dir != "" { // beside the CLI's alone (benchCast)
+		args = append(args, "--record", filepath.Join(dir, fmt.Sprintf("%s%s-%s.cast", y.name, provider, name)))
+	}
+	cmd := exec.CommandContext(ctx, y.path, args...)
 	cmd.Env = append(interactiveEnv(h.sb.Env), "YUME_HOME="+yumeHome)
 	cmd.Dir = h.sb.Workspace
 	var stderr bytes.Buffer
@@ -282,10 +289,17 @@ func dialogAlone(b testing.TB, h *home, binDir, provider string, script fakemode
 	defer stop.Stop()
 	screen := vt.NewScreen(cols, rows)
 	screen.SetReplyWriter(proc) // a TUI waits for the answers to its queries
+	rec := benchCast(b, "alone-"+provider, cols, rows, start)
+	if rec != nil {
+		defer rec.Close(0)
+	}
 	for {
 		data, _, err := proc.ReadChunk()
 		if first == 0 {
 			first = time.Since(start)
+		}
+		if rec != nil {
+			rec.Output(time.Since(start), data)
 		}
 		screen.Write(data)
 		// A fresh engine: one that remembers what fired would not fire on
@@ -297,6 +311,27 @@ func dialogAlone(b testing.TB, h *home, binDir, provider string, script fakemode
 			b.Fatalf("%s alone: its output ended (%v) before a dialog; the screen:\n%s", provider, err, screen.String())
 		}
 	}
+}
+
+// benchCast is a recorder of the CLI's output alone, in
+// $YUME_BENCH_CASTS (nil where that is not set), to set beside yume-cli's
+// recordings of the same ops: what the CLI drew when, with and without
+// yume-cli.
+func benchCast(b testing.TB, name string, cols, rows int, start time.Time) *recordings.Recorder {
+	dir := os.Getenv("YUME_BENCH_CASTS")
+	if dir == "" {
+		return nil
+	}
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%s.cast", name, time.Now().Format("150405.000000"))))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { f.Close() })
+	rec, err := recordings.NewRecorder(f, recordings.Header{Version: 2, Width: cols, Height: rows}, start)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return rec
 }
 
 // adoptOnce makes the test process the reaper of the orphans of CLIs it

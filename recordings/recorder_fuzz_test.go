@@ -1,7 +1,6 @@
 package recordings
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -23,12 +22,7 @@ func FuzzRecorderTimes(f *testing.F) {
 		if !utf8.ValidString(text) || longestWord(text) > maxHeld {
 			t.Skip("invalid UTF-8 becomes U+FFFD; a word over maxHeld is written as it comes")
 		}
-		var buf bytes.Buffer
-		rec, err := NewRecorder(&buf, Header{Version: 2, Width: 80, Height: 24}, time.Time{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec.Redact(func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") })
+		var chunks []timedChunk
 		arrival := make([]time.Duration, len(text)) // when each byte came
 		for i, at := 0, time.Duration(0); i < len(text); {
 			n := len(text) - i
@@ -36,24 +30,14 @@ func FuzzRecorderTimes(f *testing.F) {
 				n, cuts = min(int(cuts[0])+1, n), cuts[1:]
 			}
 			at += time.Millisecond
-			rec.Output(at, []byte(text[i:i+n]))
+			chunks = append(chunks, timedChunk{at, text[i : i+n]})
 			for j := i; j < i+n; j++ {
 				arrival[j] = at
 			}
 			i += n
 		}
-		if err := rec.Close(0); err != nil {
-			t.Fatal(err)
-		}
-		c, err := Read(&buf)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var got strings.Builder
-		for _, e := range c.Events {
-			if e.Code != CodeOutput {
-				continue
-			}
+		for _, e := range recordRedacted(t, secret, chunks) {
 			if p, n := got.Len(), len(e.Data); !strings.Contains(text, secret) && n > 0 {
 				if last := arrival[p+n-1]; e.Time != last {
 					t.Errorf("%q stamped %v: its last byte came at %v", e.Data, e.Time, last)

@@ -257,54 +257,32 @@ func TestRecorderRedacts(t *testing.T) {
 // joins them, at the time it was whole.
 func TestRecorderKeepsEachChunksTime(t *testing.T) {
 	secret := "ghp_" + strings.Repeat("aB3dE5gH7j", 4)
-	type chunk struct {
-		at   time.Duration
-		text string
-	}
 	tests := []struct {
 		name   string
-		chunks []chunk
+		chunks []timedChunk
 		want   map[string]time.Duration // text → the time of the event holding it
 	}{
-		{"frames ending in an escape sequence", []chunk{
+		{"frames ending in an escape sequence", []timedChunk{
 			{1 * time.Second, "\x1b[?2026hstart\x1b[?2026l"},
 			{6 * time.Second, "\x1b[?2026hdialog\x1b[?2026l"},
 			{7 * time.Second, "\x1b[?2026hafter\x1b[?2026l"},
 		}, map[string]time.Duration{"start": time.Second, "dialog": 6 * time.Second, "after": 7 * time.Second}},
-		{"a word over two chunks", []chunk{
+		{"a word over two chunks", []timedChunk{
 			{1 * time.Second, "Run th"},
 			{2 * time.Second, "is? (y/n)"},
 		}, map[string]time.Duration{"Run": time.Second, "is?": 2 * time.Second}},
-		{"a secret over two chunks, whole at the second", []chunk{
+		{"a secret over two chunks, whole at the second", []timedChunk{
 			{1 * time.Second, "token " + secret[:10]},
 			{3 * time.Second, secret[10:] + " done\r\n"},
 		}, map[string]time.Duration{"token": time.Second, "[REDACTED]": 3 * time.Second, "done": 3 * time.Second}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var buf bytes.Buffer
-			rec, err := NewRecorder(&buf, Header{Version: 2, Width: 80, Height: 24}, time.Time{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec.Redact(func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") })
-			var sent strings.Builder
+			var sent, got strings.Builder
 			for _, c := range tt.chunks {
-				rec.Output(c.at, []byte(c.text))
 				sent.WriteString(c.text)
 			}
-			if err := rec.Close(0); err != nil {
-				t.Fatal(err)
-			}
-			c, err := Read(&buf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got strings.Builder
-			for _, e := range c.Events {
-				if e.Code != CodeOutput {
-					continue
-				}
+			for _, e := range recordRedacted(t, secret, tt.chunks) {
 				got.WriteString(e.Data)
 				for text, at := range tt.want {
 					if strings.Contains(e.Data, text) && e.Time != at {
@@ -317,4 +295,38 @@ func TestRecorderKeepsEachChunksTime(t *testing.T) {
 			}
 		})
 	}
+}
+
+// timedChunk is output that came at a time.
+type timedChunk struct {
+	at   time.Duration
+	text string
+}
+
+// recordRedacted records chunks through a recorder that redacts secret,
+// and returns the output events read back.
+func recordRedacted(t testing.TB, secret string, chunks []timedChunk) []Event {
+	var buf bytes.Buffer
+	rec, err := NewRecorder(&buf, Header{Version: 2, Width: 80, Height: 24}, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Redact(func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") })
+	for _, c := range chunks {
+		rec.Output(c.at, []byte(c.text))
+	}
+	if err := rec.Close(0); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Event
+	for _, e := range c.Events {
+		if e.Code == CodeOutput {
+			out = append(out, e)
+		}
+	}
+	return out
 }
