@@ -151,6 +151,19 @@ func threads(pid int) []int {
 // (an idle runtime thread) or waiting for a child says nothing: Unknown.
 func (p *Process) threadInput(pid, tid int, buf []byte) InputState {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(tid)
+	sched := procFile(dir+"/schedstat", buf)
+	if st, ok := p.memo.get(tid, sched); ok {
+		return st // it has not run since it was found so
+	}
+	counters := string(sched)
+	st := p.threadState(pid, dir, buf)
+	p.memo.put(tid, counters, st)
+	return st
+}
+
+// threadState is how the thread whose /proc directory is dir waits, from
+// its stat, its system call and, for a read, the descriptor's link.
+func (p *Process) threadState(pid int, dir string, buf []byte) InputState {
 	f := statFields(dir+"/stat", buf)
 	if len(f) == 0 || len(f[0]) == 0 {
 		return InputUnknown

@@ -25,6 +25,9 @@ func TestInputWait(t *testing.T) {
 		{"sh read", []string{"sh", "-c", "printf 'Continue? '; read a"}, nil, ptyhost.InputReading, ""},
 		{"a child runs", []string{"sh", "-c", "sleep 30"}, nil, ptyhost.InputBusy, ""},
 		{"the foreground job reads", []string{"sh", "-c", "sleep 0.01; cat"}, nil, ptyhost.InputReading, ""},
+		// Looked at while it waits for its child, and found so, then
+		// reading: a thread that ran since is looked at again (threadMemo).
+		{"sh reads once its child ends", []string{"sh", "-c", "sleep 0.2; read a"}, nil, ptyhost.InputReading, ""},
 		{"a busy loop", []string{"sh", "-c", "while :; do :; done"}, nil, ptyhost.InputRunning, ""},
 		// python3 took 2.2–4.2 s to start on a machine at load 30: its
 		// start is not the look's to bound.
@@ -93,6 +96,37 @@ func BenchmarkInputWait(b *testing.B) {
 	for b.Loop() {
 		if p.InputWait() != ptyhost.InputReading {
 			b.Fatal("not reading")
+		}
+	}
+}
+
+// BenchmarkInputWaitPolling: one look at a program with parked threads
+// that polls its terminal, as a TUI between frames: no thread reads, so
+// every thread is looked at.
+func BenchmarkInputWaitPolling(b *testing.B) {
+	const script = "import threading,select,sys\n" +
+		"for _ in range(16): threading.Thread(target=threading.Event().wait, daemon=True).start()\n" +
+		"sys.stdout.write('ready'); sys.stdout.flush(); select.select([sys.stdin],[],[])"
+	p, err := ptyhost.Start(ptyhost.Options{Argv: []string{"python3", "-c", script}, Cols: 80, Rows: 24})
+	if err != nil {
+		b.Skip(err) // python3 missing
+	}
+	defer p.Close()
+	go func() {
+		for {
+			if _, _, err := p.ReadChunk(); err != nil {
+				return
+			}
+		}
+	}()
+	for deadline := time.Now().Add(time.Minute); p.InputWait() != ptyhost.InputPolling; time.Sleep(time.Millisecond) { // Polling a condition under a deadline.
+		if time.Now().After(deadline) {
+			b.Fatal("python3 never polled its terminal")
+		}
+	}
+	for b.Loop() {
+		if st := p.InputWait(); st != ptyhost.InputPolling {
+			b.Fatalf("InputWait = %v, want polling", st)
 		}
 	}
 }

@@ -25,6 +25,7 @@ type Process struct {
 	start  time.Time     // ReadChunk timestamps are relative to this
 	tty    string        // the terminal's name (/dev/pts/N), for InputWait
 	buf    []byte        // ReadChunk's buffer, reused for every chunk
+	memo   threadMemo    // how InputWait last found each thread (Linux)
 
 	// mu is held while signalling the group and while reaping the leader, so
 	// a signal to -pid never lands after the leader's pid was freed for reuse.
