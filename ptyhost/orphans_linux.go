@@ -76,24 +76,27 @@ func childPIDs() []int {
 }
 
 // childrenLists reads /proc/self/task/*/children (CONFIG_PROC_CHILDREN);
-// false where there is none.
+// false where there is none. One small read a file, no stat of each
+// (procFile, threads).
 func childrenLists() ([]int, bool) {
-	lists, _ := filepath.Glob("/proc/self/task/[0-9]*/children")
-	if len(lists) == 0 {
-		return nil, false
-	}
+	self := strconv.Itoa(os.Getpid())
+	var buf [16 << 10]byte
+	var stat [512]byte
 	var kids []int
-	for _, path := range lists {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return nil, false
+	for i, tid := range threads(os.Getpid()) {
+		b := procFile("/proc/"+self+"/task/"+strconv.Itoa(tid)+"/children", buf[:])
+		if b == nil {
+			if i == 0 {
+				return nil, false // no children lists in this kernel
+			}
+			continue // a thread that ended
 		}
-		for _, f := range strings.Fields(string(b)) {
-			pid, err := strconv.Atoi(f)
+		for _, f := range bytes.Fields(b) {
+			pid, err := strconv.Atoi(string(f))
 			if err != nil || pid == watchdogPID { // it ends by itself when we exit
 				continue
 			}
-			if st, _ := os.ReadFile("/proc/" + f + "/stat"); zombie(st) {
+			if zombie(procFile("/proc/"+string(f)+"/stat", stat[:])) {
 				continue // exited, not reaped yet
 			}
 			kids = append(kids, pid)

@@ -1,8 +1,8 @@
 package ptyhost
 
 import (
+	"bytes"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -10,12 +10,16 @@ import (
 // SelfUpdates lists the command lines of the processes under yume-cli
 // (its children, theirs, and the orphans it adopted) that install or
 // update a program for the whole machine. It walks the process tree down
-// from this process (/proc/PID/task/*/children): a few reads, cheap
-// enough to look every second.
+// from this process (/proc/PID/task/TID/children, each thread's: a child
+// is listed under the thread that forked it), with one small read a file
+// and no stat of each (procFile, threads): it runs every second, and a
+// TUI's runtime has tens of threads.
 func SelfUpdates() []string {
 	var found []string
+	var buf [16 << 10]byte
+	self := os.Getpid()
 	seen := map[int]bool{}
-	queue := []int{os.Getpid()}
+	queue := []int{self}
 	for len(queue) > 0 && len(seen) < 4096 {
 		pid := queue[0]
 		queue = queue[1:]
@@ -23,18 +27,17 @@ func SelfUpdates() []string {
 			continue
 		}
 		seen[pid] = true
-		if pid != os.Getpid() {
-			if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline"); err == nil {
+		dir := "/proc/" + strconv.Itoa(pid)
+		if pid != self {
+			if b := procFile(dir+"/cmdline", buf[:]); b != nil {
 				if cmd := strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " ")); IsSelfUpdate(cmd) {
 					found = append(found, cmd)
 				}
 			}
 		}
-		lists, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/[0-9]*/children")
-		for _, l := range lists {
-			b, _ := os.ReadFile(l)
-			for _, f := range strings.Fields(string(b)) {
-				if kid, err := strconv.Atoi(f); err == nil {
+		for _, tid := range threads(pid) {
+			for _, f := range bytes.Fields(procFile(dir+"/task/"+strconv.Itoa(tid)+"/children", buf[:])) {
+				if kid, err := strconv.Atoi(string(f)); err == nil {
 					queue = append(queue, kid)
 				}
 			}

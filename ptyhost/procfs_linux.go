@@ -1,0 +1,80 @@
+package ptyhost
+
+import (
+	"bytes"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// Small reads of /proc, for InputWait and SelfUpdates: each file read
+// with one open, read and close, and directories listed without a stat
+// of each entry.
+
+// procFile reads a /proc file into buf with one open, read(s) and close:
+// os.ReadFile also stats it and offers it to the poller, twice the
+// system calls, and under load each is a chance to be descheduled. What
+// does not fit buf is cut (nil: it could not be read).
+func procFile(path string, buf []byte) []byte {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(fd) //nolint:errcheck // read-only
+	n := 0
+	for n < len(buf) {
+		k, err := unix.Read(fd, buf[n:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil
+		}
+		if k == 0 {
+			break
+		}
+		n += k
+	}
+	return buf[:n]
+}
+
+// statFields are the fields of a /proc stat file after the command name:
+// state ppid pgrp … (nil if it could not be read).
+func statFields(path string, buf []byte) [][]byte {
+	stat := procFile(path, buf)
+	if stat == nil {
+		return nil
+	}
+	return bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+1:])
+}
+
+// threads lists pid's threads (at least pid itself).
+func threads(pid int) []int {
+	out := []int{}
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/task", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return []int{pid}
+	}
+	defer unix.Close(fd) //nolint:errcheck // read-only
+	var buf [4096]byte
+	var names []string
+	for {
+		n, err := unix.Getdents(fd, buf[:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			break
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names[:0])
+		for _, name := range names {
+			if tid, err := strconv.Atoi(name); err == nil {
+				out = append(out, tid)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return []int{pid}
+	}
+	return out
+}
