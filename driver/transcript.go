@@ -98,10 +98,25 @@ type orphan struct {
 
 // wholeOnScreen reports whether det shows its call's whole input exactly:
 // its rule says the question shows it all (whole_call), and the command is
-// on one row, the description not cut short with an ellipsis.
+// on one row, drawn as written, the description not cut short with an
+// ellipsis.
 func wholeOnScreen(det *heuristics.Detection) bool {
-	return det.Rule != nil && det.Rule.WholeCall && det.Command != "" && !det.Wrapped &&
+	return det.Rule != nil && det.Rule.WholeCall && det.Command != "" && !det.Wrapped && drawnAsWritten(det.Command) &&
 		(det.Dialog == nil || !det.Dialog.Cut) && !strings.HasSuffix(det.Description, "…") && !strings.HasSuffix(det.Description, "...")
+}
+
+// drawnAsWritten reports whether a command read from the screen can only
+// be the text it was drawn from: printable ASCII, spaces single. A TUI
+// draws a tab as spaces (Claude Code's 'a<tab>b' is 'a   b'), and drops
+// or joins zero-width and combining characters, so a command with a run
+// of spaces or any other character waits for the transcript's own text.
+func drawnAsWritten(command string) bool {
+	for i := 0; i < len(command); i++ {
+		if c := command[i]; c < ' ' || c > '~' || c == ' ' && i > 0 && command[i-1] == ' ' {
+			return false
+		}
+	}
+	return true
 }
 
 // logFound reports whether the transcript is found and read.

@@ -45,19 +45,7 @@ func (l *batchLog) Poll() ([]transcript.Event, error) {
 // and a call the program ran without asking, logged first in the same
 // batch, is reported as itself, not taken for the question.
 func TestWholeCallAskedBeforeItsLog(t *testing.T) {
-	prof, err := heuristics.ParseProfile("boxed.yaml", []byte(`name: boxed
-quiet_ms: 50
-rules:
-  - name: run
-    match: '(?m)^│ (?P<description>\S.*?) +│\n│ (?P<command>\S.*?) +│\n│ (?P<prompt>Run it\?) +│$'
-    kind: confirm
-    whole_call: true
-    approve: 'y<Enter>'
-    deny: 'n<Enter>'
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prof := boxedProfile(t)
 	dir := t.TempDir()
 	flushed := filepath.Join(dir, "flushed")
 	log := &batchLog{flushed: flushed, evs: []transcript.Event{
@@ -92,5 +80,48 @@ rules:
 	}
 	if len(read) != 1 || r.results[read[0].ID].str("content") != "the notes" {
 		t.Errorf("Read tool_uses %+v (results %v), want the unasked call reported as itself", read, r.results)
+	}
+}
+
+// boxedProfile asks a boxed question that shows its call whole.
+func boxedProfile(t *testing.T) *heuristics.Profile {
+	t.Helper()
+	prof, err := heuristics.ParseProfile("boxed.yaml", []byte(`name: boxed
+quiet_ms: 50
+rules:
+  - name: run
+    match: '(?m)^│ (?P<description>\S.*?) +│\n│ (?P<command>\S.*?) +│\n│ (?P<prompt>Run it\?) +│$'
+    kind: confirm
+    whole_call: true
+    approve: 'y<Enter>'
+    deny: 'n<Enter>'
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prof
+}
+
+// TestWholeCallWaitsWhenTheScreenMayDiffer: a command the screen may draw
+// otherwise than written (a tab as spaces, a combining accent joined) is
+// not asked from the screen at once: the transcript's text is waited for.
+func TestWholeCallWaitsWhenTheScreenMayDiffer(t *testing.T) {
+	for _, command := range []string{"ls  -la", "ls é"} {
+		t.Run(command, func(t *testing.T) {
+			dir := t.TempDir()
+			log := &batchLog{flushed: filepath.Join(dir, "flushed"), evs: []transcript.Event{
+				{Kind: transcript.ToolCall, ID: "c1", Name: "Bash", Input: map[string]any{"command": command, "description": "List"}},
+				{Kind: transcript.ToolResult, ID: "c1", Output: "listed"},
+			}}
+			script := `printf '│ List            │\n│ ` + command + `          │\n│ Run it?         │\n'; read a; : > flushed; echo "answer $a"`
+			r := driveWith(t, dir, boxedProfile(t), permission.Default, approveAll, nil, nil,
+				func(c *driver.Config) { c.Transcript = log }, "sh", "-c", script)
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			if strings.Contains(r.trace, "asked from the screen now") || !strings.Contains(r.trace, "waiting for it") {
+				t.Errorf("%q was asked from the screen without waiting for the transcript; trace:\n%s", command, r.trace)
+			}
+		})
 	}
 }
