@@ -79,28 +79,21 @@ func childPIDs() []int {
 // false where there is none. One small read a file, no stat of each
 // (procFile, threads).
 func childrenLists() ([]int, bool) {
-	self := strconv.Itoa(os.Getpid())
 	var buf [16 << 10]byte
 	var stat [512]byte
+	all, ok := childrenOf(os.Getpid(), buf[:])
+	if !ok {
+		return nil, false // no children lists in this kernel
+	}
 	var kids []int
-	for i, tid := range threads(os.Getpid()) {
-		b := procFile("/proc/"+self+"/task/"+strconv.Itoa(tid)+"/children", buf[:])
-		if b == nil {
-			if i == 0 {
-				return nil, false // no children lists in this kernel
-			}
-			continue // a thread that ended
+	for _, pid := range all {
+		if pid == watchdogPID { // it ends by itself when we exit
+			continue
 		}
-		for _, f := range bytes.Fields(b) {
-			pid, err := strconv.Atoi(string(f))
-			if err != nil || pid == watchdogPID { // it ends by itself when we exit
-				continue
-			}
-			if zombie(procFile("/proc/"+string(f)+"/stat", stat[:])) {
-				continue // exited, not reaped yet
-			}
-			kids = append(kids, pid)
+		if zombie(procFile("/proc/"+strconv.Itoa(pid)+"/stat", stat[:])) {
+			continue // exited, not reaped yet
 		}
+		kids = append(kids, pid)
 	}
 	return kids, true
 }

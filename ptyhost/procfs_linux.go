@@ -78,3 +78,27 @@ func threads(pid int) []int {
 	}
 	return out
 }
+
+// childrenOf lists pid's children from its threads' children lists
+// (CONFIG_PROC_CHILDREN), one small read each; false where its first
+// thread has no list (a kernel without them, or pid gone). buf holds a
+// list at a time.
+func childrenOf(pid int, buf []byte) ([]int, bool) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
+	var kids []int
+	for i, tid := range threads(pid) {
+		b := procFile(dir+strconv.Itoa(tid)+"/children", buf)
+		if b == nil {
+			if i == 0 {
+				return nil, false
+			}
+			continue // a thread that ended
+		}
+		for _, f := range bytes.Fields(b) {
+			if kid, err := strconv.Atoi(string(f)); err == nil {
+				kids = append(kids, kid)
+			}
+		}
+	}
+	return kids, true
+}

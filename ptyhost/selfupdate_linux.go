@@ -1,7 +1,6 @@
 package ptyhost
 
 import (
-	"bytes"
 	"os"
 	"strconv"
 	"strings"
@@ -35,13 +34,8 @@ func SelfUpdates() []string {
 				}
 			}
 		}
-		for _, tid := range threads(pid) {
-			for _, f := range bytes.Fields(procFile(dir+"/task/"+strconv.Itoa(tid)+"/children", buf[:])) {
-				if kid, err := strconv.Atoi(string(f)); err == nil {
-					queue = append(queue, kid)
-				}
-			}
-		}
+		kids, _ := childrenOf(pid, buf[:])
+		queue = append(queue, kids...)
 	}
 	return found
 }
