@@ -293,6 +293,9 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 		d.tr.state("the dialog shows its call whole, the command on one row: asked from the screen now; the transcript's call is matched to it when it comes")
 		return false
 	}
+	if det.Rule != nil && det.Rule.WholeCall && det.Command != "" && !drawnAsWritten(det.Command) {
+		d.tr.state("the dialog shows its call whole, but its command may be drawn otherwise than written (a character other than printable ASCII, or a run of spaces a tab may have drawn): not asked from the screen")
+	}
 	if d.logFound() {
 		d.tr.state("the question is not in the provider's transcript yet: waiting for it")
 	} else {

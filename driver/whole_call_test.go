@@ -119,6 +119,9 @@ func TestWholeCallWaitsWhenTheScreenMayDiffer(t *testing.T) {
 			if r.err != nil {
 				t.Fatal(r.err)
 			}
+			if !strings.Contains(r.trace, "may be drawn otherwise than written") {
+				t.Errorf("the trace does not say why %q was not asked from the screen:\n%s", command, r.trace)
+			}
 			if strings.Contains(r.trace, "asked from the screen now") || !strings.Contains(r.trace, "waiting for it") {
 				t.Errorf("%q was asked from the screen without waiting for the transcript; trace:\n%s", command, r.trace)
 			}
