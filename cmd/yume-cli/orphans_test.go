@@ -6,8 +6,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/internal/leakcheck"
 	"github.com/yume-cli/yume-cli/ptyhost"
+	"golang.org/x/sys/unix"
 )
 
 // TestNoDaemonLeftBehind: a program that detaches a daemon into a session
@@ -145,4 +148,56 @@ func TestSIGKILLLeavesNothingInTime(t *testing.T) {
 			t.Logf("the program and its grandchild gone %v after yume-cli's SIGKILL (grace %v)", time.Since(start).Round(time.Millisecond), grace)
 		})
 	}
+}
+
+// TestWatchdogInYumeCLIsSession: the watchdog has a process group of its
+// own (a kill of yume-cli's group does not reach it) but stays in
+// yume-cli's session. In a session of its own it was, with Linux's
+// sched_autogroup, a scheduling group of its own, woken up to 1.5 s late
+// on a loaded machine: the grace's SIGKILL came half a second late.
+func TestWatchdogInYumeCLIsSession(t *testing.T) {
+	bin := buildCLI(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "--cwd", dir, "--", "sh", "-c", `printf 'Keep going? (y/n) '; read a`)
+	stdin, _ := cmd.StdinPipe() // a GUI that never answers: the question waits
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = stdin.Close()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}()
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() && !strings.Contains(sc.Text(), `"control_request"`) {
+	}
+	watchdog := watchdogOf(cmd.Process.Pid)
+	if watchdog == 0 {
+		t.Fatal("no watchdog among yume-cli's children")
+	}
+	sid, _ := unix.Getsid(watchdog)
+	if want, _ := unix.Getsid(cmd.Process.Pid); sid != want {
+		t.Errorf("the watchdog's session is %d, yume-cli's %d: a session of its own is a scheduling group of its own", sid, want)
+	}
+	if pgid, _ := syscall.Getpgid(watchdog); pgid != watchdog {
+		t.Errorf("the watchdog is in process group %d, not one of its own (%d)", pgid, watchdog)
+	}
+}
+
+// watchdogOf is the child of pid that is a yume-cli watchdog, or 0.
+func watchdogOf(pid int) int {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, f := range tasks {
+		b, _ := os.ReadFile(f)
+		for _, field := range strings.Fields(string(b)) {
+			env, _ := os.ReadFile("/proc/" + field + "/environ")
+			if bytes.Contains(env, []byte("YUME_WATCHDOG=")) {
+				child, _ := strconv.Atoi(field)
+				return child
+			}
+		}
+	}
+	return 0
 }
