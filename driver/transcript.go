@@ -101,8 +101,25 @@ type orphan struct {
 // on one row, drawn as written, the description not cut short with an
 // ellipsis.
 func wholeOnScreen(det *heuristics.Detection) bool {
-	return det.Rule != nil && det.Rule.WholeCall && det.Command != "" && !det.Wrapped && drawnAsWritten(det.Command) &&
-		(det.Dialog == nil || !det.Dialog.Cut) && !strings.HasSuffix(det.Description, "…") && !strings.HasSuffix(det.Description, "...")
+	return det.Rule != nil && det.Rule.WholeCall && notWhole(det) == ""
+}
+
+// notWhole says why a whole_call dialog's call cannot be taken from the
+// screen as it is, or "" when it can.
+func notWhole(det *heuristics.Detection) string {
+	switch {
+	case det.Command == "":
+		return "no command was read"
+	case det.Wrapped:
+		return "the command wraps over rows"
+	case !drawnAsWritten(det.Command):
+		return "its command may be drawn otherwise than written (a character other than printable ASCII, or a run of spaces a tab may have drawn)"
+	case det.Dialog != nil && det.Dialog.Cut:
+		return "the dialog is cut off"
+	case strings.HasSuffix(det.Description, "…") || strings.HasSuffix(det.Description, "..."):
+		return "its description is cut short"
+	}
+	return ""
 }
 
 // drawnAsWritten reports whether a command read from the screen can only
@@ -293,8 +310,8 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 		d.tr.state("the dialog shows its call whole, the command on one row: asked from the screen now; the transcript's call is matched to it when it comes")
 		return false
 	}
-	if det.Rule != nil && det.Rule.WholeCall && det.Command != "" && !drawnAsWritten(det.Command) {
-		d.tr.state("the dialog shows its call whole, but its command may be drawn otherwise than written (a character other than printable ASCII, or a run of spaces a tab may have drawn): not asked from the screen")
+	if det.Rule != nil && det.Rule.WholeCall {
+		d.tr.state("the dialog shows its call whole, but " + notWhole(det) + ": not asked from the screen")
 	}
 	if d.logFound() {
 		d.tr.state("the question is not in the provider's transcript yet: waiting for it")
