@@ -67,7 +67,7 @@ func Replay(ctx context.Context, cfg Config, rec Recorded, script Script) (Outco
 	src := &replaySource{replayTerm: &replayTerm{rec: rec, quit: quit, quits: quitForms(cfg.Profile), view: viewKeys(cfg.Profile)}, script: script, clock: &virtualClock{}}
 	cfg.Term = src.replayTerm
 	if script.Log != nil {
-		cfg.Transcript = &replayLog{log: script.Log, clock: src.clock}
+		cfg.Transcript = &replayLog{log: script.Log, clock: src.clock, nextInput: src.nextInputAt}
 	}
 	d := newDriver(cfg, src, src.clock)
 	src.beforeRead = func() {

@@ -43,10 +43,28 @@ type replayLog struct {
 	// upTo is a time the log is read up to before the clock reaches it:
 	// the recorded time of the question being asked.
 	upTo time.Duration
+	// nextInput is the recorded time of the next input the replay has not
+	// typed (replayTerm.nextInputAt); nil or false: none.
+	nextInput func() (time.Duration, bool)
 }
 
-// horizon is the recorded time up to which reads count as done.
-func (l *replayLog) horizon() time.Duration { return max(l.clock.now()+logSlack, l.upTo) }
+// horizon is the recorded time up to which reads count as done: logSlack
+// ahead of the clock, but never up to recorded keys not typed yet, which
+// the live driver typed before that read (a denial's "aborted" written
+// 22 ms after the Esc, read before the replay asked, was a call run
+// without asking); and the time of the question being asked.
+func (l *replayLog) horizon() time.Duration { return l.horizonAt(l.clock.now()) }
+
+// horizonAt is horizon with the clock at now.
+func (l *replayLog) horizonAt(now time.Duration) time.Duration {
+	ahead := now + logSlack
+	if l.nextInput != nil {
+		if at, ok := l.nextInput(); ok && at > now {
+			ahead = min(ahead, at-1)
+		}
+	}
+	return max(ahead, l.upTo)
+}
 
 // Poll returns the recorded events read by the horizon.
 func (l *replayLog) Poll() ([]transcript.Event, error) {
@@ -61,7 +79,7 @@ func (l *replayLog) Poll() ([]transcript.Event, error) {
 // something the replay has not returned yet (the log itself, or events);
 // false when none is left.
 func (l *replayLog) nextRead(now time.Duration) (time.Duration, bool) {
-	if l.log.Found >= 0 && l.log.Found > max(now+logSlack, l.upTo) {
+	if l.log.Found >= 0 && l.log.Found > l.horizonAt(now) {
 		return l.log.Found, true
 	}
 	if l.next < len(l.log.Events) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -161,5 +162,91 @@ func TestLogMarkerRedacts(t *testing.T) {
 	if r := replay.Run(context.Background(), bad, replay.Options{Profile: prof, Out: emit.NewWriter(&out, emit.Config{})}); r.Err == nil ||
 		!strings.Contains(r.Err.Error(), "nonsense") {
 		t.Errorf("a marker of an unknown kind: err %v, want it named", r.Err)
+	}
+}
+
+// quickAnswer is a recording made by yume-cli of a turn whose program asks
+// to run ls -la and writes the call's end to its transcript 18 ms after
+// the answer's keys: sooner after the screen settles than a live
+// driver's read of the log lags (driver.logSlack).
+func quickAnswer(keys, output string) *recordings.Cast {
+	c := &recordings.Cast{Header: recordings.Header{Version: 2, Width: 80, Height: 24, Command: "fold 'list the files'"}}
+	add := func(ms int, code byte, data string) {
+		c.Events = append(c.Events, recordings.Event{Time: time.Duration(ms) * time.Millisecond, Code: code, Data: data})
+	}
+	add(1, recordings.CodeMarker, replay.LogStartMarker(replay.LogConfig{EndsTurns: true, Prompt: "list the files"}))
+	add(100, recordings.CodeOutput, "thinking…\r\n")
+	add(150, recordings.CodeMarker, replay.LogFoundMarker())
+	add(150, recordings.CodeMarker, replay.LogEventMarker(transcript.Event{Kind: transcript.ToolCall, ID: "c1", Name: "Bash",
+		Input: map[string]any{"command": "ls -la", "description": "List the files"}}, nil))
+	add(200, recordings.CodeOutput, "Run ls -la? (y/n) ")
+	add(241, recordings.CodeMarker, "question 1: ls -la")
+	add(242, recordings.CodeInput, keys)
+	add(255, recordings.CodeOutput, keys[:1]+"\r\n"+output+"\r\n")
+	add(260, recordings.CodeMarker, replay.LogEventMarker(transcript.Event{Kind: transcript.ToolResult, ID: "c1", Output: output, IsError: keys[0] == 'n'}, nil))
+	add(300, recordings.CodeOutput, "ANSWER: done\r\n\r\nREADY> ")
+	add(310, recordings.CodeMarker, replay.LogEventMarker(transcript.Event{Kind: transcript.TurnEnd}, nil))
+	add(600, recordings.CodeInput, "\x03")
+	add(650, recordings.CodeOutput, "\r\nbye\r\n")
+	add(700, recordings.CodeExit, "0")
+	return c
+}
+
+// TestReplayLogWaitsForTheKeys: a read of the transcript recorded after
+// the answer's keys is not read before the replay typed them, however
+// soon after the keys it came (a read lags the screen by up to logSlack,
+// but it cannot lag keys not typed yet: it may hold what they caused).
+// Read early, a denied call's end came before its question, and the
+// replay reported a call run without asking and keys no rule typed (CI:
+// TestLiveReplayParity/codex-deny, when Codex wrote its "aborted by user"
+// 22 ms after the Esc).
+func TestReplayLogWaitsForTheKeys(t *testing.T) {
+	prof, err := heuristics.ParseProfile("fold.yaml", []byte(foldingProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		keys, output string
+		want         string // the tool_result
+		isError      bool
+	}{
+		{"n\r", "aborted by user", "Denied by the user.", true},
+		{"y\r", "file1\nfile2", "file1\nfile2", false},
+	} {
+		var out, trace bytes.Buffer
+		r := replay.Run(context.Background(), quickAnswer(tc.keys, tc.output), replay.Options{Profile: prof, Out: emit.NewWriter(&out, emit.Config{}), AsRecorded: true, Trace: &trace})
+		if r.Err != nil || len(r.Mismatches) > 0 || r.Pending != "" {
+			t.Fatalf("%q: err %v, mismatches %v, pending %q\n%s\n%s", tc.keys, r.Err, r.Mismatches, r.Pending, out.String(), trace.String())
+		}
+		var uses, results []string
+		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			var ev struct {
+				Type    string `json:"type"`
+				Message struct {
+					Content []struct {
+						Type    string          `json:"type"`
+						Input   json.RawMessage `json:"input"`
+						Content string          `json:"content"`
+						IsError bool            `json:"is_error"`
+					} `json:"content"`
+				} `json:"message"`
+			}
+			if err := json.Unmarshal([]byte(line), &ev); err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+			for _, b := range ev.Message.Content {
+				switch b.Type {
+				case "tool_use":
+					uses = append(uses, string(b.Input))
+				case "tool_result":
+					results = append(results, fmt.Sprintf("%q error %v", b.Content, b.IsError))
+				}
+			}
+		}
+		wantUse := `{"command":"ls -la","description":"List the files"}`
+		wantResult := fmt.Sprintf("%q error %v", tc.want, tc.isError)
+		if len(uses) != 1 || uses[0] != wantUse || len(results) != 1 || results[0] != wantResult {
+			t.Errorf("%q: tool_uses %q, tool_results %q; want [%s], [%s]\n%s", tc.keys, uses, results, wantUse, wantResult, trace.String())
+		}
 	}
 }
