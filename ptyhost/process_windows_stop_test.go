@@ -67,21 +67,61 @@ func TestWindowsStopEndsTheTree(t *testing.T) {
 	}
 }
 
+// waitReadyFile waits for a child that draws nothing to say it is ready
+// in the file ready. If it ends first, or does not start in testTimeout,
+// the test fails with how it ended and what its console showed (under
+// Wine the console shim reports there why it could not run the program).
+// The console is read to its end meanwhile: the returned func waits for
+// that end, as readAll does, and fails on an error other than io.EOF.
+func waitReadyFile(t *testing.T, p *ptyhost.Process, ready string) (readToEnd func()) {
+	t.Helper()
+	var shown bytes.Buffer
+	var readErr error
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		for {
+			chunk, _, err := p.ReadChunk()
+			shown.Write(chunk)
+			if err != nil {
+				readErr = err
+				return
+			}
+		}
+	}()
+	readToEnd = func() {
+		t.Helper()
+		if <-read; !errors.Is(readErr, io.EOF) {
+			t.Fatalf("ReadChunk: %v (after %q)", readErr, shown.Bytes())
+		}
+	}
+	deadline := time.Now().Add(testTimeout)
+	for {
+		if _, err := os.Stat(ready); err == nil {
+			return readToEnd
+		}
+		select {
+		case <-p.Done():
+			got, err := p.Wait()
+			<-read
+			t.Fatalf("the child ended (%+v, %v) before it was ready; its console showed %q", got, err, screenText(shown.Bytes()))
+		default:
+		}
+		if time.Now().After(deadline) {
+			_ = p.Close()
+			<-read
+			t.Fatalf("the child did not start in %v (pid %d); its console showed %q", testTimeout, p.Pid(), screenText(shown.Bytes()))
+		}
+		time.Sleep(10 * time.Millisecond) // Polling a condition under a deadline.
+	}
+}
+
 func TestWindowsStopEscalates(t *testing.T) {
 	const grace = 300 * time.Millisecond
 	ready := filepath.Join(tempDir(t), "ready")
 	p := start(t, helper("deaf", ready))
 	watchdog(t, p)
-	deadline := time.Now().Add(testTimeout)
-	for { // it says it is ready in a file: on the console, nothing is drawn
-		if _, err := os.Stat(ready); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the child did not start in %v", testTimeout)
-		}
-		time.Sleep(10 * time.Millisecond) // Polling a condition under a deadline.
-	}
+	readToEnd := waitReadyFile(t, p, ready)
 	began := time.Now()
 	if err := p.Stop(grace); err != nil {
 		t.Fatalf("Stop: %v", err)
@@ -92,7 +132,7 @@ func TestWindowsStopEscalates(t *testing.T) {
 	if got, _ := p.Wait(); got != (ptyhost.ExitStatus{Code: -1, Signal: "SIGKILL"}) {
 		t.Errorf("Wait() = %+v; want the job's termination, reported as SIGKILL", got)
 	}
-	readAll(t, p)
+	readToEnd()
 }
 
 // wineCtrlC is why the tests of a program's own answer to Ctrl-C skip
