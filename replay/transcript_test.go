@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +34,16 @@ rules:
     match: '(?m)^ANSWER: (?P<text>.+)\n+READY>'
     kind: done
 `
+
+// foldProfile is foldingProfile parsed.
+func foldProfile(t *testing.T) *heuristics.Profile {
+	t.Helper()
+	prof, err := heuristics.ParseProfile("fold.yaml", []byte(foldingProfile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prof
+}
 
 // foldedTurn is a recording made by yume-cli (start --record) of a turn
 // whose program asks to run ls -la, is approved, and shows only "Ran 1
@@ -77,10 +86,7 @@ func foldedTurn(log bool) *recordings.Cast {
 // as the live run reported them, though the screen never showed the
 // output; without it, the tool_result says the recording cannot tell.
 func TestReplayReadsTheRecordedTranscript(t *testing.T) {
-	prof, err := heuristics.ParseProfile("fold.yaml", []byte(foldingProfile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prof := foldProfile(t)
 	for _, tc := range []struct {
 		log                bool
 		wantInput, wantOut string
@@ -96,43 +102,12 @@ func TestReplayReadsTheRecordedTranscript(t *testing.T) {
 		if r.Err != nil || len(r.Mismatches) > 0 || r.Pending != "" {
 			t.Fatalf("log %v: err %v, mismatches %v, pending %q\n%s\n%s", tc.log, r.Err, r.Mismatches, r.Pending, out.String(), trace.String())
 		}
-		var inputs, results []string
-		usage := ""
-		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-			var ev struct {
-				Type    string          `json:"type"`
-				Usage   json.RawMessage `json:"usage"`
-				Message struct {
-					Content []struct {
-						Type    string          `json:"type"`
-						Input   json.RawMessage `json:"input"`
-						Content string          `json:"content"`
-					} `json:"content"`
-				} `json:"message"`
-			}
-			if err := json.Unmarshal([]byte(line), &ev); err != nil {
-				t.Fatalf("%q: %v", line, err)
-			}
-			if ev.Type == "result" {
-				usage = string(ev.Usage)
-				if usage == "" {
-					usage = "null"
-				}
-			}
-			for _, b := range ev.Message.Content {
-				switch b.Type {
-				case "tool_use":
-					inputs = append(inputs, string(b.Input))
-				case "tool_result":
-					results = append(results, b.Content)
-				}
-			}
-		}
+		inputs, results, usage := streamCalls(t, out.String())
 		if len(inputs) != 1 || inputs[0] != tc.wantInput {
 			t.Errorf("log %v: tool_use inputs %q, want [%s]", tc.log, inputs, tc.wantInput)
 		}
-		if len(results) != 1 || results[0] != tc.wantOut {
-			t.Errorf("log %v: tool_results %q, want [%q]", tc.log, results, tc.wantOut)
+		if len(results) != 1 || results[0].Content != tc.wantOut {
+			t.Errorf("log %v: tool_results %+v, want [%q]", tc.log, results, tc.wantOut)
 		}
 		if usage != tc.wantUsage {
 			t.Errorf("log %v: result usage %s, want %s", tc.log, usage, tc.wantUsage)
@@ -154,10 +129,7 @@ func TestLogMarkerRedacts(t *testing.T) {
 		{Time: time.Millisecond, Code: recordings.CodeMarker, Data: "session log: event {\"kind\":\"nonsense\"}"},
 		{Time: 2 * time.Millisecond, Code: recordings.CodeExit, Data: "0"},
 	}}
-	prof, err := heuristics.ParseProfile("fold.yaml", []byte(foldingProfile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prof := foldProfile(t)
 	var out bytes.Buffer
 	if r := replay.Run(context.Background(), bad, replay.Options{Profile: prof, Out: emit.NewWriter(&out, emit.Config{})}); r.Err == nil ||
 		!strings.Contains(r.Err.Error(), "nonsense") {
@@ -201,10 +173,7 @@ func quickAnswer(keys, output string) *recordings.Cast {
 // TestLiveReplayParity/codex-deny, when Codex wrote its "aborted by user"
 // 22 ms after the Esc).
 func TestReplayLogWaitsForTheKeys(t *testing.T) {
-	prof, err := heuristics.ParseProfile("fold.yaml", []byte(foldingProfile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	prof := foldProfile(t)
 	for _, tc := range []struct {
 		keys, output string
 		want         string // the tool_result
@@ -218,35 +187,53 @@ func TestReplayLogWaitsForTheKeys(t *testing.T) {
 		if r.Err != nil || len(r.Mismatches) > 0 || r.Pending != "" {
 			t.Fatalf("%q: err %v, mismatches %v, pending %q\n%s\n%s", tc.keys, r.Err, r.Mismatches, r.Pending, out.String(), trace.String())
 		}
-		var uses, results []string
-		for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-			var ev struct {
-				Type    string `json:"type"`
-				Message struct {
-					Content []struct {
-						Type    string          `json:"type"`
-						Input   json.RawMessage `json:"input"`
-						Content string          `json:"content"`
-						IsError bool            `json:"is_error"`
-					} `json:"content"`
-				} `json:"message"`
-			}
-			if err := json.Unmarshal([]byte(line), &ev); err != nil {
-				t.Fatalf("%q: %v", line, err)
-			}
-			for _, b := range ev.Message.Content {
-				switch b.Type {
-				case "tool_use":
-					uses = append(uses, string(b.Input))
-				case "tool_result":
-					results = append(results, fmt.Sprintf("%q error %v", b.Content, b.IsError))
-				}
-			}
-		}
+		uses, results, _ := streamCalls(t, out.String())
 		wantUse := `{"command":"ls -la","description":"List the files"}`
-		wantResult := fmt.Sprintf("%q error %v", tc.want, tc.isError)
-		if len(uses) != 1 || uses[0] != wantUse || len(results) != 1 || results[0] != wantResult {
-			t.Errorf("%q: tool_uses %q, tool_results %q; want [%s], [%s]\n%s", tc.keys, uses, results, wantUse, wantResult, trace.String())
+		if len(uses) != 1 || uses[0] != wantUse || len(results) != 1 || results[0].Content != tc.want || results[0].IsError != tc.isError {
+			t.Errorf("%q: tool_uses %q, tool_results %+v; want [%s], [%q error %v]\n%s", tc.keys, uses, results, wantUse, tc.want, tc.isError, trace.String())
 		}
 	}
+}
+
+// toolResult is a tool_result block of the stream.
+type toolResult struct {
+	Content string `json:"content"`
+	IsError bool   `json:"is_error"`
+}
+
+// streamCalls reads a replay's stream: its tool_uses' inputs (JSON), its
+// tool_results, and its result's usage (JSON; "null": none).
+func streamCalls(t *testing.T, stream string) (inputs []string, results []toolResult, usage string) {
+	t.Helper()
+	for _, line := range strings.Split(strings.TrimSpace(stream), "\n") {
+		var ev struct {
+			Type    string          `json:"type"`
+			Usage   json.RawMessage `json:"usage"`
+			Message struct {
+				Content []struct {
+					toolResult
+					Type  string          `json:"type"`
+					Input json.RawMessage `json:"input"`
+				} `json:"content"`
+			} `json:"message"`
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if ev.Type == "result" {
+			usage = string(ev.Usage)
+			if usage == "" {
+				usage = "null"
+			}
+		}
+		for _, b := range ev.Message.Content {
+			switch b.Type {
+			case "tool_use":
+				inputs = append(inputs, string(b.Input))
+			case "tool_result":
+				results = append(results, b.toolResult)
+			}
+		}
+	}
+	return inputs, results, usage
 }
