@@ -5,6 +5,7 @@ package wine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -18,10 +19,23 @@ import (
 // its content.
 func waitFile(t *testing.T, path string) string {
 	t.Helper()
+	return waitFileWhile(t, path, nil, nil)
+}
+
+// waitFileWhile is waitFile for a file a program writes, which fails at
+// once, with why(), when the program ends first (ended closed): a Windows
+// program that did not start is told from one that is slow.
+func waitFileWhile(t *testing.T, path string, ended <-chan struct{}, why func() string) string {
+	t.Helper()
 	deadline := time.Now().Add(runTimeout)
 	for {
 		if b, err := os.ReadFile(path); err == nil {
 			return string(b)
+		}
+		select {
+		case <-ended:
+			t.Fatalf("%s did not appear: %s", path, why())
+		default:
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%s did not appear in %v", path, runTimeout)
@@ -89,15 +103,27 @@ func TestWineKilledYumeLeavesNothing(t *testing.T) {
 	cmd := exec.CommandContext(ctx, "wine", filepath.Join(s.bin, "yume-cli.exe"), "--output-format", "stream-json",
 		"--", filepath.Join(s.bin, "winprog.exe"), "tree", winPath(pidfile))
 	cmd.Dir, cmd.Env = dir, s.env("YUME_HOME="+winPath(filepath.Join(dir, ".yume")))
+	out, err := os.Create(filepath.Join(t.TempDir(), "out")) // a file, not a pipe: see windows
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	pids := strings.Fields(waitFile(t, pidfile))
+	ended := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(ended) }()
+	pids := strings.Fields(waitFileWhile(t, pidfile, ended, func() string {
+		text, _ := os.ReadFile(out.Name())
+		return fmt.Sprintf("yume-cli.exe ended first (%v), printing:\n%s", waitErr, text)
+	}))
 	// The wine process is yume-cli.exe itself: SIGKILL, no goodbye.
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	_ = cmd.Wait() // killed: its error says so
+	<-ended // killed: its error says so
 	if out, err := s.winprog(t, append([]string{"gone"}, pids...)...); err != nil {
 		t.Errorf("after yume-cli.exe was killed, processes %v still run: %v %s", pids, err, out)
 	}
