@@ -103,9 +103,9 @@ e2e-full: e2e-deps
 
 # Under load, as people run it: four agents' sessions at once beside a CPU
 # hog, and two TUIs of one agent in one workspace STRESS_TWINS times in a
-# row (e2e TestLiveStress); STRESS_RUNS times over. A run takes 21-26
-# minutes on two cores (the agents' own starts beside the hog), so the
-# bound is an hour a run, not one for all of them.
+# row (e2e TestLiveStress); STRESS_RUNS times over. A run takes 19-26
+# minutes on two cores (ten runs measured; the agents' own starts beside
+# the hog), so the bound is an hour a run, not one for all of them.
 STRESS_RUNS  ?= 1
 STRESS_TWINS ?= 20
 stress: e2e-deps
