@@ -86,8 +86,9 @@ func (d *driver) fire(k timer) {
 	case timerLog:
 		d.at[timerLog] = d.nextLogRead()
 		d.pollLog()
-		if d.t.log.waiting != nil { // a question waits for its call
-			d.at[timerLog] = min(d.at[timerLog], d.now()+logWaitEvery)
+		if l := &d.t.log; l.waiting != nil { // a question waits for its call
+			l.waitStep = nextLogWait(l.waitStep)
+			d.at[timerLog] = min(d.at[timerLog], d.now()+l.waitStep)
 		}
 	case timerIdle:
 		d.idleEnd()

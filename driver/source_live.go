@@ -9,6 +9,7 @@ import (
 
 	"github.com/yume-cli/yume-cli/emit"
 	"github.com/yume-cli/yume-cli/ptyhost"
+	"github.com/yume-cli/yume-cli/vt"
 )
 
 // liveSource is a live program: a ptyhost.Reader drains its terminal in a
@@ -26,11 +27,14 @@ type liveSource struct {
 	// wakeBy is the driver's own deadline while it waits (0: none; -1: it
 	// is not waiting, and looks at the ring before it does): output that
 	// lands before a pause after it could end need not wake it.
-	wakeBy   atomic.Int64
-	wake     chan struct{} // output the driver must hear of before its deadline
-	wakes    atomic.Int64  // times output woke the driver
-	pending  *event        // an event that waits behind output taken before it
-	ended    bool          // the end of output was reported
+	wakeBy atomic.Int64
+	wake   chan struct{} // output the driver must hear of before its deadline
+	// asking: output held ends with a question to the terminal; the
+	// program waits for the answer the parse gives (ptyhost.Reader.SetAsking).
+	asking   atomic.Bool
+	wakes    atomic.Int64 // times output woke the driver
+	pending  *event       // an event that waits behind output taken before it
+	ended    bool         // the end of output was reported
 	controls <-chan emit.Control
 	timer    *wakeTimer // made on the first wait
 	// The look at a paused program (source_live_look.go).
@@ -46,6 +50,7 @@ func newLiveSource(t ptyhost.Terminal, controls <-chan emit.Control) *liveSource
 		controls: controls, exited: ptyhost.Exited(t)}
 	s.wakeBy.Store(-1)
 	s.reader = ptyhost.NewReader(t, ptyhost.DefaultRing, s.arrived, s.filling)
+	s.reader.SetAsking(vt.EndsAsking, s.asked)
 	// On the driver's clock: the terminal's own times start with the
 	// program, earlier, and a chunk timed ahead of the driver's deadlines
 	// would fire them early (a retry typed at once, not after a still second).
@@ -82,10 +87,18 @@ func (s *liveSource) due(deadline time.Duration) bool {
 	switch {
 	case !held:
 		return false
-	case deadline == 0 || since+soon < deadline:
+	case deadline == 0 || since+soon < deadline || s.asking.Load():
 		return true
 	}
 	return s.clock.now() >= deadline || s.reader.Filling()
+}
+
+// asked wakes the driver for output that ends with a question to the
+// terminal: the program waits for its answer, so it is parsed now, not
+// when a pause after it could end.
+func (s *liveSource) asked() {
+	s.asking.Store(true)
+	s.filling()
 }
 
 // filling wakes the driver for a batch held: it parses the batch now, as
@@ -102,6 +115,7 @@ func (s *liveSource) filling() {
 
 // output parses everything the reader holds, as one event.
 func (s *liveSource) output() (event, bool) {
+	s.asking.Store(false)                                               // before the take: a question read after it is not lost
 	n, at := s.reader.Take(func(p []byte) { _, _ = s.screen.Write(p) }) // a screen takes every byte
 	if n == 0 {
 		return event{}, false

@@ -238,3 +238,39 @@ func TestLiveSourceSkipsAFloodUnseen(t *testing.T) {
 		t.Logf("pause %v: skipped %d of %d bytes; %d timers fired", pause, screen.skipped, flood.Len(), timers)
 	}
 }
+
+// TestLiveSourceParsesAQuestionAtOnce: output that ends with a question
+// to the terminal (a cursor position query) is due at once, even when the
+// driver would look only once a pause after it ended: the program waits
+// for the answer the parse gives. Other output waits for the pause.
+func TestLiveSourceParsesAQuestionAtOnce(t *testing.T) {
+	for _, c := range []struct {
+		chunk  string
+		asking bool
+	}{
+		{"frame\x1b[6n", true},
+		{"\x1b]11;?\x1b\\", true},
+		{"frame\x1b[0m", false},
+	} {
+		s, out, screen := startChanSource(t)
+		out <- []byte(c.chunk)
+		leakcheck.WaitUntil(t, 30*time.Second, "the reader did not put the chunk in its ring", func() bool {
+			return s.reader.Buffered() == len(c.chunk)
+		})
+		_, since := s.reader.Since()
+		deadline := since + soon // when a pause after it would end
+		due := s.due(deadline)
+		if c.asking && !due {
+			t.Fatalf("%q: not due before %v: the program would wait that long for its answer", c.chunk, deadline)
+		}
+		if !c.asking && due && s.clock.now() < deadline {
+			t.Fatalf("%q: due before the pause after it could end", c.chunk)
+		}
+		if e := s.next(context.Background(), deadline, nil); e.kind != evOutput || screen.String() != c.chunk {
+			t.Fatalf("%q: event %v, screen %q", c.chunk, e.kind, screen.String())
+		}
+		if s.asking.Load() {
+			t.Fatalf("%q: still asking once parsed", c.chunk)
+		}
+	}
+}

@@ -36,9 +36,18 @@ const (
 	logWaitUnsure = 5 * time.Second
 	// logWaitEvery is how often the log is read while a question waits
 	// for its call: a program writes it within milliseconds of drawing
-	// its dialog, and every read is a look at a file's new bytes.
+	// its dialog, and every read is a look at a file's new bytes. The
+	// first read is logWaitFirst after the question, each wait twice the
+	// one before up to logWaitEvery: Codex wrote its call 1–7 ms after
+	// its dialog was complete, and read every 10 ms its question waited
+	// 3–7 ms for nothing (read at 1, 3, 7, 15 ms, ~1 ms).
 	logWaitEvery = 10 * time.Millisecond
+	logWaitFirst = time.Millisecond
 )
+
+// nextLogWait is the wait before the next read of the log a question
+// waits on, after a wait of step: twice it, up to logWaitEvery.
+func nextLogWait(step time.Duration) time.Duration { return min(2*step, logWaitEvery) }
 
 // logCall is a tool call the transcript announced.
 type logCall struct {
@@ -75,6 +84,9 @@ type turnLog struct {
 	waiting *heuristics.Detection
 	waitEnd time.Duration
 	askedAt time.Time
+	// waitStep is the wait before the next read while a question waits
+	// (logWaitFirst, doubled up to logWaitEvery).
+	waitStep time.Duration
 }
 
 // backgroundLog is a transcript read in the background, slowly (opencode's
@@ -329,7 +341,8 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 		d.tr.state("the screen's command is wrapped or cut, a guess: waiting longer for the transcript's own")
 	}
 	d.t.log.waiting, d.t.log.waitEnd, d.t.log.askedAt = det, d.now()+wait, asked
-	d.at[timerLog] = d.now() + logWaitEvery
+	d.t.log.waitStep = logWaitFirst
+	d.at[timerLog] = d.now() + logWaitFirst
 	return true
 }
 

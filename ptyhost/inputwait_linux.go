@@ -25,7 +25,7 @@ func (p *Process) InputWait() InputState {
 	var buf [512]byte
 	reading := false
 	if !p.walkGroup(func(pid int, _ [][]byte) bool {
-		for _, tid := range threads(pid) {
+		for _, tid := range p.procs.threadsOf(pid) {
 			st := p.threadInput(pid, tid, buf[:])
 			if st == InputReading {
 				reading = true // what every other thread does cannot change the answer
@@ -64,14 +64,14 @@ func (p *Process) walkGroup(visit func(pid int, stat [][]byte) bool) bool {
 	for n := 0; len(queue) > 0 && n < maxGroupWalk; n++ {
 		pid := queue[0]
 		queue = queue[1:]
-		f := statFields("/proc/"+strconv.Itoa(pid)+"/stat", buf[:])
+		f := statText(p.procs.read(pid, procKey{pid, procStat}, buf[:]))
 		if len(f) < 3 || string(f[2]) != strconv.Itoa(pgid) {
 			continue // gone, or in another group
 		}
 		if !visit(pid, f) {
 			return true
 		}
-		queue = append(queue, children(pid)...)
+		queue = append(queue, p.children(pid)...)
 	}
 	return true
 }
@@ -82,21 +82,20 @@ const maxGroupWalk = 64
 // threadInput is what one thread waits for. A thread parked on a futex
 // (an idle runtime thread) or waiting for a child says nothing: Unknown.
 func (p *Process) threadInput(pid, tid int, buf []byte) InputState {
-	dir := "/proc/" + strconv.Itoa(pid) + "/task/" + strconv.Itoa(tid)
-	sched := procFile(dir+"/schedstat", buf)
+	sched := p.procs.read(pid, procKey{tid, procSchedstat}, buf)
 	if st, ok := p.memo.get(tid, sched); ok {
 		return st // it has not run since it was found so
 	}
 	counters := string(sched)
-	st := p.threadState(pid, dir, buf)
+	st := p.threadState(pid, tid, buf)
 	p.memo.put(tid, counters, st)
 	return st
 }
 
-// threadState is how the thread whose /proc directory is dir waits, from
-// its stat, its system call and, for a read, the descriptor's link.
-func (p *Process) threadState(pid int, dir string, buf []byte) InputState {
-	f := statFields(dir+"/stat", buf)
+// threadState is how thread tid of process pid waits, from its stat, its
+// system call and, for a read, the descriptor's link.
+func (p *Process) threadState(pid, tid int, buf []byte) InputState {
+	f := statText(p.procs.read(pid, procKey{tid, procTaskStat}, buf))
 	if len(f) == 0 || len(f[0]) == 0 {
 		return InputUnknown
 	}
@@ -106,7 +105,7 @@ func (p *Process) threadState(pid int, dir string, buf []byte) InputState {
 	case 'Z', 'X', 'T', 't':
 		return InputUnknown
 	}
-	sc := procFile(dir+"/syscall", buf)
+	sc := p.procs.read(pid, procKey{tid, procSyscall}, buf)
 	if sc == nil {
 		return InputUnknown
 	}
@@ -136,9 +135,9 @@ func (p *Process) threadState(pid int, dir string, buf []byte) InputState {
 }
 
 // children lists pid's children (Linux 3.5+; empty where not available).
-func children(pid int) []int {
+func (p *Process) children(pid int) []int {
 	var buf [4096]byte
-	b := procFile("/proc/"+strconv.Itoa(pid)+"/task/"+strconv.Itoa(pid)+"/children", buf[:])
+	b := p.procs.read(pid, procKey{pid, procChildren}, buf[:])
 	if len(b) == len(buf) {
 		b = b[:bytes.LastIndexByte(b, ' ')+1] // the last pid may be cut: the walk is bounded anyway
 	}

@@ -13,7 +13,7 @@ func (p *Process) Waiters() Waiters {
 	var w Waiters
 	var buf [512]byte
 	p.walkGroup(func(pid int, _ [][]byte) bool {
-		for _, tid := range threads(pid) {
+		for _, tid := range p.procs.threadsOf(pid) {
 			switch p.threadInput(pid, tid, buf[:]) {
 			case InputReading, InputPolling:
 				if runs, ok := threadRunCount(pid, tid, buf[:]); ok {

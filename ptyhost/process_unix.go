@@ -26,6 +26,7 @@ type Process struct {
 	tty    string        // the terminal's name (/dev/pts/N), for InputWait
 	buf    []byte        // ReadChunk's buffer, reused for every chunk
 	memo   threadMemo    // how InputWait last found each thread (Linux)
+	procs  procFDs       // the /proc files InputWait reads, kept open (Linux)
 
 	// mu is held while signalling the group and while reaping the leader, so
 	// a signal to -pid never lands after the leader's pid was freed for reuse.
@@ -173,6 +174,7 @@ func (p *Process) Close() error {
 		// would otherwise live on in a terminal nobody reads.
 		stopErr := p.Stop(DefaultGrace)
 		closeErr := p.master.Close()
+		p.procs.close()
 		if closeErr != nil {
 			closeErr = fmt.Errorf("ptyhost: close the PTY master: %w", closeErr)
 		}

@@ -7,9 +7,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Small reads of /proc, for InputWait and SelfUpdates: each file read
+// Small reads of /proc, for SelfUpdates and the orphans: each file read
 // with one open, read and close, and directories listed without a stat
-// of each entry.
+// of each entry. InputWait, which looks far more often, keeps its files
+// open (procfds_linux.go).
 
 // procFile reads a /proc file into buf with one open, read(s) and close:
 // os.ReadFile also stats it and offers it to the poller, twice the
@@ -41,7 +42,11 @@ func procFile(path string, buf []byte) []byte {
 // statFields are the fields of a /proc stat file after the command name:
 // state ppid pgrp … (nil if it could not be read).
 func statFields(path string, buf []byte) [][]byte {
-	stat := procFile(path, buf)
+	return statText(procFile(path, buf))
+}
+
+// statText is statFields of a stat file's text, as read.
+func statText(stat []byte) [][]byte {
 	if stat == nil {
 		return nil
 	}
@@ -50,12 +55,18 @@ func statFields(path string, buf []byte) [][]byte {
 
 // threads lists pid's threads (at least pid itself).
 func threads(pid int) []int {
-	out := []int{}
 	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/task", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return []int{pid}
 	}
 	defer unix.Close(fd) //nolint:errcheck // read-only
+	return listThreads(fd, pid)
+}
+
+// listThreads lists the threads in the task directory open as fd, from
+// where it is (at least pid itself).
+func listThreads(fd, pid int) []int {
+	out := []int{}
 	var buf [4096]byte
 	var names []string
 	for {
