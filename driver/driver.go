@@ -189,6 +189,7 @@ func Drive(ctx context.Context, cfg Config) (Outcome, error) {
 	src := newLiveSource(cfg.Term, cfg.Controls)
 	d := newDriver(cfg, src, src.clock)
 	src.start(d.screen)
+	d.policy.Ready() // the program is starting: the first question does not wait for this
 	return d.run(ctx)
 }
 

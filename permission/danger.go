@@ -120,13 +120,21 @@ func ParseDangers(name string, data []byte) ([]DangerRule, error) {
 // Dangers is a set of dangerous-command rules and the exceptions to
 // them, for one working directory.
 type Dangers struct {
-	rules  []DangerRule
+	rules  func() []DangerRule // resolved once, when first used
 	allows []Exception
 	cwd    string
 }
 
-// DefaultDangers is the embedded set, for the current directory.
-func DefaultDangers() *Dangers { return &Dangers{rules: embeddedDangers()} }
+// DefaultDangers is the embedded set, for the current directory. Its
+// file is parsed when a set is first used (Rules, Check, Ready), not
+// here: a session builds its set before it starts the program, and the
+// parse (about 1 ms, 1.5 as the process starts) would delay that start.
+func DefaultDangers() *Dangers { return &Dangers{rules: embeddedDangers} }
+
+// Ready resolves the set now (the embedded file parsed, the extra rules
+// applied), so that the first question does not: call it where there is
+// time, as the program starts.
+func (s *Dangers) Ready() { s.rules() }
 
 var embeddedDangers = sync.OnceValue(func() []DangerRule {
 	rules, err := ParseDangers("dangerous.yaml", dangerousYAML)
@@ -139,26 +147,30 @@ var embeddedDangers = sync.OnceValue(func() []DangerRule {
 // With returns the set with extra rules: one with the name of an
 // existing rule replaces it (or, with off, removes it); the rest are added.
 func (s *Dangers) With(extra []DangerRule) *Dangers {
-	out := &Dangers{cwd: s.cwd, allows: s.allows}
-	byName := map[string]DangerRule{}
-	for _, r := range extra {
-		byName[r.Name] = r
-	}
-	for _, r := range s.rules {
-		if x, ok := byName[r.Name]; ok {
-			delete(byName, r.Name)
-			r = x
+	base := s.rules
+	rules := sync.OnceValue(func() []DangerRule {
+		var out []DangerRule
+		byName := map[string]DangerRule{}
+		for _, r := range extra {
+			byName[r.Name] = r
 		}
-		if !r.Off {
-			out.rules = append(out.rules, r)
+		for _, r := range base() {
+			if x, ok := byName[r.Name]; ok {
+				delete(byName, r.Name)
+				r = x
+			}
+			if !r.Off {
+				out = append(out, r)
+			}
 		}
-	}
-	for _, r := range extra {
-		if _, ok := byName[r.Name]; ok && !r.Off {
-			out.rules = append(out.rules, r)
+		for _, r := range extra {
+			if _, ok := byName[r.Name]; ok && !r.Off {
+				out = append(out, r)
+			}
 		}
-	}
-	return out
+		return out
+	})
+	return &Dangers{rules: rules, cwd: s.cwd, allows: s.allows}
 }
 
 // Excepting returns the set with exceptions added.
@@ -172,7 +184,7 @@ func (s *Dangers) In(cwd string) *Dangers {
 }
 
 // Rules lists the set's rules.
-func (s *Dangers) Rules() []DangerRule { return s.rules }
+func (s *Dangers) Rules() []DangerRule { return s.rules() }
 
 // Exceptions lists the set's exceptions.
 func (s *Dangers) Exceptions() []Exception { return s.allows }

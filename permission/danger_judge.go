@@ -98,8 +98,8 @@ func (s *Dangers) Judge(tool string, input map[string]any) Danger {
 // each simple command, with the lines those run (sh -c, eval).
 func (s *Dangers) judgeLine(j *judgement, line string, depth int) {
 	whole := &judgement{}
-	for i := range s.rules {
-		if r := &s.rules[i]; r.re != nil && r.scope() == "line" && r.re.MatchString(line) {
+	for rules, i := s.rules(), 0; i < len(rules); i++ {
+		if r := &rules[i]; r.re != nil && r.scope() == "line" && r.re.MatchString(line) {
 			whole.hit(r)
 		}
 	}
@@ -107,8 +107,8 @@ func (s *Dangers) judgeLine(j *judgement, line string, depth int) {
 	for _, p := range pipelines(cmds) {
 		sub := &judgement{}
 		text, raw := pipelineText(p)
-		for i := range s.rules {
-			if r := &s.rules[i]; r.re != nil && r.scope() == "pipeline" && r.re.MatchString(text) {
+		for rules, i := s.rules(), 0; i < len(rules); i++ {
+			if r := &rules[i]; r.re != nil && r.scope() == "pipeline" && r.re.MatchString(text) {
 				sub.hit(r)
 			}
 		}
@@ -132,8 +132,8 @@ func (s *Dangers) judgeLine(j *judgement, line string, depth int) {
 func (s *Dangers) judgeCommand(j *judgement, c simple, vs [][]string, depth int) {
 	for _, v := range vs {
 		text := joinWords(v)
-		for i := range s.rules {
-			if r := &s.rules[i]; r.re != nil && r.scope() == "command" && r.re.MatchString(text) {
+		for rules, i := s.rules(), 0; i < len(rules); i++ {
+			if r := &rules[i]; r.re != nil && r.scope() == "command" && r.re.MatchString(text) {
 				j.hit(r)
 			}
 		}
@@ -143,8 +143,8 @@ func (s *Dangers) judgeCommand(j *judgement, c simple, vs [][]string, depth int)
 			}
 		}
 	}
-	for i := range s.rules {
-		if r := &s.rules[i]; r.Check != "" && s.checkCommand(r, c, vs) {
+	for rules, i := s.rules(), 0; i < len(rules); i++ {
+		if r := &rules[i]; r.Check != "" && s.checkCommand(r, c, vs) {
 			j.hit(r)
 		}
 	}
@@ -172,8 +172,8 @@ func (s *Dangers) judgeHeredocs(j *judgement, p []simple, depth int) {
 
 // judgePath judges a file tool's path.
 func (s *Dangers) judgePath(j *judgement, p string, writes bool) {
-	for i := range s.rules {
-		r := &s.rules[i]
+	for rules, i := s.rules(), 0; i < len(rules); i++ {
+		r := &rules[i]
 		switch {
 		case r.re != nil && r.scope() == "line" && r.re.MatchString(p):
 			j.hit(r)

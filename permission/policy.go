@@ -25,6 +25,9 @@ func New(m Mode, channel bool) *Policy {
 // SetDangers replaces the dangerous-command set (nil: none).
 func (p *Policy) SetDangers(d *Dangers) { p.dangers = d }
 
+// Ready resolves the dangerous-command set now (Dangers.Ready).
+func (p *Policy) Ready() { p.dangers.Ready() }
+
 // SetFallback says who answers default mode's questions when nobody can
 // be asked ("" keeps the guard).
 func (p *Policy) SetFallback(f Fallback) {
