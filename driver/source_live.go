@@ -115,7 +115,8 @@ func (s *liveSource) filling() {
 
 // output parses everything the reader holds, as one event.
 func (s *liveSource) output() (event, bool) {
-	s.asking.Store(false)                                               // before the take: a question read after it is not lost
+	// Cleared before the take: a question read after it is not lost.
+	s.asking.Store(false)
 	n, at := s.reader.Take(func(p []byte) { _, _ = s.screen.Write(p) }) // a screen takes every byte
 	if n == 0 {
 		return event{}, false

@@ -77,13 +77,13 @@ func NewReader(t Terminal, size int, arrived func(at time.Duration), filling fun
 // consumer that compares them with its deadlines must share their base.
 func (r *Reader) SetClock(now func() time.Duration) { r.clock = now }
 
-// SetAsking tells asked, before Start, of every chunk read that asks
-// says ends with a question to the terminal (a cursor position, a
-// colour): the program waits for the answer, which its consumer's parse
-// gives, so the consumer should parse now rather than when it would
-// (measured: one answer in ten came 1.5–2 ms late, at the consumer's
-// next deadline, each one time a TUI's start waits). Neither may block,
-// nor call the Reader.
+// SetAsking, called before Start, makes the reader call asked for each
+// chunk that asks reports ends with a question to the terminal (a cursor
+// position, a colour). The program waits for the answer, which the
+// consumer's parse gives, so the consumer should parse now, not when it
+// otherwise would (measured: one answer in ten came 1.5–2 ms late, at the
+// consumer's next deadline, and a TUI's start waits for each). Neither
+// may block, nor call the Reader.
 func (r *Reader) SetAsking(asks func(chunk []byte) bool, asked func()) {
 	r.asks, r.asked = asks, asked
 }

@@ -68,3 +68,23 @@ func TestReaderDirectKeepsEveryByte(t *testing.T) {
 		t.Error("a terminal that is not a process (a recording, a replay) was read directly")
 	}
 }
+
+// TestReaderTellsOfQuestionsDirect: a live process's chunk read straight
+// into the ring that ends with a question is told of (SetAsking).
+func TestReaderTellsOfQuestionsDirect(t *testing.T) {
+	p, err := Start(Options{Argv: []string{"printf", `frame\033[6n`}, Cols: 80, Rows: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	asked := make(chan struct{}, 4)
+	r := NewReader(p, DefaultRing, nil, nil)
+	r.SetAsking(endsWithDSR, func() { asked <- struct{}{} })
+	r.Start()
+	<-r.Ended()
+	var got bytes.Buffer
+	r.Take(func(b []byte) { got.Write(b) })
+	if len(asked) != 1 || !bytes.HasSuffix(got.Bytes(), []byte("\x1b[6n")) {
+		t.Fatalf("told of %d questions; output %q", len(asked), got.String())
+	}
+}
