@@ -97,8 +97,9 @@ func (s *Dangers) Judge(tool string, input map[string]any) Danger {
 // judgeLine judges a command line: as a whole, by its pipelines and by
 // each simple command, with the lines those run (sh -c, eval).
 func (s *Dangers) judgeLine(j *judgement, line string, depth int) {
+	rules := s.rules()
 	whole := &judgement{}
-	for rules, i := s.rules(), 0; i < len(rules); i++ {
+	for i := range rules {
 		if r := &rules[i]; r.re != nil && r.scope() == "line" && r.re.MatchString(line) {
 			whole.hit(r)
 		}
@@ -107,7 +108,7 @@ func (s *Dangers) judgeLine(j *judgement, line string, depth int) {
 	for _, p := range pipelines(cmds) {
 		sub := &judgement{}
 		text, raw := pipelineText(p)
-		for rules, i := s.rules(), 0; i < len(rules); i++ {
+		for i := range rules {
 			if r := &rules[i]; r.re != nil && r.scope() == "pipeline" && r.re.MatchString(text) {
 				sub.hit(r)
 			}
@@ -130,9 +131,10 @@ func (s *Dangers) judgeLine(j *judgement, line string, depth int) {
 
 // judgeCommand judges one simple command through its views.
 func (s *Dangers) judgeCommand(j *judgement, c simple, vs [][]string, depth int) {
+	rules := s.rules()
 	for _, v := range vs {
 		text := joinWords(v)
-		for rules, i := s.rules(), 0; i < len(rules); i++ {
+		for i := range rules {
 			if r := &rules[i]; r.re != nil && r.scope() == "command" && r.re.MatchString(text) {
 				j.hit(r)
 			}
@@ -143,7 +145,7 @@ func (s *Dangers) judgeCommand(j *judgement, c simple, vs [][]string, depth int)
 			}
 		}
 	}
-	for rules, i := s.rules(), 0; i < len(rules); i++ {
+	for i := range rules {
 		if r := &rules[i]; r.Check != "" && s.checkCommand(r, c, vs) {
 			j.hit(r)
 		}
@@ -172,7 +174,8 @@ func (s *Dangers) judgeHeredocs(j *judgement, p []simple, depth int) {
 
 // judgePath judges a file tool's path.
 func (s *Dangers) judgePath(j *judgement, p string, writes bool) {
-	for rules, i := s.rules(), 0; i < len(rules); i++ {
+	rules := s.rules()
+	for i := range rules {
 		r := &rules[i]
 		switch {
 		case r.re != nil && r.scope() == "line" && r.re.MatchString(p):

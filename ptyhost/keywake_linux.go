@@ -16,7 +16,7 @@ func (p *Process) Waiters() Waiters {
 		for _, tid := range p.procs.threadsOf(pid) {
 			switch p.threadInput(pid, tid, buf[:]) {
 			case InputReading, InputPolling:
-				if runs, ok := threadRunCount(pid, tid, buf[:]); ok {
+				if runs, ok := p.threadRunCount(pid, tid, buf[:]); ok {
 					w.threads = append(w.threads, threadRuns{pid, tid, runs})
 				}
 			}
@@ -32,7 +32,7 @@ func (p *Process) Waiters() Waiters {
 func (p *Process) WokeSince(w Waiters) (woke, known bool) {
 	var buf [128]byte
 	for _, t := range w.threads {
-		runs, ok := threadRunCount(t.pid, t.tid, buf[:])
+		runs, ok := p.threadRunCount(t.pid, t.tid, buf[:])
 		if !ok || runs != t.runs {
 			return true, true
 		}
@@ -41,9 +41,10 @@ func (p *Process) WokeSince(w Waiters) (woke, known bool) {
 }
 
 // threadRunCount is how many times a thread has been scheduled onto a
-// CPU: the third field of its schedstat.
-func threadRunCount(pid, tid int, buf []byte) (uint64, bool) {
-	b := procFile("/proc/"+strconv.Itoa(pid)+"/task/"+strconv.Itoa(tid)+"/schedstat", buf)
+// CPU: the third field of its schedstat, read through the look's kept
+// file (the same one threadInput read).
+func (p *Process) threadRunCount(pid, tid int, buf []byte) (uint64, bool) {
+	b := p.procs.read(pid, procKey{tid, procSchedstat}, buf)
 	f := bytes.Fields(b)
 	if len(f) < 3 {
 		return 0, false

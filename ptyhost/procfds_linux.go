@@ -174,13 +174,6 @@ func (c *procFDs) close() {
 	c.closed = true
 }
 
-// held is how many files are kept (for tests).
-func (c *procFDs) held() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.fds)
-}
-
 // preadAll reads fd from offset 0 into buf, until buf is full or the
 // file ends.
 func preadAll(fd int, buf []byte) ([]byte, error) {

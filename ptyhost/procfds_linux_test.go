@@ -143,3 +143,10 @@ func spin() {
 }
 
 var spinSink int
+
+// held is how many files c keeps.
+func (c *procFDs) held() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.fds)
+}

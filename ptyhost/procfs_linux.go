@@ -39,13 +39,8 @@ func procFile(path string, buf []byte) []byte {
 	return buf[:n]
 }
 
-// statFields are the fields of a /proc stat file after the command name:
-// state ppid pgrp … (nil if it could not be read).
-func statFields(path string, buf []byte) [][]byte {
-	return statText(procFile(path, buf))
-}
-
-// statText is statFields of a stat file's text, as read.
+// statText is the fields of a /proc stat file's text after the command
+// name: state ppid pgrp … (nil for nil: it could not be read).
 func statText(stat []byte) [][]byte {
 	if stat == nil {
 		return nil

@@ -59,30 +59,14 @@ func stringAsks(body []byte, st bool) bool {
 }
 
 // oscAsks reports whether an OSC payload asks what dispatchOSC answers:
-// a dynamic colour (10, 11, 12: any field "?", each the next colour) or
-// palette entries (4: index;? pairs).
+// a colour (colourQueries).
 func oscAsks(p []byte) bool {
 	code, data := splitOSC(p)
-	switch {
-	case code == 4:
-		for len(data) > 0 {
-			var idx, spec []byte
-			idx, data, _ = bytes.Cut(data, []byte{';'})
-			spec, data, _ = bytes.Cut(data, []byte{';'})
-			if n, rest := splitOSC(idx); string(spec) == "?" && rest == nil && n >= 0 && n < 256 {
-				return true
-			}
-		}
-	case code >= 10 && code <= 12:
-		for k, field := 0, data; code+k <= 12 && (len(field) > 0 || k == 0); k++ {
-			var part []byte
-			part, field, _ = bytes.Cut(field, []byte{';'})
-			if string(part) == "?" {
-				return true
-			}
-		}
+	asked := false
+	if code == 4 || code >= 10 && code <= 12 {
+		colourQueries(code, data, func(int, int) { asked = true })
 	}
-	return false
+	return asked
 }
 
 // csiAsks reports whether seq, a CSI sequence after "ESC [" that ends p,

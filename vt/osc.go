@@ -69,18 +69,11 @@ func (s *Screen) dispatchOSC(st bool) {
 		if string(data) != s.title {
 			s.title = string(data)
 		}
-	case code == 4:
-		s.queryPalette(data, st)
-	case code >= 10 && code <= 12:
-		// OSC 10;?;? asks for 10 and 11 in turn: each field is the
-		// next colour number.
-		for k, field := 0, data; len(field) > 0 || k == 0; k++ {
-			var part []byte
-			part, field, _ = bytes.Cut(field, []byte{';'})
-			if string(part) != "?" {
-				continue
-			}
-			switch code + k {
+	case code == 4 || code >= 10 && code <= 12:
+		colourQueries(code, data, func(c, index int) {
+			switch c {
+			case 4:
+				s.replyColor(4, index, paletteRGB(index), st)
 			case 10:
 				s.replyColor(10, -1, screenFGColor, st)
 			case 11:
@@ -88,6 +81,32 @@ func (s *Screen) dispatchOSC(st bool) {
 			case 12:
 				s.replyColor(12, -1, screenCursorColor, st)
 			}
+		})
+	}
+}
+
+// colourQueries calls ask for each colour an OSC 4, 10, 11 or 12 payload
+// (its data after the code) asks for, in order: OSC 4 ; index ; ? pairs
+// (ask(4, index)), and OSC 10;?;? asking for 10 and 11 in turn, each
+// field the next colour number (ask(10, -1), ask(11, -1)). The screen
+// answers them (dispatchOSC); EndsAsking tells they were asked.
+func colourQueries(code int, data []byte, ask func(code, index int)) {
+	if code == 4 {
+		for len(data) > 0 {
+			var idx, spec []byte
+			idx, data, _ = bytes.Cut(data, []byte{';'})
+			spec, data, _ = bytes.Cut(data, []byte{';'})
+			if n, rest := splitOSC(idx); string(spec) == "?" && rest == nil && n >= 0 && n < 256 {
+				ask(4, n)
+			}
+		}
+		return
+	}
+	for k, field := 0, data; code+k <= 12 && (len(field) > 0 || k == 0); k++ {
+		var part []byte
+		part, field, _ = bytes.Cut(field, []byte{';'})
+		if string(part) == "?" {
+			ask(code+k, -1)
 		}
 	}
 }
@@ -109,19 +128,6 @@ func splitOSC(p []byte) (code int, data []byte) {
 		return n, p[i+1:]
 	default:
 		return -1, p
-	}
-}
-
-// queryPalette answers OSC 4 ; index ; ? pairs with xterm's default palette.
-func (s *Screen) queryPalette(data []byte, st bool) {
-	for len(data) > 0 {
-		var idx, spec []byte
-		idx, data, _ = bytes.Cut(data, []byte{';'})
-		spec, data, _ = bytes.Cut(data, []byte{';'})
-		code, rest := splitOSC(idx)
-		if string(spec) == "?" && rest == nil && code >= 0 && code < 256 {
-			s.replyColor(4, code, paletteRGB(code), st)
-		}
 	}
 }
 
