@@ -36,6 +36,20 @@ func (s *Screen) atLineStart() bool {
 	return s.state == stGround && s.un == 0 && !s.cur.wrapPending
 }
 
+// toLineStart parses p up to its first line's end when the screen is not
+// at a line's start, and returns the rest: a sequence or a rune that the
+// previous Write (a read's chunk) cut ends there, and a jump may follow.
+func (s *Screen) toLineStart(p []byte) []byte {
+	if s.atLineStart() {
+		return p
+	}
+	if i := bytes.IndexByte(p, '\n'); i >= 0 {
+		s.parse(p[:i+1])
+		return p[i+1:]
+	}
+	return p
+}
+
 // jump skips what of p would scroll off unseen and returns the rest, to be
 // parsed as usual (p itself when nothing can be skipped).
 func (s *Screen) jump(p []byte) []byte {
@@ -86,7 +100,8 @@ func (s *Screen) jump(p []byte) []byte {
 
 // Skip consumes what of p a Write of p would jump over, and returns how
 // many bytes that was (0: nothing can be skipped, or a Write of p would
-// not jump). The rest, p[n:], must be written (with whatever follows it)
+// not jump). A sequence or rune the previous Write cut is ended first, as
+// a Write ends it: that line is parsed, and counted in n. The rest, p[n:], must be written (with whatever follows it)
 // before the screen is read: until then the screen still shows the rows
 // the skipped lines scrolled off, with the cursor on its bottom row.
 //
@@ -95,10 +110,10 @@ func (s *Screen) jump(p []byte) []byte {
 // the next batch scrolls off unseen (in 32 KiB batches, that drawing was
 // two fifths of the parse).
 func (s *Screen) Skip(p []byte) int {
-	if len(p) < jumpMin || !s.jumpWanted() || !s.atLineStart() {
+	if len(p) < jumpMin || !s.jumpWanted() {
 		return 0
 	}
-	n := len(p) - len(s.jump(p))
+	n := len(p) - len(s.jump(s.toLineStart(p)))
 	if n > 0 {
 		s.gen++
 		s.dirty = false

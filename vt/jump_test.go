@@ -141,19 +141,36 @@ func TestJumpScrollIsInvisible(t *testing.T) {
 	}
 }
 
-// TestSkipSkips: Skip takes nearly all of a plain flood, and nothing of a
-// write too short to jump.
+// TestSkipSkips: Skip takes nearly all of a plain flood, whether the
+// write before it ended at a line's end or cut a line anywhere (inside a
+// colour sequence, a rune, before the CR of a line as wide as the
+// screen), and nothing of a write too short to jump.
 func TestSkipSkips(t *testing.T) {
 	var b strings.Builder
 	for i := range 2000 {
 		fmt.Fprintf(&b, "\x1b[2m%06d\x1b[0m \x1b[32mINFO\x1b[0m compiling \x1b[1mpackage/%d\x1b[0m … ok \x1b[36m%dms\x1b[0m\r\n", i, i%97, i%13)
 	}
-	s := NewScreen(120, 40)
-	s.SetScrollbackLimit(0)
-	if k := s.Skip([]byte(b.String())); k < b.Len()-41*100 {
-		t.Errorf("Skip took %d of %d bytes of a plain flood; want all but about 41 lines", k, b.Len())
+	flood := b.String()
+	wide := strings.Repeat("w", 120) + "\r\n" + flood
+	for _, c := range []struct{ name, before, rest string }{
+		{"at a line's end", "", flood},
+		{"inside a colour sequence", flood[:3], flood[3:]},
+		{"inside a rune", flood[:strings.Index(flood, "…")+1], flood[strings.Index(flood, "…")+1:]},
+		{"a wrap pending", wide[:120], wide[120:]},
+	} {
+		s, whole := NewScreen(120, 40), NewScreen(120, 40)
+		s.SetScrollbackLimit(0)
+		whole.SetScrollbackLimit(0)
+		s.Write([]byte(c.before))
+		k := s.Skip([]byte(c.rest))
+		if k < len(c.rest)-41*100 {
+			t.Errorf("%s: Skip took %d of %d bytes of a plain flood; want all but about 41 lines", c.name, k, len(c.rest))
+		}
+		s.Write([]byte(c.rest[k:]))
+		whole.Write([]byte(c.before + c.rest))
+		sameScreen(t, c.name, s, whole)
 	}
-	if k := s.Skip([]byte("short\r\n")); k != 0 {
+	if k := NewScreen(120, 40).Skip([]byte("short\r\n")); k != 0 {
 		t.Errorf("Skip took %d bytes of a short write; want 0", k)
 	}
 }

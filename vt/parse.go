@@ -1,7 +1,6 @@
 package vt
 
 import (
-	"bytes"
 	"unicode/utf8"
 )
 
@@ -47,15 +46,7 @@ func (s *Screen) Write(p []byte) (int, error) {
 	n := len(p)
 	row, col, vis := s.cur.row, s.cur.col, s.cursorVisible
 	if n >= jumpMin && s.jumpWanted() {
-		if !s.atLineStart() {
-			// Up to the first line's end as usual: a sequence or a rune
-			// cut by the previous Write ends there.
-			if i := bytes.IndexByte(p, '\n'); i >= 0 {
-				s.parse(p[:i+1])
-				p = p[i+1:]
-			}
-		}
-		p = s.jump(p)
+		p = s.jump(s.toLineStart(p))
 	}
 	s.parse(p)
 	if s.dirty || row != s.cur.row || col != s.cur.col || vis != s.cursorVisible {
