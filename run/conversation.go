@@ -30,6 +30,11 @@ type conversation struct {
 	asked string
 	// recorder, when set, keeps the prompts for --output-file.
 	recorder *background.Recorder
+	// saves counts the session's saves: a checkpoint made in the
+	// background is skipped when a later save came first. So none is
+	// left writing once the turn's end has stored the session: one that
+	// held the lock first ended before that store.
+	saves int
 }
 
 // historyBudget bounds the conversation given as context to a provider
@@ -168,7 +173,10 @@ func (c *conversation) said(prompt string) {
 
 // checkpoint stores the session as soon as the provider's handle is
 // known, so a yume-cli killed in the middle of the turn (Yume kills with
-// SIGKILL) leaves a session that --resume continues.
+// SIGKILL) leaves a session that --resume continues. The save is made in
+// the background: the handle is often read from the provider's transcript
+// as its first question is, and the save's fsync (0.2–4 ms here, more on
+// macOS, where Go syncs with F_FULLFSYNC) held that question back.
 func (c *conversation) checkpoint(mode, handle string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -176,7 +184,15 @@ func (c *conversation) checkpoint(mode, handle string) {
 		return
 	}
 	c.sess.Handle, c.sess.Mode, c.sess.Updated = handle, mode, time.Now().UTC()
-	_ = c.store.Save(c.sess) // Best effort: the turn's end saves again and reports.
+	want := c.saves
+	go func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.saves == want { // else a later save stored it all
+			c.saves++
+			_ = c.store.Save(c.sess) // Best effort: the turn's end saves again and reports.
+		}
+	}()
 }
 
 // turnEnded stores what the stream said since the last turn, the
@@ -187,6 +203,7 @@ func (c *conversation) turnEnded(mode, handle string) error {
 	if c.sess == nil {
 		return nil
 	}
+	c.saves++
 	entries, usage := c.tap.Take()
 	c.sess.History = append(c.sess.History, entries...)
 	c.sess.Usage.InputTokens += usage.InputTokens
