@@ -101,9 +101,10 @@ func (s *Screen) jump(p []byte) []byte {
 // Skip consumes what of p a Write of p would jump over, and returns how
 // many bytes that was (0: nothing can be skipped, or a Write of p would
 // not jump). A sequence or rune the previous Write cut is ended first, as
-// a Write ends it: that line is parsed, and counted in n. The rest, p[n:], must be written (with whatever follows it)
-// before the screen is read: until then the screen still shows the rows
-// the skipped lines scrolled off, with the cursor on its bottom row.
+// a Write ends it: that line is parsed, and counted in n. The rest,
+// p[n:], must be written (with whatever follows it) before the screen is
+// read: until then the screen still shows the rows the skipped lines
+// scrolled off, with the cursor on its bottom row.
 //
 // A flood handed over in batches is then parsed in full once, when it
 // pauses: a Write of each batch draws its last screenful of lines, which
