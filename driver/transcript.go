@@ -98,6 +98,10 @@ type turnLog struct {
 // question with no call in the log is not held longer than one read.
 type backgroundLog interface{ ReadSince(t time.Time) bool }
 
+// urgedLog is a background log whose reads come in gaps; Urge(asked)
+// has the next one begin at once: a question seen at asked waits for it.
+type urgedLog interface{ Urge(asked time.Time) }
+
 // orphan is a question reported before its call reached the transcript.
 type orphan struct {
 	toolUse, tool, command string
@@ -339,6 +343,9 @@ func (d *driver) askWithLog(det *heuristics.Detection) bool {
 	} else if (det.Wrapped || det.Dialog != nil && det.Dialog.Cut) && d.logBegun() {
 		wait = logWaitUnsure
 		d.tr.state("the screen's command is wrapped or cut, a guess: waiting longer for the transcript's own")
+	}
+	if u, ok := transcript.As[urgedLog](d.cfg.Transcript); ok {
+		u.Urge(asked)
 	}
 	d.t.log.waiting, d.t.log.waitEnd, d.t.log.askedAt = det, d.now()+wait, asked
 	d.t.log.waitStep = logWaitFirst

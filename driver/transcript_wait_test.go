@@ -99,6 +99,38 @@ func TestQuestionWaitsForAFreshLogRead(t *testing.T) {
 	}
 }
 
+// urgingLog is a slowLog whose reads come in gaps: a waiting question
+// urges it (Urge).
+type urgingLog struct {
+	slowLog
+	urged []time.Time
+}
+
+func (l *urgingLog) Urge(asked time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.urged = append(l.urged, asked)
+}
+
+// TestWaitingQuestionUrgesTheLog: a question that waits for a read of a
+// log read in gaps urges it once, with when it was seen: the read it
+// waits for begins at once, not a gap after the last one.
+func TestWaitingQuestionUrgesTheLog(t *testing.T) {
+	script := `printf 'Run ls -la? (y/n) '; read a; echo "answer $a"`
+	log := &urgingLog{slowLog: slowLog{readTime: 50 * time.Millisecond, maxWait: time.Hour}}
+	before := time.Now()
+	r := driveWith(t, t.TempDir(), generic(t), permission.Default, approveAll, nil, nil,
+		func(c *driver.Config) { c.Transcript = log }, "sh", "-c", script)
+	if len(r.uses) != 1 {
+		t.Fatalf("got %d tool_uses, want 1", len(r.uses))
+	}
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	if len(log.urged) != 1 || log.urged[0].Before(before) || log.urged[0].After(time.Now()) {
+		t.Fatalf("urged at %v; want once, as the question was seen", log.urged)
+	}
+}
+
 func generic(t *testing.T) *heuristics.Profile {
 	t.Helper()
 	p, err := heuristics.LoadProfile("generic")

@@ -348,3 +348,59 @@ func TestOpenCodeLog(t *testing.T) {
 		t.Errorf("after %d failures: err %v, Path %q", openCodeFails, err, n.Path())
 	}
 }
+
+// TestOpenCodeUrge: a question waits for a read begun after it was seen.
+// Urged, the next read begins at the next Poll, not a gap after the last
+// one; urged during a read that began before the question, as that read
+// ends; during one that began after it, that read is the one it waits
+// for, and the gap stands.
+func TestOpenCodeUrge(t *testing.T) {
+	export, err := os.ReadFile("testdata/opencode-export-auto.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := parseOpenCodeExport(export)
+	cli := &fakeCLI{export: export}
+	gate := make(chan struct{})
+	o := &openCodeLog{name: "opencode", dir: "/home/u/ws", session: x.Info.ID, found: true}
+	o.run = func(args ...string) ([]byte, error) {
+		<-gate // the read is in flight until the test lets it end
+		return cli.run(args...)
+	}
+	busy := func() bool {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		return o.busy
+	}
+	end := func() { // lets the read in flight end, and waits for it
+		gate <- struct{}{}
+		o.reads.Wait()
+	}
+	defer o.Close()
+
+	if _, _ = o.Poll(); !busy() {
+		t.Fatal("the first Poll began no read")
+	}
+	end()
+	if _, _ = o.Poll(); busy() {
+		t.Fatal("a read began right after the last one: no gap")
+	}
+	o.Urge(time.Now())
+	if _, _ = o.Poll(); !busy() {
+		t.Fatal("urged, the next Poll began no read: the question waits out the gap")
+	}
+	asked := time.Now() // the read in flight began before
+	o.Urge(asked)
+	end()
+	if _, _ = o.Poll(); !busy() {
+		t.Fatal("urged during a read begun before the question, the next read waits out the gap")
+	}
+	o.Urge(asked) // this read began after the question: it is the one it waits for
+	end()
+	if _, _ = o.Poll(); busy() {
+		t.Fatal("urged during a read begun after the question, another began at once")
+	}
+	if !o.ReadSince(asked) {
+		t.Fatal("no read begun after the question was handed over")
+	}
+}
