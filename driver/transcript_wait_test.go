@@ -84,11 +84,7 @@ func TestQuestionWaitsForAFreshLogRead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := driveWith(t, t.TempDir(), generic(t), permission.Default, approveAll, nil, nil,
-				func(c *driver.Config) { c.Transcript = tt.log }, "sh", "-c", script)
-			if len(r.uses) != 1 {
-				t.Fatalf("got %d tool_uses, want 1", len(r.uses))
-			}
+			r := askedOnce(t, tt.log, script)
 			if u := r.uses[0]; u.Command != tt.wantCmd || !strings.Contains(u.Desc, tt.wantDesc) {
 				t.Errorf("tool_use %q (%q), want %q (%q)", u.Command, u.Desc, tt.wantCmd, tt.wantDesc)
 			}
@@ -119,16 +115,25 @@ func TestWaitingQuestionUrgesTheLog(t *testing.T) {
 	script := `printf 'Run ls -la? (y/n) '; read a; echo "answer $a"`
 	log := &urgingLog{slowLog: slowLog{readTime: 50 * time.Millisecond, maxWait: time.Hour}}
 	before := time.Now()
-	r := driveWith(t, t.TempDir(), generic(t), permission.Default, approveAll, nil, nil,
-		func(c *driver.Config) { c.Transcript = log }, "sh", "-c", script)
-	if len(r.uses) != 1 {
-		t.Fatalf("got %d tool_uses, want 1", len(r.uses))
-	}
+	askedOnce(t, log, script)
 	log.mu.Lock()
 	defer log.mu.Unlock()
 	if len(log.urged) != 1 || log.urged[0].Before(before) || log.urged[0].After(time.Now()) {
 		t.Fatalf("urged at %v; want once, as the question was seen", log.urged)
 	}
+}
+
+// askedOnce drives sh -c script under the generic profile with log as
+// its transcript, every question approved, and fails t unless exactly one
+// was asked.
+func askedOnce(t *testing.T, log transcript.Source, script string) liveRun {
+	t.Helper()
+	r := driveWith(t, t.TempDir(), generic(t), permission.Default, approveAll, nil, nil,
+		func(c *driver.Config) { c.Transcript = log }, "sh", "-c", script)
+	if len(r.uses) != 1 {
+		t.Fatalf("got %d tool_uses, want 1", len(r.uses))
+	}
+	return r
 }
 
 func generic(t *testing.T) *heuristics.Profile {
@@ -176,11 +181,7 @@ func TestTranscriptLearnsTheFirstDrawing(t *testing.T) {
 	// it was silent, then asks and prints more.
 	script := `while [ ! -e ` + done + ` ]; do sleep 0.01; done; printf 'Run ls? (y/n) '; read a; echo "answer $a"`
 	log := &startingLog{slowLog: slowLog{readTime: 10 * time.Millisecond}, release: done}
-	r := driveWith(t, t.TempDir(), generic(t), permission.Default, approveAll, nil, nil,
-		func(c *driver.Config) { c.Transcript = log }, "sh", "-c", script)
-	if len(r.uses) != 1 {
-		t.Fatalf("got %d tool_uses, want 1", len(r.uses))
-	}
+	askedOnce(t, log, script)
 	log.mu.Lock()
 	defer log.mu.Unlock()
 	if len(log.drew) != 1 {

@@ -133,8 +133,13 @@ func DefaultDangers() *Dangers { return &Dangers{rules: embeddedDangers} }
 
 // Ready resolves the set now (the embedded file parsed, the extra rules
 // applied), so that the first question does not: call it where there is
-// time, as the program starts.
-func (s *Dangers) Ready() { s.rules() }
+// time, as the program starts. A nil set (none) has nothing to resolve,
+// as it judges nothing (Judge).
+func (s *Dangers) Ready() {
+	if s != nil {
+		s.rules()
+	}
+}
 
 var embeddedDangers = sync.OnceValue(func() []DangerRule {
 	rules, err := ParseDangers("dangerous.yaml", dangerousYAML)

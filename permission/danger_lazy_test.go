@@ -25,3 +25,14 @@ func TestDangersResolveOnFirstUse(t *testing.T) {
 		t.Fatalf("rules %v after %d reads of the base; want [a c] after 1", names, reads)
 	}
 }
+
+// TestNoDangersIsReady: a policy with no dangerous-command set (nil: none)
+// is made ready as any other, as the driver does when the program starts.
+func TestNoDangersIsReady(t *testing.T) {
+	p := New(Default, false)
+	p.SetDangers(nil)
+	p.Ready()
+	if d := p.dangers.Judge("Bash", map[string]any{"command": "rm -rf /"}); len(d.Rules) != 0 {
+		t.Fatalf("no set judged %+v", d)
+	}
+}

@@ -29,9 +29,7 @@ func startProvider(opts Options, path string, args []string, withStdin bool) (*p
 	if err != nil {
 		return nil, err
 	}
-	if opts.Dangers != nil {
-		opts.Dangers.Ready() // while the provider starts, not at its first request
-	}
+	opts.Dangers.Ready() // while the provider starts, not at its first request
 	return &providerProcess{proc: pr, done: make(chan struct{})}, nil
 }
 
