@@ -329,8 +329,13 @@ type recordSource struct{ path string }
 
 func (r recordSource) Poll() ([]transcript.Event, error) {
 	b, err := os.ReadFile(r.path)
-	if err != nil {
-		return nil, nil // not recorded yet
+	if err != nil || !bytes.HasSuffix(b, []byte("\n")) {
+		// Not recorded yet, or being written: os.WriteFile truncates, then
+		// writes, and a read between the two found the record empty (its
+		// tool_result "completed", 1 package run in about 30 under load).
+		// A real agent's log is read by whole lines (transcript.Tail): a
+		// line without its end waits the same way.
+		return nil, nil
 	}
 	return []transcript.Event{{Kind: transcript.ToolResult, ID: "c1", Output: string(b)}}, nil
 }
